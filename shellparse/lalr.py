@@ -1,0 +1,143 @@
+"""The LALR(1) driver: runs the table Lark built for ``shell.lark``.
+
+It is the loop of any LALR parser -- shift, or reduce through a callback and go to the next
+state -- with one addition that makes bash parseable: before reading each token the lexer is
+shown the terminals the current state accepts, so it can tell a keyword from a word and the
+``)`` that ends a ``$(…)`` from one that closes a subshell inside it.
+"""
+
+from __future__ import annotations
+
+from clearance.shellparse import _lalr_table, builder
+from clearance.shellparse.errors import ShellSyntaxError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from clearance.shellparse.lexer import Lexer
+
+#: Deepest parser stack allowed. Nesting (subshells, groups, loops) is what grows the stack;
+#: 600 entries is about 150 levels, far past anything real, and keeps every later recursive
+#: walk of the tree well inside Python's recursion limit.
+MAX_STACK = 600
+
+_STATES = _lalr_table.STATES
+_START = _lalr_table.START
+_END = _lalr_table.END
+
+
+def _resolve(name: str) -> Callable[[list[object]], object]:
+    callback = getattr(builder, name, None)
+    if callback is None:
+        return builder.unexpected_rule
+    return callback  # type: ignore[no-any-return]
+
+
+_RULES = [(_resolve(name), size, origin) for name, size, origin in _lalr_table.RULES]
+
+_TOKEN_NAMES = {
+    "$END": "end of input",
+    "NEWLINE": "newline",
+    "WORD": "a word",
+    "ASSIGNMENT_WORD": "an assignment",
+    "IO_NUMBER": "a file descriptor",
+    "AND_IF": "'&&'",
+    "OR_IF": "'||'",
+    "SEMI": "';'",
+    "AMP": "'&'",
+    "PIPE": "'|'",
+    "PIPE_AMP": "'|&'",
+    "LPAREN": "'('",
+    "RPAREN": "')'",
+    "DSEMI": "';;'",
+    "SEMI_AMP": "';&'",
+    "DSEMI_AMP": "';;&'",
+    "LESS": "'<'",
+    "GREAT": "'>'",
+    "DGREAT": "'>>'",
+    "CLOBBER": "'>|'",
+    "LESSGREAT": "'<>'",
+    "LESSAND": "'<&'",
+    "GREATAND": "'>&'",
+    "AND_GREAT": "'&>'",
+    "AND_DGREAT": "'&>>'",
+    "TLESS": "'<<<'",
+    "DLESS": "'<<'",
+    "DLESSDASH": "'<<-'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "BANG": "'!'",
+    "TIMEOPT": "'-p'",
+    "COND_CMD": "'[[ … ]]'",
+    "ARITH_CMD": "'(( … ))'",
+    "ARITH_FOR_EXPR": "'(( … ))'",
+}
+
+
+def describe_terminal(name: str) -> str:
+    """A terminal as a person would name it in an error message."""
+    return _TOKEN_NAMES.get(name) or f"'{name.lower()}'"
+
+
+def can_shift(stack: list[int], terminal: str) -> bool:
+    """Whether ``terminal`` would be shifted after the reductions it triggers.
+
+    A state's row lists every terminal some merged LALR context allows; only running the
+    reductions tells whether this context allows it. The lexer asks this at a ``)`` inside
+    ``$(…)``: closing a subshell or a case pattern, or ending the substitution.
+    """
+    states = _STATES
+    stack = list(stack)
+    while True:
+        action = states[stack[-1]].get(terminal)
+        if action is None:
+            return False
+        if action >= 0:
+            return True
+        _, size, origin = _RULES[-action - 1]
+        if size:
+            del stack[-size:]
+        stack.append(states[stack[-1]][origin])
+
+
+def parse_tokens(lexer: Lexer) -> object:
+    """Parse everything ``lexer`` yields; returns the value of the start rule (a ``Script``)."""
+    states = _STATES
+    rules = _RULES
+    stack = [_START]
+    values: list[object] = []
+    state = _START
+    token = lexer.next_token(states[state], stack)
+    while True:
+        row = states[state]
+        action = row.get(token.type)
+        if action is None:
+            expected = sorted(describe_terminal(t) for t in row if t.isupper() or t == "$END")
+            raise ShellSyntaxError(
+                f"unexpected {describe_terminal(token.type)}"
+                + (f" ({token.source!r})" if token.source else "")
+                + (f"; expected {', '.join(expected[:8])}" if expected else ""),
+                token.start,
+            )
+        if action >= 0:
+            stack.append(action)
+            values.append(token)
+            state = action
+            if len(stack) > MAX_STACK:
+                raise ShellSyntaxError("nesting is too deep", token.start, "depth_limit")
+            token = lexer.next_token(states[state], stack)
+            continue
+        callback, size, origin = rules[-action - 1]
+        if size:
+            children = values[-size:]
+            del values[-size:]
+            del stack[-size:]
+        else:
+            children = []
+        value = callback(children)
+        state = states[stack[-1]][origin]
+        stack.append(state)
+        values.append(value)
+        if state == _END and token.type == "$END":
+            return value
