@@ -89,17 +89,22 @@ CONTEXT_WORDING: tuple[str, ...] = (
     "exceeds the available context size",
 )
 
-#: Transport exceptions → kind; the first matching class wins, so order matters.
-EXCEPTION_KINDS: tuple[tuple[type[BaseException], ErrorKind, bool], ...] = (
-    (httpx.TimeoutException, ErrorKind.TIMEOUT, True),
-    (httpx.ConnectError, ErrorKind.UNKNOWN, True),
-    (httpx.RemoteProtocolError, ErrorKind.STREAM_INTERRUPTED, True),
-    (httpx.ReadError, ErrorKind.STREAM_INTERRUPTED, True),
-    (httpx.WriteError, ErrorKind.UNKNOWN, True),
-    (httpx.TransportError, ErrorKind.UNKNOWN, True),
-    (TimeoutError, ErrorKind.TIMEOUT, True),
-    (ConnectionRefusedError, ErrorKind.UNKNOWN, True),
-    (ConnectionError, ErrorKind.STREAM_INTERRUPTED, True),
+#: Transport exceptions → (kind, retryable, what happened); the first matching class wins.
+EXCEPTION_KINDS: tuple[tuple[type[BaseException], ErrorKind, bool, str], ...] = (
+    (httpx.TimeoutException, ErrorKind.TIMEOUT, True, "timed out"),
+    (httpx.ConnectError, ErrorKind.UNKNOWN, True, "could not connect"),
+    (
+        httpx.RemoteProtocolError,
+        ErrorKind.STREAM_INTERRUPTED,
+        True,
+        "connection dropped mid-stream",
+    ),
+    (httpx.ReadError, ErrorKind.STREAM_INTERRUPTED, True, "connection dropped mid-stream"),
+    (httpx.WriteError, ErrorKind.UNKNOWN, True, "could not send the request"),
+    (httpx.TransportError, ErrorKind.UNKNOWN, True, "transport error"),
+    (TimeoutError, ErrorKind.TIMEOUT, True, "timed out"),
+    (ConnectionRefusedError, ErrorKind.UNKNOWN, True, "could not connect"),
+    (ConnectionError, ErrorKind.STREAM_INTERRUPTED, True, "connection dropped mid-stream"),
 )
 
 _MAX_MESSAGE = 500
@@ -163,7 +168,7 @@ def classify_error(
     refinable = (ErrorKind.RATE_LIMIT, ErrorKind.BAD_REQUEST, ErrorKind.UNKNOWN)
     if kind in refinable and _says(text, QUOTA_WORDING):
         kind, retryable = ErrorKind.QUOTA, None
-    elif kind is ErrorKind.BAD_REQUEST and _says(text, CONTEXT_WORDING):
+    elif kind in (ErrorKind.BAD_REQUEST, ErrorKind.UNKNOWN) and _says(text, CONTEXT_WORDING):
         kind = ErrorKind.CONTEXT_LENGTH
 
     parts = [f"HTTP {status}" if status is not None else "error event"]
@@ -204,23 +209,16 @@ def _from_exception(
     exc: BaseException, *, status: int | None, retry_after: float | None
 ) -> ProviderError:
     description = str(exc) or type(exc).__name__
-    for cls, kind, retryable in EXCEPTION_KINDS:
+    for cls, kind, retryable, what in EXCEPTION_KINDS:
         if isinstance(exc, cls):
             return provider_error(
                 kind,
-                f"{_phrase(kind)}: {description}",
+                f"{what}: {description}",
                 status=status,
                 retry_after=retry_after,
                 retryable=retryable,
             )
     return provider_error(ErrorKind.UNKNOWN, f"{type(exc).__name__}: {description}", status=status)
-
-
-def _phrase(kind: ErrorKind) -> str:
-    return {
-        ErrorKind.TIMEOUT: "timed out",
-        ErrorKind.STREAM_INTERRUPTED: "connection dropped mid-stream",
-    }.get(kind, "transport error")
 
 
 def _error_details(body: object) -> tuple[str, str]:

@@ -140,7 +140,7 @@ class OpenAIStreamParser:
             return self._fail(
                 provider_error(ErrorKind.UNKNOWN, f"stream event is not a JSON object: {data!r}")
             )
-        if chunk.get("error") is not None:
+        if chunk.get("error") is not None or chunk.get("object") == "error":
             return self._fail(classify_error(body=chunk))
 
         usage = chunk.get("usage")

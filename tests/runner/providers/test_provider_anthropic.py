@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 import pytest
-from fake_model_server import FakeServer, Reply, fixture, json_reply
-
 from clearance.runner.providers.anthropic import AnthropicProvider, AnthropicStreamParser
 from clearance.runner.providers.sse import iter_sse
 from clearance.runner.providers.transport import parse_chunks
@@ -27,6 +26,7 @@ from clearance.runner.providers.types import (
     Usage,
     UserMessage,
 )
+from fake_model_server import FakeServer, Reply, fixture, json_reply
 
 KEY = "sk-ant-test-0123456789abcdef"
 
@@ -35,7 +35,7 @@ def parse(chunks: list[bytes]) -> list[ProviderEvent]:
     return list(parse_chunks(chunks, AnthropicStreamParser()))
 
 
-def ev(name: str, data: dict[str, object]) -> str:
+def ev(name: str, data: Mapping[str, object]) -> str:
     return f"event: {name}\ndata: {json.dumps(data)}\n\n"
 
 
@@ -52,10 +52,15 @@ def start(input_tokens: int = 10, **usage: int) -> str:
 
 def tool_block(index: int, call_id: str, name: str, pieces: list[str]) -> str:
     block = {"type": "tool_use", "id": call_id, "name": name, "input": {}}
-    out = ev("content_block_start", {"type": "content_block_start", "index": index, "content_block": block})
+    out = ev(
+        "content_block_start",
+        {"type": "content_block_start", "index": index, "content_block": block},
+    )
     for piece in pieces:
         delta = {"type": "input_json_delta", "partial_json": piece}
-        out += ev("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
+        out += ev(
+            "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
+        )
     return out
 
 
@@ -64,7 +69,11 @@ def stop_block(index: int) -> str:
 
 
 def end(reason: str = "end_turn", output_tokens: int = 5) -> str:
-    delta = {"type": "message_delta", "delta": {"stop_reason": reason}, "usage": {"output_tokens": output_tokens}}
+    delta = {
+        "type": "message_delta",
+        "delta": {"stop_reason": reason},
+        "usage": {"output_tokens": output_tokens},
+    }
     return ev("message_delta", delta) + ev("message_stop", {"type": "message_stop"})
 
 
@@ -173,6 +182,22 @@ def test_tool_without_input_deltas_has_empty_arguments() -> None:
     )
 
 
+def test_input_given_whole_in_the_block_start_is_used() -> None:
+    block = {"type": "tool_use", "id": "toolu_1", "name": "bash", "input": {"command": "pwd"}}
+    stream = (
+        start()
+        + ev(
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": block},
+        )
+        + stop_block(0)
+        + end("tool_use")
+    )
+    assert parse([stream.encode()])[0] == ToolCallProposed(
+        call=ToolCall(call_id="toolu_1", name="bash", arguments={"command": "pwd"})
+    )
+
+
 def test_a_block_never_stopped_is_malformed_not_proposed() -> None:
     stream = start() + tool_block(0, "toolu_1", "bash", ['{"command": "ls"}']) + end("tool_use")
     events = parse([stream.encode()])
@@ -200,7 +225,9 @@ def test_stop_reason_mapping(raw: str, reason: FinishReason) -> None:
 def test_cached_prompt_tokens_count_as_input() -> None:
     stream = start(3, cache_read_input_tokens=100, cache_creation_input_tokens=20) + end()
     [finished] = parse([stream.encode()])
-    assert finished == Finished(reason=FinishReason.STOP, usage=Usage(input_tokens=123, output_tokens=5))
+    assert finished == Finished(
+        reason=FinishReason.STOP, usage=Usage(input_tokens=123, output_tokens=5)
+    )
 
 
 def test_ping_thinking_and_unknown_events_are_ignored() -> None:
@@ -208,10 +235,17 @@ def test_ping_thinking_and_unknown_events_are_ignored() -> None:
     stream = (
         start()
         + ev("ping", {"type": "ping"})
-        + ev("content_block_start", {"type": "content_block_start", "index": 0, "content_block": thinking})
+        + ev(
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": thinking},
+        )
         + ev(
             "content_block_delta",
-            {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "hmm"}},
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "thinking_delta", "thinking": "hmm"},
+            },
         )
         + stop_block(0)
         + ev("brand_new_event", {"type": "brand_new_event"})
@@ -296,22 +330,44 @@ def test_request_mapping() -> None:
         "stream": True,
         "system": "You are terse.",
         "temperature": 0.0,
-        "tools": [{"name": "bash", "description": "Run a command", "input_schema": {"type": "object"}}],
+        "tools": [
+            {"name": "bash", "description": "Run a command", "input_schema": {"type": "object"}}
+        ],
         "messages": [
             {"role": "user", "content": [{"type": "text", "text": "list and count"}]},
             {
                 "role": "assistant",
                 "content": [
                     {"type": "text", "text": "Running both."},
-                    {"type": "tool_use", "id": "toolu_a", "name": "bash", "input": {"command": "ls"}},
-                    {"type": "tool_use", "id": "toolu_b", "name": "bash", "input": {"command": "wc -l *"}},
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_a",
+                        "name": "bash",
+                        "input": {"command": "ls"},
+                    },
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_b",
+                        "name": "bash",
+                        "input": {"command": "wc -l *"},
+                    },
                 ],
             },
             {
                 "role": "user",
                 "content": [
-                    {"type": "tool_result", "tool_use_id": "toolu_a", "content": "a.py", "is_error": False},
-                    {"type": "tool_result", "tool_use_id": "toolu_b", "content": "exit 2", "is_error": True},
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "toolu_a",
+                        "content": "a.py",
+                        "is_error": False,
+                    },
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "toolu_b",
+                        "content": "exit 2",
+                        "is_error": True,
+                    },
                     {"type": "text", "text": "and now?"},
                 ],
             },
@@ -345,7 +401,10 @@ def test_retry_after_ms_header_wins() -> None:
 def test_prompt_too_long_is_context_length() -> None:
     body = {
         "type": "error",
-        "error": {"type": "invalid_request_error", "message": "prompt is too long: 210000 tokens > 200000 maximum"},
+        "error": {
+            "type": "invalid_request_error",
+            "message": "prompt is too long: 210000 tokens > 200000 maximum",
+        },
     }
     with FakeServer([json_reply(400, body)]) as server:
         [event] = list(provider(server).stream(request()))

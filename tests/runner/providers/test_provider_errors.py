@@ -7,7 +7,6 @@ from email.utils import format_datetime
 
 import httpx
 import pytest
-
 from clearance.runner.providers.errors import (
     RETRYABLE,
     classify_error,
@@ -21,7 +20,12 @@ from clearance.runner.providers.types import ErrorKind
 @pytest.mark.parametrize(
     ("status", "body", "kind", "retryable"),
     [
-        (401, {"error": {"message": "bad key", "type": "invalid_request_error"}}, ErrorKind.AUTH, False),
+        (
+            401,
+            {"error": {"message": "bad key", "type": "invalid_request_error"}},
+            ErrorKind.AUTH,
+            False,
+        ),
         (403, "forbidden", ErrorKind.AUTH, False),
         (429, {"error": {"message": "slow down", "type": "requests"}}, ErrorKind.RATE_LIMIT, True),
         (429, {"error": {"message": "x", "code": "insufficient_quota"}}, ErrorKind.QUOTA, False),
@@ -32,21 +36,48 @@ from clearance.runner.providers.types import ErrorKind
         (502, "<html>bad gateway</html>", ErrorKind.OVERLOADED, True),
         (503, None, ErrorKind.OVERLOADED, True),
         (504, b"gateway timeout", ErrorKind.OVERLOADED, True),
-        (529, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, ErrorKind.OVERLOADED, True),
+        (
+            529,
+            {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+            ErrorKind.OVERLOADED,
+            True,
+        ),
         (
             400,
-            {"error": {"message": "This model's maximum context length is 8192 tokens", "code": "context_length_exceeded"}},
+            {
+                "error": {
+                    "message": "This model's maximum context length is 8192 tokens",
+                    "code": "context_length_exceeded",
+                }
+            },
             ErrorKind.CONTEXT_LENGTH,
             False,
         ),
         (
             400,
-            {"type": "error", "error": {"type": "invalid_request_error", "message": "prompt is too long: 1 > 0"}},
+            {
+                "type": "error",
+                "error": {"type": "invalid_request_error", "message": "prompt is too long: 1 > 0"},
+            },
             ErrorKind.CONTEXT_LENGTH,
             False,
         ),
-        (400, {"object": "error", "message": "maximum context length is 4096", "type": "BadRequestError"}, ErrorKind.CONTEXT_LENGTH, False),
-        (400, {"error": {"code": 400, "message": "too big", "type": "exceed_context_size_error"}}, ErrorKind.CONTEXT_LENGTH, False),
+        (
+            400,
+            {
+                "object": "error",
+                "message": "maximum context length is 4096",
+                "type": "BadRequestError",
+            },
+            ErrorKind.CONTEXT_LENGTH,
+            False,
+        ),
+        (
+            400,
+            {"error": {"code": 400, "message": "too big", "type": "exceed_context_size_error"}},
+            ErrorKind.CONTEXT_LENGTH,
+            False,
+        ),
         (400, {"error": {"message": "messages: field required"}}, ErrorKind.BAD_REQUEST, False),
         (404, {"error": "model 'llama9' not found"}, ErrorKind.BAD_REQUEST, False),
         (422, {"detail": [{"msg": "field required"}]}, ErrorKind.BAD_REQUEST, False),
@@ -63,11 +94,23 @@ def test_status_table(status: int, body: object, kind: ErrorKind, retryable: boo
 @pytest.mark.parametrize(
     ("body", "kind"),
     [
-        ({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, ErrorKind.OVERLOADED),
-        ({"type": "error", "error": {"type": "api_error", "message": "Internal"}}, ErrorKind.OVERLOADED),
-        ({"type": "error", "error": {"type": "rate_limit_error", "message": "x"}}, ErrorKind.RATE_LIMIT),
+        (
+            {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+            ErrorKind.OVERLOADED,
+        ),
+        (
+            {"type": "error", "error": {"type": "api_error", "message": "Internal"}},
+            ErrorKind.OVERLOADED,
+        ),
+        (
+            {"type": "error", "error": {"type": "rate_limit_error", "message": "x"}},
+            ErrorKind.RATE_LIMIT,
+        ),
         ({"error": {"type": "insufficient_quota", "message": "x"}}, ErrorKind.QUOTA),
-        ({"error": {"type": "invalid_request_error", "code": "context_length_exceeded"}}, ErrorKind.CONTEXT_LENGTH),
+        (
+            {"error": {"type": "invalid_request_error", "code": "context_length_exceeded"}},
+            ErrorKind.CONTEXT_LENGTH,
+        ),
         ({"error": {"type": "something_new", "message": "?"}}, ErrorKind.UNKNOWN),
         ({"error": "plain text"}, ErrorKind.UNKNOWN),
     ],

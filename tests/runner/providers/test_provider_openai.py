@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 import pytest
-from fake_model_server import FakeServer, Reply, fixture, json_reply
-
 from clearance.runner.providers.openai import OpenAIChatProvider, OpenAIStreamParser
 from clearance.runner.providers.transport import parse_chunks
 from clearance.runner.providers.types import (
@@ -26,6 +25,7 @@ from clearance.runner.providers.types import (
     Usage,
     UserMessage,
 )
+from fake_model_server import FakeServer, Reply, fixture, json_reply
 
 KEY = "sk-test-0123456789abcdef"
 
@@ -34,7 +34,7 @@ def parse(chunks: list[bytes]) -> list[ProviderEvent]:
     return list(parse_chunks(chunks, OpenAIStreamParser()))
 
 
-def chunk(delta: dict[str, object] | None = None, finish: str | None = None) -> str:
+def chunk(delta: Mapping[str, object] | None = None, finish: str | None = None) -> str:
     choices = [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]
     return "data: " + json.dumps({"object": "chat.completion.chunk", "choices": choices}) + "\n\n"
 
@@ -86,7 +86,9 @@ PARALLEL_EVENTS: list[ProviderEvent] = [
     TextDelta(text="Reading both files."),
     ToolCallProposed(
         call=ToolCall(
-            call_id="call_A1b2C3d4E5f6G7h8I9j0K1l2", name="read_file", arguments={"path": "README.md"}
+            call_id="call_A1b2C3d4E5f6G7h8I9j0K1l2",
+            name="read_file",
+            arguments={"path": "README.md"},
         )
     ),
     ToolCallProposed(
@@ -270,6 +272,19 @@ def test_error_chunk_mid_stream_is_a_failure() -> None:
     assert len(events) == 2
 
 
+def test_bare_error_object_mid_stream_is_a_failure() -> None:
+    # vLLM-style: the error object is the chunk itself.
+    error = {
+        "object": "error",
+        "message": "This model's maximum context length is 4096 tokens.",
+        "type": "BadRequestError",
+        "code": 400,
+    }
+    events = parse([("data: " + json.dumps(error) + "\n\n").encode()])
+    assert len(events) == 1 and isinstance(events[0], ProviderFailure)
+    assert events[0].error.kind is ErrorKind.CONTEXT_LENGTH
+
+
 def test_non_json_data_is_a_failure_not_an_exception() -> None:
     events = parse([b"data: {not json\n\n"])
     assert len(events) == 1 and isinstance(events[0], ProviderFailure)
@@ -389,10 +404,27 @@ def test_repr_does_not_show_the_key() -> None:
 
 
 def test_server_echoing_the_key_in_an_error_is_redacted() -> None:
-    body = {"error": {"message": f"Incorrect API key provided: {KEY}.", "type": "invalid_request_error", "code": "invalid_api_key"}}
+    body = {
+        "error": {
+            "message": f"Incorrect API key provided: {KEY}.",
+            "type": "invalid_request_error",
+            "code": "invalid_api_key",
+        }
+    }
     with FakeServer([json_reply(401, body)]) as server:
         [event] = list(provider(server).stream(request()))
     assert isinstance(event, ProviderFailure)
     assert event.error.kind is ErrorKind.AUTH
     assert KEY not in event.error.message
     assert "[redacted]" in event.error.message
+
+
+def test_key_cut_in_half_by_message_clipping_is_still_redacted() -> None:
+    # "HTTP 401: " + padding puts the key across the 500-character clip.
+    page = ("a" * 480 + " " + KEY + " trailing").encode()
+    reply = Reply(status=401, body=page, headers={"Content-Type": "text/plain"}, chunked=False)
+    with FakeServer([reply]) as server:
+        [event] = list(provider(server).stream(request()))
+    assert isinstance(event, ProviderFailure)
+    assert KEY[:6] not in event.error.message
+    assert event.error.message.endswith("[redacted]…")

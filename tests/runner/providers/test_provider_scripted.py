@@ -8,7 +8,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from clearance.runner.providers.base import Provider
 from clearance.runner.providers.scripted import ScriptedProvider, ScriptError
 from clearance.runner.providers.types import (
@@ -48,7 +47,9 @@ def test_plays_turns_in_order() -> None:
     assert isinstance(provider, Provider)
     assert play(provider) == [
         TextDelta(text="Let me look."),
-        ToolCallProposed(call=ToolCall(call_id="call_0_0", name="bash", arguments={"command": "ls -la"})),
+        ToolCallProposed(
+            call=ToolCall(call_id="call_0_0", name="bash", arguments={"command": "ls -la"})
+        ),
         ToolCallProposed(
             call=ToolCall(call_id="call_0_1", name="read_file", arguments={"path": "README.md"})
         ),
@@ -77,7 +78,19 @@ def test_exhausted_script_says_so_and_stops() -> None:
 
 
 def test_error_turn_can_stream_text_first_and_override_retryable() -> None:
-    script = {"turns": [{"text": "partial", "error": {"kind": "overloaded", "message": "busy", "retryable": False, "status": 529}}]}
+    script = {
+        "turns": [
+            {
+                "text": "partial",
+                "error": {
+                    "kind": "overloaded",
+                    "message": "busy",
+                    "retryable": False,
+                    "status": 529,
+                },
+            }
+        ]
+    }
     events = play(ScriptedProvider.from_text(json.dumps(script), json_format=True))
     assert events[0] == TextDelta(text="partial")
     assert isinstance(events[1], ProviderFailure)
@@ -102,13 +115,25 @@ def test_loads_yaml_and_json_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
-        ({"turns": [{"text": "a"}, {"text": "b"}, {"tool_calls": [{"input": {}}]}]}, "turns[2].tool_calls[0].tool: Field required"),
-        ({"turns": [{"tool_calls": [{"tool": "bash", "input": "ls"}]}]}, "turns[0].tool_calls[0].input:"),
+        (
+            {"turns": [{"text": "a"}, {"text": "b"}, {"tool_calls": [{"input": {}}]}]},
+            "turns[2].tool_calls[0].tool: Field required",
+        ),
+        (
+            {"turns": [{"tool_calls": [{"tool": "bash", "input": "ls"}]}]},
+            "turns[0].tool_calls[0].input:",
+        ),
         ({"turns": [{"error": {"kind": "meltdown"}}]}, "turns[0].error.kind:"),
-        ({"turns": [{"error": {"kind": "timeout", "retry_after": -1}}]}, "turns[0].error.retry_after:"),
+        (
+            {"turns": [{"error": {"kind": "timeout", "retry_after": -1}}]},
+            "turns[0].error.retry_after:",
+        ),
         ({"turns": [{"txt": "typo"}]}, "turns[0].txt: Extra inputs are not permitted"),
         ({"turns": [{}]}, "turns[0]: Value error, a turn needs"),
-        ({"turns": [{"error": {"kind": "auth"}, "tool_calls": [{"tool": "x"}]}]}, "turns[0]: Value error, a turn with `error`"),
+        (
+            {"turns": [{"error": {"kind": "auth"}, "tool_calls": [{"tool": "x"}]}]},
+            "turns[0]: Value error, a turn with `error`",
+        ),
         ({"steps": []}, "turns: Field required"),
         (["not", "a", "mapping"], "<root>:"),
     ],

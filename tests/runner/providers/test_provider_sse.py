@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from clearance.runner.providers.sse import SSEDecoder, SSEEvent, iter_sse
 from fake_model_server import FIXTURES, fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from clearance.runner.providers.sse import SSEDecoder, SSEEvent, iter_sse
 
 
 def decode(chunks: list[bytes]) -> list[SSEEvent]:
@@ -127,7 +126,7 @@ def test_fixture_with_other_line_endings_gives_identical_events(name: str, eol: 
 @given(
     text=st.lists(
         st.text(
-            alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"),
+            alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\r\n"),
             max_size=12,
         ),
         min_size=1,
@@ -136,7 +135,9 @@ def test_fixture_with_other_line_endings_gives_identical_events(name: str, eol: 
     eol=st.sampled_from(["\n", "\r\n", "\r"]),
     cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=8),
 )
-def test_random_payloads_and_chunkings_roundtrip(text: list[str], eol: str, cuts: list[int]) -> None:
+def test_random_payloads_and_chunkings_roundtrip(
+    text: list[str], eol: str, cuts: list[int]
+) -> None:
     # Build one event per item; "data:" values survive exactly (minus one leading space).
     stream = "".join(f"data: {item}{eol}{eol}" for item in text).encode()
     points = sorted({c % (len(stream) + 1) for c in cuts})

@@ -6,8 +6,6 @@ import time
 from collections.abc import Callable
 
 import pytest
-from fake_model_server import FakeServer, Reply, closed_port, fixture, json_reply
-
 from clearance.runner.providers.anthropic import AnthropicProvider
 from clearance.runner.providers.base import Provider
 from clearance.runner.providers.openai import OpenAIChatProvider
@@ -20,6 +18,7 @@ from clearance.runner.providers.types import (
     TextDelta,
     UserMessage,
 )
+from fake_model_server import FakeServer, Reply, closed_port, fixture, json_reply
 
 Factory = Callable[[str, float], Provider]
 
@@ -59,7 +58,13 @@ def test_providers_satisfy_the_protocol(name: str) -> None:
 
 @both
 def test_rate_limit_with_retry_after(name: str) -> None:
-    body = {"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}
+    body = {
+        "error": {
+            "message": "Rate limit reached",
+            "type": "requests",
+            "code": "rate_limit_exceeded",
+        }
+    }
     error = only_failure(run(name, json_reply(429, body, {"retry-after": "2"})))
     assert (error.kind, error.retryable, error.retry_after, error.status) == (
         ErrorKind.RATE_LIMIT,
@@ -73,7 +78,7 @@ def test_rate_limit_with_retry_after(name: str) -> None:
 def test_insufficient_quota_is_not_retryable(name: str) -> None:
     body = {
         "error": {
-            "message": "You exceeded your current quota, please check your plan and billing details.",
+            "message": "You exceeded your current quota, please check your plan.",
             "type": "insufficient_quota",
             "code": "insufficient_quota",
         }
@@ -84,7 +89,10 @@ def test_insufficient_quota_is_not_retryable(name: str) -> None:
 
 @both
 def test_unauthorized(name: str) -> None:
-    body = {"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}
+    body = {
+        "type": "error",
+        "error": {"type": "authentication_error", "message": "invalid x-api-key"},
+    }
     error = only_failure(run(name, json_reply(401, body)))
     assert (error.kind, error.retryable, error.status) == (ErrorKind.AUTH, False, 401)
     assert "invalid x-api-key" in error.message
@@ -113,6 +121,7 @@ def test_connect_to_a_closed_port_is_an_event_not_an_exception(name: str) -> Non
     assert error.retryable
     assert error.kind is ErrorKind.UNKNOWN
     assert error.status is None
+    assert "could not connect" in error.message
 
 
 @both

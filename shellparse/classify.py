@@ -1,0 +1,354 @@
+"""Effect classes, paths and hosts of one simple command, from the program tables.
+
+``Classifier.classify`` normalises the program name, walks subcommands (``git -C d push``),
+parses options against the program's ``Spec`` and gives every operand and option value its
+role. Whatever runs another command (``sudo rm``, ``bash -c '…'``, ``xargs rm``) comes back as
+a ``Nested`` request, which the extractor analyses as a command of its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clearance.shellparse import handlers
+from clearance.shellparse.expand import DYNAMIC, GLOB, RESOLVED, TILDE_USER
+from clearance.shellparse.facts import PathFact
+from clearance.shellparse.knowledge import lookup
+from clearance.shellparse.options import parse_args
+from clearance.shellparse.paths import HARMLESS_DEVICES, inside, is_secret, resolve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.expand import Env
+    from clearance.shellparse.facts import SimpleCommandFacts
+    from clearance.shellparse.options import ParsedArgs
+    from clearance.shellparse.spec import Spec
+
+#: Directories whose programs are the system's own; a program run by a path elsewhere is a
+#: file of the project or the user, i.e. code clearance cannot see.
+SYSTEM_DIRS = (
+    "/bin/",
+    "/sbin/",
+    "/usr/bin/",
+    "/usr/sbin/",
+    "/usr/local/bin/",
+    "/usr/local/sbin/",
+    "/opt/homebrew/bin/",
+    "/usr/libexec/",
+)
+
+_VERSIONED = re.compile(r"(python|pip|pydoc|ruby|gem|perl|php|lua|node|idle)[0-9][0-9.]*")
+_URL = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^/?#@]*@)?(\[[^\]]+\]|[^/?#:]+)")
+_SCP = re.compile(r"(?:[^@/:\s]+@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!//)")
+
+ROLE_ACCESS = {"read": "read", "write": "write", "delete": "delete", "exec": "exec"}
+ACCESS_CLASS = {"write": "write", "delete": "delete", "exec": "code_exec"}
+
+
+class Nested:
+    """A command another command runs: argv, a shell string, or interpreter code."""
+
+    __slots__ = ("argv", "context", "flags", "label", "shell")
+
+    def __init__(
+        self,
+        label: str,
+        *,
+        argv: list[str] | None = None,
+        flags: list[int] | None = None,
+        shell: str | None = None,
+        context: str | None = None,
+    ) -> None:
+        self.label = label
+        self.argv = argv
+        self.flags = flags
+        self.shell = shell
+        self.context = context
+
+
+def normalize_program(raw: str) -> tuple[str, bool]:
+    """``(name, invoked_by_path)``: ``/usr/bin/python3.11`` is ``("python3", True)``."""
+    by_path = "/" in raw
+    name = raw.rstrip("/").rsplit("/", 1)[-1] if by_path else raw
+    m = _VERSIONED.fullmatch(name)
+    if m is not None:
+        base = m.group(1)
+        name = base + "3" if name[len(base) :].startswith("3") else base
+    return name, by_path
+
+
+def hosts_in(value: str) -> list[str]:
+    m = _URL.match(value)
+    if m is not None:
+        return [m.group(1).strip("[]").lower()]
+    return []
+
+
+class Classifier:
+    """Classifies commands for one run of the extractor (one cwd, home, workspace)."""
+
+    def __init__(self, workspace: str, home: str) -> None:
+        self.workspace = workspace
+        self.home = home
+
+    # --- facts ---------------------------------------------------------------------------
+
+    def add_path(
+        self,
+        fact: SimpleCommandFacts,
+        value: str,
+        access: str,
+        env: Env,
+        source: str = "argument",
+        dynamic: bool = False,
+        cwd: str | None = None,
+    ) -> None:
+        if value == "" or value == "-":
+            return
+        if dynamic or "$" in value and not value.startswith("/"):
+            resolved = None
+        else:
+            resolved = resolve(value, env.cwd if cwd is None else cwd, self.home)
+        if resolved in HARMLESS_DEVICES:
+            return
+        fact.paths.append(
+            PathFact(value, resolved, access, inside(resolved, self.workspace), source)
+        )
+        if access in ACCESS_CLASS:
+            fact.classes.add(ACCESS_CLASS[access])
+        if resolved is not None and access in ("read", "unknown", "exec") and is_secret(
+            resolved, self.home
+        ):
+            fact.classes.add("secret_read")
+
+    def add_host(self, fact: SimpleCommandFacts, value: str) -> None:
+        found = hosts_in(value)
+        if not found:
+            m = _SCP.match(value)
+            if m is not None:
+                found = [m.group(1).lower()]
+        for host in found:
+            if host not in fact.hosts:
+                fact.hosts.append(host)
+        fact.classes.add("network")
+
+    # --- classification ------------------------------------------------------------------
+
+    def classify(
+        self, fact: SimpleCommandFacts, argv: list[str], flags: list[int], env: Env
+    ) -> list[Nested]:
+        """Fill ``fact`` for ``argv``; return the commands it runs in turn."""
+        if not argv:
+            return []
+        first = flags[0]
+        raw = argv[0]
+        if first & (DYNAMIC | GLOB | TILDE_USER):
+            fact.program_raw = raw
+            fact.markers.add("dynamic_program")
+            fact.classes.add("unknown")
+            return []
+        if first & RESOLVED:
+            fact.markers.add("resolved_variable")
+        name, by_path = normalize_program(raw)
+        fact.program = name
+        fact.program_raw = raw
+        if "PATH" in env.vars and not by_path:
+            fact.markers.add("path_modified")
+        spec = lookup(name)
+        if by_path and not raw.startswith(SYSTEM_DIRS):
+            self.add_path(fact, raw, "exec", env, source="program")
+        if spec is None:
+            if not by_path:
+                fact.markers.add("unknown_program")
+                fact.classes.add("unknown")
+            self._unknown_arguments(fact, argv, flags, env)
+            return []
+        return self.apply(fact, spec, argv[1:], flags[1:], env)
+
+    def _unknown_arguments(
+        self, fact: SimpleCommandFacts, argv: list[str], flags: list[int], env: Env
+    ) -> None:
+        for value, flag in zip(argv[1:], flags[1:], strict=False):
+            if flag & DYNAMIC:
+                fact.markers.add("dynamic_argument")
+            if hosts_in(value):
+                self.add_host(fact, value)
+            elif value.startswith("-"):
+                fact.options.append(value.partition("=")[0])
+                _, eq, attached = value.partition("=")
+                if eq and ("/" in attached or attached.startswith(".")):
+                    self.add_path(fact, attached, "unknown", env, source="option")
+            elif "/" in value or "." in value or value.startswith("~"):
+                self.add_path(fact, value, "unknown", env, dynamic=bool(flag & DYNAMIC))
+
+    def apply(
+        self,
+        fact: SimpleCommandFacts,
+        spec: Spec,
+        args: list[str],
+        flags: list[int],
+        env: Env,
+    ) -> list[Nested]:
+        nested: list[Nested] = []
+        fact.classes.update(spec.classes)
+        dynamic = {a for a, f in zip(args, flags, strict=False) if f & DYNAMIC}
+        cwd: list[str | None] = [None]
+        current = spec
+        while current.subcommands is not None:
+            parsed = parse_args(current, args, stop_at_operand=True)
+            self._options(fact, current, parsed, env, dynamic, cwd, nested)
+            if parsed.rest_index >= len(args):
+                break
+            name = args[parsed.rest_index]
+            sub = current.subcommands.get(name)
+            if sub is None:
+                sub = current.default
+            fact.subcommand = name if fact.subcommand is None else f"{fact.subcommand} {name}"
+            args = args[parsed.rest_index + 1 :]
+            flags = flags[parsed.rest_index + 1 :]
+            if sub is None:
+                fact.classes.add("unknown")
+                fact.markers.add("unknown_program")
+                return nested
+            current = sub
+            fact.classes.update(current.classes)
+        parsed = parse_args(current, args)
+        roles = self._options(fact, current, parsed, env, dynamic, cwd, nested)
+        self._operands(fact, current, roles, parsed, args, flags, env, cwd[0], nested)
+        if current.handler is not None:
+            getattr(handlers, current.handler)(self, fact, args, flags, parsed, env, nested)
+        return nested
+
+    def _options(
+        self,
+        fact: SimpleCommandFacts,
+        spec: Spec,
+        parsed: ParsedArgs,
+        env: Env,
+        dynamic: set[str],
+        cwd: list[str | None],
+        nested: list[Nested],
+    ) -> str | tuple[str, ...]:
+        roles = spec.operands
+        for opt, spelling, value in parsed.options:
+            if opt is None:
+                fact.options.append(spelling)
+                if value is not None and ("/" in value or value.startswith(".")):
+                    self.add_path(fact, value, "unknown", env, source="option")
+                continue
+            fact.options.append(opt.name)
+            fact.classes.update(opt.adds)
+            if opt.operands is not None:
+                roles = opt.operands
+            if value is None or opt.role == "none":
+                continue
+            self.role(fact, opt.role, value, env, value in dynamic, cwd, nested, source="option")
+        return roles
+
+    def role(
+        self,
+        fact: SimpleCommandFacts,
+        role: str,
+        value: str,
+        env: Env,
+        dynamic: bool,
+        cwd: list[str | None],
+        nested: list[Nested],
+        source: str = "argument",
+    ) -> None:
+        if dynamic:
+            fact.markers.add("dynamic_argument")
+        access = ROLE_ACCESS.get(role)
+        if access is not None:
+            self.add_path(fact, value, access, env, source, dynamic, cwd[0])
+        elif role == "url" or role == "host":
+            self.add_host(fact, value if role == "url" or "://" in value else value + ":")
+        elif role == "url_or_path":
+            if hosts_in(value) or _SCP.match(value):
+                self.add_host(fact, value)
+            else:
+                self.add_path(fact, value, "read", env, source, dynamic, cwd[0])
+        elif role == "cwd":
+            self.add_path(fact, value, "read", env, source, dynamic, cwd[0])
+            cwd[0] = None if dynamic else resolve(value, env.cwd, self.home)
+        elif role == "code":
+            fact.classes.add("code_exec")
+            fact.markers.add("inline_code")
+        elif role == "shell":
+            nested.append(Nested(f"{fact.program} -c", shell=value))
+        elif role == "module":
+            pass  # handled with the operands
+        elif role == "unknown":
+            self.add_path(fact, value, "unknown", env, source, dynamic, cwd[0])
+
+    def _operands(
+        self,
+        fact: SimpleCommandFacts,
+        spec: Spec,
+        roles: str | tuple[str, ...],
+        parsed: ParsedArgs,
+        args: list[str],
+        flags: list[int],
+        env: Env,
+        cwd: str | None,
+        nested: list[Nested],
+    ) -> None:
+        operands = parsed.operands
+        index = parsed.operand_index
+        module = next(
+            (v for o, _, v in parsed.options if o is not None and o.role == "module"), None
+        )
+        if module is not None:
+            argv = [module, *operands]
+            mflags = [0] + [flags[i] for i in index]
+            nested.append(Nested(f"{fact.program} -m", argv=argv, flags=mflags))
+            return
+        if isinstance(roles, str):
+            roles = (roles,)
+        target_dir = any(o is not None and o.role == "target_dir" for o, _, _ in parsed.options)
+        for o, _, v in parsed.options:
+            if o is not None and o.role == "target_dir" and v is not None:
+                self.add_path(fact, v, "write", env, "option", cwd=cwd)
+        cwd_box = [cwd]
+        k = 0
+        while k < len(operands):
+            role = roles[k] if k < len(roles) - 1 else roles[-1]
+            value = operands[k]
+            dyn = bool(flags[index[k]] & DYNAMIC) if index[k] < len(flags) else False
+            if role in ("command", "shell_words", "remote_shell"):
+                rest = args[index[k] :]
+                rest_flags = flags[index[k] :]
+                self._rest(fact, role, rest, rest_flags, nested)
+                return
+            if role in ("copy", "move"):
+                last = len(operands) - 1
+                if target_dir or k < last:
+                    self.role(fact, "read", value, env, dyn, cwd_box, nested)
+                    if role == "move":
+                        self.role(fact, "delete", value, env, dyn, cwd_box, nested)
+                else:
+                    self.role(fact, "write", value, env, dyn, cwd_box, nested)
+            else:
+                self.role(fact, role, value, env, dyn, cwd_box, nested)
+            k += 1
+
+    def _rest(
+        self,
+        fact: SimpleCommandFacts,
+        role: str,
+        rest: list[str],
+        rest_flags: list[int],
+        nested: list[Nested],
+    ) -> None:
+        label = fact.program or "?"
+        if role == "command":
+            nested.append(Nested(label, argv=list(rest), flags=list(rest_flags)))
+        elif role == "shell_words":
+            if any(f & DYNAMIC for f in rest_flags):
+                fact.markers.add("dynamic_argument")
+            nested.append(Nested(label, shell=" ".join(rest)))
+        else:  # remote_shell: what ssh sends to the other machine
+            fact.classes.add("remote_code_exec")
+            nested.append(
+                Nested(label, shell=" ".join(rest), context="remote:" + ",".join(fact.hosts))
+            )

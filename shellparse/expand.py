@@ -1,0 +1,270 @@
+"""Static expansion: what a word becomes when the shell runs it, as far as the text tells.
+
+Quote removal, escapes, ANSI-C strings, brace expansion (``{rm,-rf,/}`` is three words),
+tilde, and variables assigned earlier on the same line are all resolved. What cannot be known
+-- ``$(…)``, a variable from the environment -- keeps its source text and raises a flag, so the
+caller can mark the fact as dynamic instead of guessing.
+"""
+
+from __future__ import annotations
+
+from clearance.shellparse.nodes import (
+    AnsiCQuoted,
+    DoubleQuoted,
+    Literal,
+    ParamExpansion,
+    SingleQuoted,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.nodes import Part, Word
+
+DYNAMIC = 1  # a part whose value is not in the text ($(…), $VAR, $((…)))
+GLOB = 2  # an unquoted *, ? or [ … ]: the shell may replace the word by file names
+TILDE = 4  # a leading ~ was expanded (or could not be: see TILDE_USER)
+BRACE = 8  # brace expansion produced the fields
+TRUNCATED = 16  # brace expansion produced more fields than MAX_FIELDS
+TILDE_USER = 32  # ~user: another user's home, not known here
+INVALID = 64  # ${…} that bash rejects when it runs
+RESOLVED = 128  # a variable was replaced by the value assigned earlier on the line
+
+#: Most fields one word may expand to; more are cut and flagged TRUNCATED.
+MAX_FIELDS = 256
+
+_GLOB_CHARS = frozenset("*?[")
+
+
+class Env:
+    """What expansion may rely on: home, working directory, variables known by value.
+
+    ``cwd`` is ``None`` once a ``cd`` to an unknown place has run: paths relative to it can no
+    longer be resolved.
+    """
+
+    __slots__ = ("cwd", "home", "vars")
+
+    def __init__(self, home: str, cwd: str | None, variables: dict[str, str] | None = None):
+        self.home = home
+        self.cwd = cwd
+        self.vars: dict[str, str] = {} if variables is None else variables
+
+    def copy(self) -> Env:
+        return Env(self.home, self.cwd, dict(self.vars))
+
+
+# A segment: (text, quoted, dynamic, splits). ``splits``: an unquoted variable value, which the
+# shell splits into fields at blanks.
+if TYPE_CHECKING:
+    Segment = tuple[str, bool, bool, bool]
+
+
+def _segments(parts: list[Part], env: Env, flags: list[int], quoted: bool) -> list[Segment]:
+    out: list[Segment] = []
+    for part in parts:
+        if isinstance(part, Literal):
+            out.append((part.text, part.quoted or quoted, False, False))
+        elif isinstance(part, (SingleQuoted, AnsiCQuoted)):
+            out.append((part.text, True, False, False))
+        elif isinstance(part, DoubleQuoted):
+            inner = _segments(part.parts, env, flags, True)
+            out.extend(inner if inner else [("", True, False, False)])
+        elif isinstance(part, ParamExpansion):
+            value = _parameter(part, env)
+            if part.invalid:
+                flags[0] |= INVALID | DYNAMIC
+            if value is None:
+                flags[0] |= DYNAMIC
+                out.append((part.text, quoted, True, False))
+            else:
+                flags[0] |= RESOLVED
+                out.append((value, quoted, False, not quoted))
+        else:
+            flags[0] |= DYNAMIC
+            out.append((part.text, quoted, True, False))
+    return out
+
+
+def _parameter(part: ParamExpansion, env: Env) -> str | None:
+    if part.op or part.indirect or part.length or part.subscript is not None or part.invalid:
+        return None
+    name = part.name
+    if name in env.vars:
+        return env.vars[name]
+    if name == "HOME":
+        return env.home
+    if name == "PWD" and env.cwd is not None:
+        return env.cwd
+    return None
+
+
+def expand_word(word: Word, env: Env) -> tuple[list[str], int]:
+    """The fields ``word`` becomes, and flags saying how sure that is."""
+    flags = [0]
+    segments = _segments(word.parts, env, flags, False)
+    if not segments:
+        return [""], flags[0]
+    if any(not quoted and not dynamic and "{" in text for text, quoted, dynamic, _ in segments):
+        fields = _brace_fields(segments, flags)
+    else:
+        fields = [segments]
+    results: list[str] = []
+    for field in fields:
+        results.extend(_finish(field, env, flags))
+    return results, flags[0]
+
+
+def word_text(word: Word, env: Env) -> tuple[str, int]:
+    """One string for ``word`` (fields joined by a space): for targets and patterns."""
+    fields, flags = expand_word(word, env)
+    return " ".join(fields), flags
+
+
+def _finish(field: list[Segment], env: Env, flags: list[int]) -> list[str]:
+    # tilde
+    if field and not field[0][1] and not field[0][2] and field[0][0].startswith("~"):
+        text = field[0][0]
+        slash = text.find("/")
+        user = text[1:] if slash < 0 else text[1:slash]
+        rest = "" if slash < 0 else text[slash:]
+        if user == "":
+            field = [(env.home + rest, True, False, False), *field[1:]]
+            flags[0] |= TILDE
+        elif user == "+" and env.cwd is not None:
+            field = [(env.cwd + rest, True, False, False), *field[1:]]
+            flags[0] |= TILDE
+        elif len(field) == 1 or slash >= 0:
+            flags[0] |= TILDE | TILDE_USER
+    # glob, field splitting
+    pieces: list[str] = []
+    fields: list[str] = []
+    for text, quoted, dynamic, splits in field:
+        if not quoted and not dynamic and _GLOB_CHARS.intersection(text):
+            flags[0] |= GLOB
+        if splits and (" " in text or "\t" in text or "\n" in text):
+            words = text.split()
+            if text[:1].isspace() and pieces:
+                fields.append("".join(pieces))
+                pieces = []
+            for i, w in enumerate(words):
+                if i:
+                    fields.append("".join(pieces))
+                    pieces = []
+                pieces.append(w)
+            if text[-1:].isspace():
+                fields.append("".join(pieces))
+                pieces = []
+        else:
+            pieces.append(text)
+    if pieces or not fields:
+        fields.append("".join(pieces))
+    return fields
+
+
+# --- brace expansion ---------------------------------------------------------------------
+
+# An atom is one unquoted literal character that may be brace syntax (special=True), or an
+# opaque segment that never is.
+if TYPE_CHECKING:
+    Atom = tuple[Segment, bool]
+
+
+def _brace_fields(segments: list[Segment], flags: list[int]) -> list[list[Segment]]:
+    atoms: list[Atom] = []
+    for segment in segments:
+        text, quoted, dynamic, _ = segment
+        if quoted or dynamic:
+            atoms.append((segment, False))
+        else:
+            atoms.extend(((c, False, False, False), True) for c in text)
+    expanded = _expand_atoms(atoms, flags)
+    if len(expanded) > 1 or expanded[0] is not atoms:
+        flags[0] |= BRACE
+    return [[atom[0] for atom in result] for result in expanded]
+
+
+def _expand_atoms(atoms: list[Atom], flags: list[int]) -> list[list[Atom]]:
+    i = 0
+    n = len(atoms)
+    while i < n:
+        segment, special = atoms[i]
+        if special and segment[0] == "{" and not (i and atoms[i - 1] == (("$", False, False, False), True)):
+            found = _brace_close(atoms, i)
+            if found is not None:
+                close, commas = found
+                inner = atoms[i + 1 : close]
+                if commas:
+                    alternatives: list[list[Atom]] = []
+                    start = i + 1
+                    for comma in [*commas, close]:
+                        alternatives.extend(_expand_atoms(atoms[start:comma], flags))
+                        start = comma + 1
+                else:
+                    sequence = _sequence(inner)
+                    if sequence is None:
+                        i += 1
+                        continue
+                    alternatives = [[((s, False, False, False), False)] for s in sequence]
+                prefix = atoms[:i]
+                suffixes = _expand_atoms(atoms[close + 1 :], flags)
+                out: list[list[Atom]] = []
+                for alternative in alternatives:
+                    for suffix in suffixes:
+                        if len(out) >= MAX_FIELDS:
+                            flags[0] |= TRUNCATED
+                            return out
+                        out.append(prefix + alternative + suffix)
+                return out
+        i += 1
+    return [atoms]
+
+
+def _brace_close(atoms: list[Atom], open_at: int) -> tuple[int, list[int]] | None:
+    depth = 0
+    commas: list[int] = []
+    for j in range(open_at + 1, len(atoms)):
+        segment, special = atoms[j]
+        if not special:
+            continue
+        c = segment[0]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                return j, commas
+            depth -= 1
+        elif c == "," and depth == 0:
+            commas.append(j)
+    return None
+
+
+def _sequence(inner: list[Atom]) -> list[str] | None:
+    if not all(special for _, special in inner):
+        return None
+    text = "".join(segment[0] for segment, _ in inner)
+    pieces = text.split("..")
+    if len(pieces) not in (2, 3):
+        return None
+    step = 1
+    if len(pieces) == 3:
+        try:
+            step = abs(int(pieces[2])) or 1
+        except ValueError:
+            return None
+    a, b = pieces[0], pieces[1]
+    try:
+        lo, hi = int(a), int(b)
+    except ValueError:
+        if len(a) == 1 and len(b) == 1 and a.isalpha() and b.isalpha():
+            lo, hi = ord(a), ord(b)
+            rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
+            return [chr(c) for c in list(rng)[:MAX_FIELDS + 1]]
+        return None
+    width = max(len(a), len(b)) if (a.lstrip("-").startswith("0") or b.lstrip("-").startswith("0")) else 0
+    rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
+    out: list[str] = []
+    for k in rng:
+        if len(out) > MAX_FIELDS:
+            break
+        out.append(str(k).zfill(width) if width else str(k))
+    return out

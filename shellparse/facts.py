@@ -1,0 +1,215 @@
+"""CommandFacts: what a command line would do, in the terms a policy judges.
+
+One ``SimpleCommandFacts`` per simple command that would run -- including those inside
+substitutions, loops and functions, and those unwrapped from ``sudo``, ``bash -c``, ``xargs``,
+``find -exec``… -- with its argv, effect classes, the paths it touches, the hosts it contacts,
+and markers for whatever is not statically known.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.errors import ParseError
+
+#: Effect classes (closed set).
+CLASSES = (
+    "read_only",
+    "test",
+    "build",
+    "write",
+    "delete",
+    "network",
+    "package_install",
+    "vcs_read",
+    "vcs_write",
+    "vcs_destructive",
+    "privilege",
+    "code_exec",
+    "remote_code_exec",
+    "secret_read",
+    "process_control",
+    "system",
+    "unknown",
+)
+
+#: Markers (closed set): what the analysis could not establish, or must flag.
+MARKERS = (
+    "parse_error",  # the text (or part of it) does not parse
+    "dynamic_program",  # the program name comes from $x, $(…), a glob…
+    "dynamic_argument",  # an argument's value is not in the text
+    "glob",  # an unquoted glob the shell expands to file names
+    "tilde",  # ~ or ~user expansion
+    "brace_expansion",  # {a,b} produced the arguments
+    "unknown_program",  # no knowledge about this program
+    "depth_limit",  # unwrapping stopped at the nesting bound
+    "inline_code",  # an interpreter given code on its command line (python -c, node -e, …)
+    "stdin_code",  # an interpreter reading its program from a pipe, here-doc or here-string
+    "unknown_cwd",  # a cd to an unknown place ran before: relative paths are not resolved
+    "path_modified",  # PATH was changed before: program names may resolve elsewhere
+    "env_code",  # an environment variable that makes the program run code (PAGER, LD_PRELOAD…)
+    "resolved_variable",  # a variable was replaced by the value assigned earlier in the line
+    "invalid_substitution",  # ${…} that fails when bash runs it
+    "remote",  # runs on another machine (ssh)
+    "background",  # runs in the background (&, coproc, setsid, nohup)
+    "function_body",  # inside a function definition: runs only when called
+    "truncated",  # an expansion was cut at its bound
+)
+
+
+class PathFact:
+    """A path a command touches: as written, resolved, and where it lies."""
+
+    __slots__ = ("access", "inside_workspace", "path", "resolved", "source")
+
+    def __init__(
+        self,
+        path: str,
+        resolved: str | None,
+        access: str,
+        inside_workspace: bool | None,
+        source: str,
+    ) -> None:
+        self.path = path
+        #: Absolute, normalised; ``None`` when it cannot be known (dynamic, unknown cwd).
+        self.resolved = resolved
+        #: ``read`` | ``write`` | ``delete`` | ``exec`` | ``unknown`` (an argument of a program
+        #: clearance knows nothing about: it may be any of them)
+        self.access = access
+        #: ``None`` when unknown -- which policies treat as outside.
+        self.inside_workspace = inside_workspace
+        #: what put it here: ``argument``, ``redirect``, ``option``, ``cwd``
+        self.source = source
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "resolved": self.resolved,
+            "access": self.access,
+            "inside_workspace": self.inside_workspace,
+            "source": self.source,
+        }
+
+
+class RedirectFact:
+    """A redirection: ``mode`` is read, write, append, duplicate, close, heredoc or herestring."""
+
+    __slots__ = ("fd", "mode", "op", "target")
+
+    def __init__(self, op: str, fd: str | None, mode: str, target: str | None) -> None:
+        self.op = op
+        self.fd = fd
+        self.mode = mode
+        self.target = target
+
+    def to_dict(self) -> dict[str, object]:
+        return {"op": self.op, "fd": self.fd, "mode": self.mode, "target": self.target}
+
+
+class SimpleCommandFacts:
+    """One simple command that would run."""
+
+    __slots__ = (
+        "argv",
+        "assignments",
+        "classes",
+        "context",
+        "depth",
+        "end",
+        "hosts",
+        "markers",
+        "options",
+        "paths",
+        "program",
+        "program_raw",
+        "redirects",
+        "start",
+        "stdin",
+        "subcommand",
+        "text",
+        "via",
+    )
+
+    def __init__(self, argv: list[str], text: str, start: int, end: int) -> None:
+        self.argv = argv
+        #: Normalised program name (``/bin/rm``, ``\\rm``, ``"r"m`` are all ``rm``);
+        #: ``None`` for a command that is only assignments or redirections.
+        self.program: str | None = None
+        #: argv[0] exactly as the shell would pass it.
+        self.program_raw: str | None = None
+        #: The source text of the command (of its outermost enclosing construct when the
+        #: command comes from an inner text such as ``bash -c '…'``).
+        self.text = text
+        self.start = start
+        self.end = end
+        self.classes: set[str] = set()
+        self.markers: set[str] = set()
+        self.redirects: list[RedirectFact] = []
+        self.paths: list[PathFact] = []
+        self.hosts: list[str] = []
+        #: Wrappers this command was unwrapped from, outermost first (``sudo``, ``bash -c``).
+        self.via: list[str] = []
+        #: Where it stands: ``substitution``, ``pipeline``, ``condition``, ``loop``, …
+        self.context: list[str] = []
+        #: Names of variables assigned for this command only (``FOO=1 cmd``).
+        self.assignments: list[str] = []
+        self.subcommand: str | None = None
+        #: Options in canonical spelling (``-rf`` gives ``--recursive``, ``--force`` for rm).
+        self.options: list[str] = []
+        #: Where standard input comes from: ``pipe``, ``heredoc``, ``herestring``, ``file``.
+        self.stdin: str | None = None
+        self.depth = 0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "argv": self.argv,
+            "program": self.program,
+            "program_raw": self.program_raw,
+            "subcommand": self.subcommand,
+            "options": self.options,
+            "classes": sorted(self.classes),
+            "markers": sorted(self.markers),
+            "paths": [p.to_dict() for p in self.paths],
+            "hosts": self.hosts,
+            "redirects": [r.to_dict() for r in self.redirects],
+            "via": self.via,
+            "context": self.context,
+            "assignments": self.assignments,
+            "stdin": self.stdin,
+            "text": self.text,
+            "span": [self.start, self.end],
+        }
+
+
+class CommandFacts:
+    """Everything ``classify`` learned about one command line."""
+
+    __slots__ = ("commands", "cwd", "error", "markers", "text", "workspace")
+
+    def __init__(
+        self,
+        text: str,
+        commands: list[SimpleCommandFacts],
+        error: ParseError | None,
+        cwd: str,
+        workspace: str,
+    ) -> None:
+        self.text = text
+        self.commands = commands
+        self.error = error
+        self.cwd = cwd
+        self.workspace = workspace
+        #: Markers of the whole line (``parse_error``…), besides those of each command.
+        self.markers: set[str] = set()
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "ok": self.ok,
+            "error": None if self.error is None else self.error.to_dict(),
+            "markers": sorted(self.markers),
+            "commands": [c.to_dict() for c in self.commands],
+        }

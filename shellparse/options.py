@@ -1,0 +1,109 @@
+"""Option parsing against a ``Spec``: bundles (``-rf``), values (``-ofile``, ``-o file``,
+``--output=f``), ``--``, and unambiguous abbreviations (``git push --forc``) where the program
+accepts them."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.spec import Opt, Spec
+
+
+class ParsedArgs:
+    """Options found (``Opt`` or ``None`` when unknown, spelling, value) and operands."""
+
+    __slots__ = ("operand_index", "operands", "options", "rest_index")
+
+    def __init__(self) -> None:
+        self.options: list[tuple[Opt | None, str, str | None]] = []
+        self.operands: list[str] = []
+        #: Index in the parsed argument list of each operand (to find its dynamic flags).
+        self.operand_index: list[int] = []
+        #: With ``stop_at_operand``: index of the first operand (what follows is not parsed).
+        self.rest_index = -1
+
+    def canonical(self) -> list[str]:
+        """Option names as policies match them: the canonical spelling of known options."""
+        return [opt.name if opt is not None else spelling for opt, spelling, _ in self.options]
+
+
+def _abbreviation(spec: Spec, name: str) -> Opt | None:
+    found: Opt | None = None
+    for spelling, opt in spec.options.items():
+        if spelling.startswith("--") and spelling.startswith(name):
+            if found is not None and found is not opt:
+                return None  # ambiguous: the program refuses it too
+            found = opt
+    return found
+
+
+def parse_args(spec: Spec, args: list[str], *, stop_at_operand: bool = False) -> ParsedArgs:
+    """Split ``args`` (argv without the program) into options and operands."""
+    parsed = ParsedArgs()
+    options = spec.options
+    permute = spec.permute and not stop_at_operand
+    n = len(args)
+    i = 0
+    only_operands = False
+    while i < n:
+        arg = args[i]
+        if only_operands or len(arg) < 2 or arg[0] != "-":
+            if stop_at_operand:
+                parsed.rest_index = i
+                return parsed
+            parsed.operands.append(arg)
+            parsed.operand_index.append(i)
+            if not permute:
+                only_operands = True
+            i += 1
+            continue
+        if arg == "--":
+            only_operands = True
+            i += 1
+            continue
+        if arg.startswith("--") or (spec.single_dash_long and len(arg) > 2 and arg[1] != "-"):
+            name, eq, value = arg.partition("=")
+            opt = options.get(name)
+            if opt is None and spec.abbrev and name.startswith("--"):
+                opt = _abbreviation(spec, name)
+            if opt is None:
+                parsed.options.append((None, name, value if eq else None))
+                i += 1
+                continue
+            if opt.value == "required" and not eq:
+                value = args[i + 1] if i + 1 < n else ""
+                i += 1
+            parsed.options.append((opt, name, value if (eq or opt.value == "required") else None))
+            i += 1
+            if opt.ends:
+                only_operands = True
+            continue
+        j = 1
+        while j < len(arg):
+            spelling = "-" + arg[j]
+            opt = options.get(spelling)
+            if opt is None:
+                parsed.options.append((None, spelling, None))
+                j += 1
+                continue
+            if opt.value is not None:
+                attached = arg[j + 1 :]
+                if attached:
+                    parsed.options.append((opt, spelling, attached))
+                elif opt.value == "required":
+                    parsed.options.append((opt, spelling, args[i + 1] if i + 1 < n else ""))
+                    i += 1
+                else:
+                    parsed.options.append((opt, spelling, None))
+                if opt.ends:
+                    only_operands = True
+                break
+            parsed.options.append((opt, spelling, None))
+            if opt.ends:
+                only_operands = True
+                break
+            j += 1
+        i += 1
+    if stop_at_operand:
+        parsed.rest_index = n
+    return parsed

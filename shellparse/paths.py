@@ -1,0 +1,151 @@
+"""Paths: resolution against cwd and home, the workspace boundary, and the secrets set.
+
+Globs here are gitignore-style (``*`` within a segment, ``**`` across segments, a pattern
+without ``/`` matches the last segment anywhere) and compile to one regular expression each.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+#: Files whose content is a credential. Shared with the engine's ``secrets`` path set.
+SECRET_PATTERNS = (
+    ".env",
+    ".env.*",
+    ".envrc",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "*.jks",
+    "*.keystore",
+    "id_rsa*",
+    "id_dsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+    ".netrc",
+    "_netrc",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    ".htpasswd",
+    ".pgpass",
+    ".my.cnf",
+    ".vault-token",
+    "credentials",
+    "credentials.json",
+    "*credentials*.json",
+    "service-account*.json",
+    "secrets.y*ml",
+    "*.tfstate",
+    "*.tfvars",
+    "~/.ssh/**",
+    "~/.aws/**",
+    "~/.gnupg/**",
+    "~/.kube/**",
+    "~/.azure/**",
+    "~/.config/gcloud/**",
+    "~/.config/gh/**",
+    "~/.docker/config.json",
+    "~/.password-store/**",
+    "~/.terraform.d/credentials*",
+    "~/.cargo/credentials*",
+    "~/.gem/credentials",
+    "/etc/shadow",
+    "/etc/gshadow",
+    "/etc/sudoers",
+    "/etc/sudoers.d/**",
+    "/etc/ssh/*_key",
+    "/proc/*/environ",
+)
+
+#: Template files that look like secrets by name but hold none.
+NOT_SECRET_SUFFIXES = (".example", ".sample", ".template", ".dist", ".defaults")
+
+#: Paths that are not files in any sense a policy cares about.
+HARMLESS_DEVICES = frozenset(
+    ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero")
+)
+
+
+def glob_to_regex(pattern: str, home: str) -> str:
+    """Translate a gitignore-style glob to a regular expression over absolute paths."""
+    if pattern.startswith("~/"):
+        pattern = home.rstrip("/") + pattern[1:]
+    anchored = "/" in pattern.rstrip("/")
+    body = pattern.lstrip("/") if anchored else pattern
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if body.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif body.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            end = body.find("]", i + 1)
+            if end < 0:
+                out.append(re.escape(c))
+                i += 1
+            else:
+                chars = body[i + 1 : end]
+                if chars.startswith("!"):
+                    chars = "^" + chars[1:]
+                out.append("[" + chars.replace("\\", "\\\\") + "]")
+                i = end + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    core = "".join(out)
+    if anchored:
+        return "/" + core + "(?:/.*)?"
+    return "(?:.*/)?" + core + "(?:/.*)?"
+
+
+_secret_cache: dict[str, re.Pattern[str]] = {}
+
+
+def secret_regex(home: str) -> re.Pattern[str]:
+    found = _secret_cache.get(home)
+    if found is None:
+        found = re.compile(
+            "|".join(f"(?:{glob_to_regex(p, home)})" for p in SECRET_PATTERNS)
+        )
+        _secret_cache[home] = found
+    return found
+
+
+def is_secret(resolved: str, home: str) -> bool:
+    if resolved.endswith(NOT_SECRET_SUFFIXES):
+        return False
+    return secret_regex(home).fullmatch(resolved) is not None
+
+
+def resolve(path: str, cwd: str | None, home: str) -> str | None:
+    """Absolute normalised form of ``path``; ``None`` if it is relative to an unknown cwd."""
+    if path.startswith("~/") or path == "~":
+        path = home + path[1:]
+    if not path.startswith("/"):
+        if cwd is None:
+            return None
+        path = cwd.rstrip("/") + "/" + path
+    resolved = posixpath.normpath(path)
+    if resolved.startswith("//"):
+        resolved = "/" + resolved.lstrip("/")
+    return resolved
+
+
+def inside(resolved: str | None, workspace: str) -> bool | None:
+    if resolved is None:
+        return None
+    root = workspace.rstrip("/") or "/"
+    return resolved == root or resolved.startswith(root + "/") or root == "/"
