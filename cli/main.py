@@ -1,11 +1,49 @@
-"""Entry point of the ``clearance`` command."""
+"""Entry point of the ``clearance`` command.
+
+The commands an agent runs once per tool call (``parse``, ``check``, ``hook``) are served
+without importing typer; everything else, and any call the fast reader does not understand
+(``--help`` included), goes to the typer application in ``clearance.app``.
+"""
 
 from __future__ import annotations
 
 import sys
 
 
+def _fast(args: list[str]) -> int | None:
+    if not args:
+        return None
+    name, rest = args[0], args[1:]
+    if name == "parse":
+        from clearance.argv import read_args, shell_join
+
+        parsed = read_args(
+            rest,
+            flags=frozenset(("--json",)),
+            values=frozenset(("--cwd", "--batch", "--workspace")),
+        )
+        if parsed is None:
+            return None
+        from clearance.commands.parse import run_parse
+
+        return run_parse(
+            shell_join(parsed.positional) if parsed.positional else None,
+            as_json="--json" in parsed.flags,
+            cwd=parsed.values.get("--cwd"),
+            batch=parsed.values.get("--batch"),
+            workspace=parsed.values.get("--workspace"),
+        )
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    print("clearance", args)
-    return 0
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        code = _fast(args)
+    except BrokenPipeError:
+        return 0
+    if code is not None:
+        return code
+    from clearance.app import run_app
+
+    return run_app(args)

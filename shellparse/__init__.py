@@ -1,1 +1,38 @@
-"""placeholder"""
+"""Bash command lines to facts a policy can judge.
+
+``classify(command, cwd=…, home=…, workspace=…)`` returns ``CommandFacts``: every simple
+command that would run (substitutions, loops, functions, and commands unwrapped from
+``sudo``, ``bash -c``, ``xargs``, ``find -exec``…), with argv, effect classes, paths, hosts
+and markers for what is not statically known. ``parse(command)`` returns the typed AST.
+Neither raises on any input: errors are values.
+
+Imports are deferred: this package is on the start-up path of every hook call.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import CommandFacts
+    from clearance.shellparse.parser import ParseResult
+
+
+def classify(
+    command: str,
+    *,
+    cwd: str | None = None,
+    home: str | None = None,
+    workspace: str | None = None,
+) -> CommandFacts:
+    from clearance.shellparse.api import classify as _classify
+
+    return _classify(command, cwd=cwd, home=home, workspace=workspace)
+
+
+def parse(command: str) -> ParseResult:
+    from clearance.shellparse.parser import parse as _parse
+
+    return _parse(command)
+
+
+__all__ = ["classify", "parse"]

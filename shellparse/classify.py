@@ -48,7 +48,7 @@ ACCESS_CLASS = {"write": "write", "delete": "delete", "exec": "code_exec"}
 class Nested:
     """A command another command runs: argv, a shell string, or interpreter code."""
 
-    __slots__ = ("argv", "context", "flags", "label", "shell")
+    __slots__ = ("argv", "context", "flags", "label", "markers", "shell")
 
     def __init__(
         self,
@@ -58,8 +58,11 @@ class Nested:
         flags: list[int] | None = None,
         shell: str | None = None,
         context: str | None = None,
+        markers: tuple[str, ...] = (),
     ) -> None:
         self.label = label
+        #: Markers the inner command gets (``dynamic_argument`` for find's ``{}``…).
+        self.markers = markers
         self.argv = argv
         self.flags = flags
         self.shell = shell
@@ -103,9 +106,9 @@ class Classifier:
         dynamic: bool = False,
         cwd: str | None = None,
     ) -> None:
-        if value == "" or value == "-":
+        if value in {"", "-"}:
             return
-        if dynamic or "$" in value and not value.startswith("/"):
+        if dynamic or ("$" in value and not value.startswith("/")):
             resolved = None
         else:
             resolved = resolve(value, env.cwd if cwd is None else cwd, self.home)
@@ -116,8 +119,10 @@ class Classifier:
         )
         if access in ACCESS_CLASS:
             fact.classes.add(ACCESS_CLASS[access])
-        if resolved is not None and access in ("read", "unknown", "exec") and is_secret(
-            resolved, self.home
+        if (
+            resolved is not None
+            and access in ("read", "unknown", "exec")
+            and is_secret(resolved, self.home)
         ):
             fact.classes.add("secret_read")
 
@@ -197,8 +202,11 @@ class Classifier:
         while current.subcommands is not None:
             parsed = parse_args(current, args, stop_at_operand=True)
             self._options(fact, current, parsed, env, dynamic, cwd, nested)
+            if current.handler is not None:
+                handler = getattr(handlers, current.handler)
+                handler(self, fact, args[: parsed.rest_index], flags, parsed, env, nested)
             if parsed.rest_index >= len(args):
-                break
+                return nested
             name = args[parsed.rest_index]
             sub = current.subcommands.get(name)
             if sub is None:
@@ -261,7 +269,10 @@ class Classifier:
         access = ROLE_ACCESS.get(role)
         if access is not None:
             self.add_path(fact, value, access, env, source, dynamic, cwd[0])
-        elif role == "url" or role == "host":
+        elif role == "remote":
+            if hosts_in(value) or _SCP.match(value):
+                self.add_host(fact, value)
+        elif role in {"url", "host"}:
             self.add_host(fact, value if role == "url" or "://" in value else value + ":")
         elif role == "url_or_path":
             if hosts_in(value) or _SCP.match(value):
@@ -315,7 +326,7 @@ class Classifier:
             role = roles[k] if k < len(roles) - 1 else roles[-1]
             value = operands[k]
             dyn = bool(flags[index[k]] & DYNAMIC) if index[k] < len(flags) else False
-            if role in ("command", "shell_words", "remote_shell"):
+            if role in ("command", "shell_words", "remote_shell", "remote_command"):
                 rest = args[index[k] :]
                 rest_flags = flags[index[k] :]
                 self._rest(fact, role, rest, rest_flags, nested)
@@ -347,6 +358,8 @@ class Classifier:
             if any(f & DYNAMIC for f in rest_flags):
                 fact.markers.add("dynamic_argument")
             nested.append(Nested(label, shell=" ".join(rest)))
+        elif role == "remote_command":
+            nested.append(Nested(label, argv=list(rest), flags=list(rest_flags), context="remote"))
         else:  # remote_shell: what ssh sends to the other machine
             fact.classes.add("remote_code_exec")
             nested.append(

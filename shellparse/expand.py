@@ -188,7 +188,11 @@ def _expand_atoms(atoms: list[Atom], flags: list[int]) -> list[list[Atom]]:
     n = len(atoms)
     while i < n:
         segment, special = atoms[i]
-        if special and segment[0] == "{" and not (i and atoms[i - 1] == (("$", False, False, False), True)):
+        if (
+            special
+            and segment[0] == "{"
+            and not (i and atoms[i - 1] == (("$", False, False, False), True))
+        ):
             found = _brace_close(atoms, i)
             if found is not None:
                 close, commas = found
@@ -258,9 +262,13 @@ def _sequence(inner: list[Atom]) -> list[str] | None:
         if len(a) == 1 and len(b) == 1 and a.isalpha() and b.isalpha():
             lo, hi = ord(a), ord(b)
             rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
-            return [chr(c) for c in list(rng)[:MAX_FIELDS + 1]]
+            return [chr(c) for c in list(rng)[: MAX_FIELDS + 1]]
         return None
-    width = max(len(a), len(b)) if (a.lstrip("-").startswith("0") or b.lstrip("-").startswith("0")) else 0
+    width = (
+        max(len(a), len(b))
+        if (a.lstrip("-").startswith("0") or b.lstrip("-").startswith("0"))
+        else 0
+    )
     rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
     out: list[str] = []
     for k in rng:

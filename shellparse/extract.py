@@ -142,9 +142,7 @@ class Extractor:
                 for fact in produced:
                     if "stdin_code" in fact.markers:
                         fact.classes.add("remote_code_exec")
-            upstream_network = upstream_network or any(
-                "network" in f.classes for f in produced
-            )
+            upstream_network = upstream_network or any("network" in f.classes for f in produced)
             stdin_text = _static_output(produced, stdin_text)
 
     def command(self, command: Command, env: Env, scope: Scope) -> None:
@@ -200,9 +198,7 @@ class Extractor:
                 self.body(item.body, local, scope.with_context("branch"))
         _forget_changes(env, before, local)
 
-    def _inherit_redirects(
-        self, redirects: list[Redirect], env: Env, scope: Scope
-    ) -> Scope:
+    def _inherit_redirects(self, redirects: list[Redirect], env: Env, scope: Scope) -> Scope:
         for redirect in redirects:
             if redirect.target is not None:
                 self.word(redirect.target, env, scope)
@@ -233,9 +229,7 @@ class Extractor:
             elif isinstance(part, ArithmeticExpansion):
                 self._arith(part, env, scope, word)
 
-    def _arith(
-        self, arith: ArithmeticExpansion, env: Env, scope: Scope, word: Word | None
-    ) -> None:
+    def _arith(self, arith: ArithmeticExpansion, env: Env, scope: Scope, word: Word | None) -> None:
         for sub in arith.substitutions:
             self._substitution(sub, env, scope, word, "substitution")
 
@@ -283,9 +277,7 @@ class Extractor:
         _flag_markers(fact, flags)
         self.out.append(fact)
 
-    def _arith_command(
-        self, arith: ArithmeticExpansion, name: str, env: Env, scope: Scope
-    ) -> None:
+    def _arith_command(self, arith: ArithmeticExpansion, name: str, env: Env, scope: Scope) -> None:
         self._arith(arith, env, scope, None)
         fact = self._new_fact([name, arith.expression, "))"], None, scope, None)
         fact.program = fact.program_raw = name
@@ -348,6 +340,7 @@ class Extractor:
         redirects = (*scope.redirects, *command.redirects)
         stdin, stdin_text = _stdin_of(command.redirects, env, scope.stdin, scope.stdin_text)
         fact.stdin = stdin
+        fact.stdin_text = stdin_text
         self._redirect_facts(fact, redirects, env)
         if not argv:
             fact.classes.add("write" if fact.paths else "read_only")
@@ -385,7 +378,9 @@ class Extractor:
             redirects=(),
         )
         if request.context is not None:
-            inner = inner.with_context(request.context).with_marker("remote")
+            inner = inner.with_context(request.context)
+            if request.context.startswith("remote"):
+                inner = inner.with_marker("remote")
         if request.argv is not None:
             flags = request.flags if request.flags is not None else [0] * len(request.argv)
             if not request.argv:
@@ -393,6 +388,7 @@ class Extractor:
             if request.argv[0] in self.functions and not flags[0] & DYNAMIC:
                 return
             child = self._new_fact(list(request.argv), None, inner, None)
+            child.markers.update(request.markers)
             child.stdin = fact.stdin
             if env.cwd is None:
                 child.markers.add("unknown_cwd")
@@ -568,8 +564,12 @@ def _static_output(produced: list[SimpleCommandFacts], stdin_text: str | None) -
     if len(produced) != 1:
         return None
     fact = produced[0]
-    if "dynamic_argument" in fact.markers or fact.redirects:
+    if "dynamic_argument" in fact.markers or any(
+        r.mode not in ("heredoc", "herestring", "duplicate") for r in fact.redirects
+    ):
         return None
+    if fact.stdin in ("heredoc", "herestring"):
+        stdin_text = fact.stdin_text
     argv = fact.argv
     program = fact.program
     if program == "echo":
@@ -643,9 +643,8 @@ def _builtin_effects(
                 fact.markers.add("env_code")
                 fact.classes.add("code_exec")
                 env.vars.setdefault("__CLEARANCE_ENV_CODE__", name)
-    elif program == "unset":
-        for value in argv[1:]:
-            env.vars.pop(value, None)
-    elif program in ("read", "mapfile", "readarray", "getopts", "printf") and len(argv) > 1:
+    elif program == "unset" or (
+        program in ("read", "mapfile", "readarray", "getopts", "printf") and len(argv) > 1
+    ):
         for value in argv[1:]:
             env.vars.pop(value, None)

@@ -125,6 +125,7 @@ class SimpleCommandFacts:
         "redirects",
         "start",
         "stdin",
+        "stdin_text",
         "subcommand",
         "text",
         "via",
@@ -158,6 +159,8 @@ class SimpleCommandFacts:
         self.options: list[str] = []
         #: Where standard input comes from: ``pipe``, ``heredoc``, ``herestring``, ``file``.
         self.stdin: str | None = None
+        #: The text on standard input when the analysis knows it (not serialised).
+        self.stdin_text: str | None = None
         self.depth = 0
 
     def to_dict(self) -> dict[str, object]:

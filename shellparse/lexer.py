@@ -180,9 +180,7 @@ class Lexer:
                 return self._emit(name, op, pos, self.pos)
         raise AssertionError(c)  # every operator character has a one-character operator
 
-    def _word_token(
-        self, c: str, pos: int, accepts: Container[str], stack: list[int]
-    ) -> Token:
+    def _word_token(self, c: str, pos: int, accepts: Container[str], stack: list[int]) -> Token:
         text = self.text
         if (c.isdigit() or c == "{") and "IO_NUMBER" in accepts:
             m = _IO_NUMBER.match(text, pos)
@@ -389,10 +387,11 @@ class Lexer:
             pos += 1
         elif pos < n and text[pos] == "#" and text[pos + 1 : pos + 2] not in ("}", ""):
             following = text[pos + 1]
-            if following.isalnum() or following == "_":
-                length = True
-                pos += 1
-            elif following in "@*!?$-#" and text[pos + 2 : pos + 3] == "}":
+            if (
+                following.isalnum()
+                or following == "_"
+                or (following in "@*!?$-#" and text[pos + 2 : pos + 3] == "}")
+            ):
                 length = True
                 pos += 1
         m = _NAME.match(text, pos) or _DIGITS.match(text, pos)
@@ -878,9 +877,7 @@ def _ends_unquoted(parts: list[Part]) -> bool:
     return bool(parts) and isinstance(parts[-1], Literal) and not parts[-1].quoted
 
 
-def _collect_arith(
-    part: Part, subs: list[CommandSubstitution], params: list[str]
-) -> None:
+def _collect_arith(part: Part, subs: list[CommandSubstitution], params: list[str]) -> None:
     if isinstance(part, CommandSubstitution):
         subs.append(part)
     elif isinstance(part, ArithmeticExpansion):

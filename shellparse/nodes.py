@@ -135,6 +135,10 @@ class ArithmeticExpansion:
         self.substitutions = substitutions
         self.parameters = parameters
 
+    @property
+    def text(self) -> str:
+        return f"$(({self.expression}))"
+
 
 class ProcessSubstitution:
     """``<(…)`` or ``>(…)``: a script whose output (or input) becomes a file name."""
@@ -226,7 +230,7 @@ class Assignment:
 
 
 class Redirect:
-    """``[fd]op target``; ``op`` is the operator text (``>``, ``>>``, ``2>&1``'s ``>&``, ``<<``…)."""
+    """``[fd]op target``; ``op`` is the operator (``>``, ``>>``, the ``>&`` of ``2>&1``…)."""
 
     __slots__ = ("end", "fd", "heredoc", "op", "start", "target")
 

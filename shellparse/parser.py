@@ -50,9 +50,7 @@ def parse(text: str) -> ParseResult:
     except ShellSyntaxError as exc:
         return ParseResult(text, None, ParseError.at(text, exc.code, exc.message, exc.pos))
     except RecursionError:
-        return ParseResult(
-            text, None, ParseError.at(text, "depth_limit", "nesting is too deep", 0)
-        )
+        return ParseResult(text, None, ParseError.at(text, "depth_limit", "nesting is too deep", 0))
     except Exception as exc:  # a bug must still come back as a value, and never as success
         return ParseResult(
             text,

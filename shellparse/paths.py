@@ -117,9 +117,7 @@ _secret_cache: dict[str, re.Pattern[str]] = {}
 def secret_regex(home: str) -> re.Pattern[str]:
     found = _secret_cache.get(home)
     if found is None:
-        found = re.compile(
-            "|".join(f"(?:{glob_to_regex(p, home)})" for p in SECRET_PATTERNS)
-        )
+        found = re.compile("|".join(f"(?:{glob_to_regex(p, home)})" for p in SECRET_PATTERNS))
         _secret_cache[home] = found
     return found
 

@@ -125,16 +125,12 @@ class Spec:
         while i < len(short):
             letter = short[i]
             takes = short[i + 1 : i + 2] == ":"
-            table.setdefault(
-                "-" + letter, Opt("-" + letter, value="required" if takes else None)
-            )
+            table.setdefault("-" + letter, Opt("-" + letter, value="required" if takes else None))
             i += 2 if takes else 1
         for item in long.split():
             name, _, _ = item.partition("=")
             takes = item.endswith("=")
-            table.setdefault(
-                "--" + name, Opt("--" + name, value="required" if takes else None)
-            )
+            table.setdefault("--" + name, Opt("--" + name, value="required" if takes else None))
         self.options = table
 
 

@@ -1,0 +1,73 @@
+"""A small argv reader for the commands that run once per agent tool call.
+
+Typer (and click beneath it) costs more to import than a hook may take in all, so ``parse``,
+``check`` and ``hook`` first go through this reader. It knows the same options as the typer
+definitions in ``clearance.app``; on anything else (``--help``, an unknown option, a
+malformed value) it gives up and the typer app handles the call, with its usual messages.
+"""
+
+from __future__ import annotations
+
+
+class FastArgs:
+    __slots__ = ("flags", "positional", "repeated", "values")
+
+    def __init__(self) -> None:
+        self.flags: set[str] = set()
+        self.values: dict[str, str] = {}
+        self.repeated: dict[str, list[str]] = {}
+        self.positional: list[str] = []
+
+
+def read_args(
+    args: list[str],
+    *,
+    flags: frozenset[str] = frozenset(),
+    values: frozenset[str] = frozenset(),
+    repeated: frozenset[str] = frozenset(),
+) -> FastArgs | None:
+    """Options and positionals of ``args``, or ``None`` if typer should take over."""
+    out = FastArgs()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            out.positional.extend(args[i + 1 :])
+            break
+        if arg.startswith("--") and "=" in arg:
+            name, _, value = arg.partition("=")
+            if name in values:
+                out.values[name] = value
+            elif name in repeated:
+                out.repeated.setdefault(name, []).append(value)
+            else:
+                return None
+        elif arg in flags:
+            out.flags.add(arg)
+        elif arg in values or arg in repeated:
+            if i + 1 >= len(args):
+                return None
+            if arg in values:
+                out.values[arg] = args[i + 1]
+            else:
+                out.repeated.setdefault(arg, []).append(args[i + 1])
+            i += 1
+        elif arg.startswith("-") and arg != "-":
+            return None
+        else:
+            out.positional.append(arg)
+        i += 1
+    return out
+
+
+def shell_join(argv: list[str]) -> str:
+    """argv as one shell command line (``check -- echo "a b"`` keeps its quoting)."""
+    if len(argv) == 1:
+        return argv[0]
+    out = []
+    for arg in argv:
+        if arg and all(c.isalnum() or c in "@%+=:,./-_" for c in arg):
+            out.append(arg)
+        else:
+            out.append("'" + arg.replace("'", "'\"'\"'") + "'")
+    return " ".join(out)

@@ -1,0 +1,80 @@
+"""``classify``: a bash command line in, ``CommandFacts`` out -- never an exception."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from clearance.shellparse.errors import ParseError
+from clearance.shellparse.expand import Env
+from clearance.shellparse.extract import Extractor, Scope
+from clearance.shellparse.facts import CommandFacts, SimpleCommandFacts
+from clearance.shellparse.parser import parse
+
+_FALLBACK_SPLIT = re.compile(r"""(?:"(?:\\.|[^"\\])*"?|'[^']*'?|[^\s;&|()"']+)+|[;&|()\n]""")
+
+
+def classify(
+    command: str,
+    *,
+    cwd: str | None = None,
+    home: str | None = None,
+    workspace: str | None = None,
+) -> CommandFacts:
+    """The facts of ``command`` run in ``cwd`` by a user whose home is ``home``.
+
+    ``workspace`` (default: ``cwd``) is the directory the agent may work in; every path is
+    marked inside or outside it. A text that does not parse still yields facts: ``ok`` is
+    false, ``error`` says why, and the commands of a best-effort split carry ``parse_error``
+    so that deny rules still see them.
+    """
+    cwd = os.path.abspath(cwd or os.getcwd())
+    home = home or os.path.expanduser("~")
+    workspace = os.path.abspath(workspace or cwd)
+    result = parse(command)
+    facts = CommandFacts(command, [], result.error, cwd, workspace)
+    extractor = Extractor(command, workspace, home)
+    if result.script is None:
+        facts.markers.add("parse_error")
+        facts.commands = _fallback(command, extractor, Env(home, cwd))
+        return facts
+    try:
+        extractor.script(result.script, Env(home, cwd), Scope())
+    except RecursionError:
+        facts.error = ParseError.at(command, "depth_limit", "nesting is too deep to analyse", 0)
+        facts.markers.add("depth_limit")
+    except Exception as exc:  # a bug: reported as an error value, never as clean facts
+        facts.error = ParseError.at(
+            command, "internal_error", f"internal analysis error: {exc!r}", 0
+        )
+        facts.markers.add("parse_error")
+    facts.commands = extractor.out
+    if facts.error is not None:
+        for fact in facts.commands:
+            fact.markers.add("parse_error")
+    return facts
+
+
+def _fallback(command: str, extractor: Extractor, env: Env) -> list[SimpleCommandFacts]:
+    """Commands of a text that does not parse, split on operators, quotes taken off."""
+    chunks: list[list[str]] = [[]]
+    for m in _FALLBACK_SPLIT.finditer(command[:20000]):
+        token = m.group()
+        if token in ";&|()\n":
+            if chunks[-1]:
+                chunks.append([])
+            continue
+        chunks[-1].append(re.sub(r"""["'\\]""", "", token))
+    out: list[SimpleCommandFacts] = []
+    for argv in chunks[:200]:
+        fact = SimpleCommandFacts(argv, command, 0, len(command))
+        fact.markers.add("parse_error")
+        if argv:
+            try:
+                extractor.classifier.classify(fact, argv, [0] * len(argv), env)
+            except Exception:
+                fact.classes.add("unknown")
+        else:
+            fact.classes.add("unknown")
+        out.append(fact)
+    return out

@@ -1,0 +1,386 @@
+"""The machine and beyond: services, disks, users, processes, containers, clouds."""
+
+from __future__ import annotations
+
+from clearance.shellparse.spec import Opt, Spec, sub
+
+_READ_VERBS = (
+    "get",
+    "describe",
+    "list",
+    "ls",
+    "show",
+    "status",
+    "logs",
+    "log",
+    "inspect",
+    "top",
+    "version",
+    "info",
+    "history",
+    "events",
+    "explain",
+    "api-resources",
+    "api-versions",
+    "cluster-info",
+    "config-view",
+    "diff",
+    "search",
+    "lint",
+    "template",
+    "images",
+    "ps",
+    "stats",
+    "port",
+    "--version",
+    "-v",
+    "help",
+    "whoami",
+    "output",
+    "plan",
+    "validate",
+    "show-account",
+    "env-list",
+)
+
+SPECS = [
+    # processes
+    Spec("kill|pkill|killall|xkill|skill|slay|renice|disown", "process_control", operands="none"),
+    Spec("bg|fg", "process_control", operands="none"),
+    Spec("printenv", "secret_read", operands="none"),
+    Spec("set|declare|typeset|export", "read_only", handler="variables_dump"),
+    # services, boot, persistence
+    Spec(
+        "systemctl",
+        "system",
+        subcommands={
+            **{
+                n: sub(n, "read_only")
+                for n in (
+                    "status",
+                    "show",
+                    "list-units",
+                    "list-unit-files",
+                    "is-active",
+                    "is-enabled",
+                    "is-failed",
+                    "cat",
+                    "list-timers",
+                    "list-sockets",
+                    "list-dependencies",
+                    "get-default",
+                )
+            },
+        },
+        default=sub("systemctl", "system"),
+    ),
+    Spec(
+        "service|launchctl|rc-service|rc-update|update-rc.d|chkconfig|initctl|sv|systemd-run",
+        "system",
+        operands="none",
+    ),
+    Spec("journalctl|dmesg|loginctl-list|last|lastlog|faillog", "read_only"),
+    Spec(
+        "crontab",
+        "system",
+        operands="read",
+        options=[Opt("-l", adds="read_only"), Opt("-u", value="required")],
+    ),
+    Spec("shutdown|reboot|halt|poweroff|init|telinit|kexec|systemd-reboot", "system"),
+    # disks and filesystems
+    Spec(
+        "mount|umount|losetup|cryptsetup|mkswap|swapon|swapoff|fdisk|sfdisk|cfdisk|gdisk|"
+        "sgdisk|parted|partprobe|wipefs|blkdiscard|hdparm|sdparm|tune2fs|e2fsck|fsck|"
+        "resize2fs|xfs_repair|btrfs|zfs|zpool|lvcreate|lvremove|lvextend|vgcreate|"
+        "vgremove|pvcreate|pvremove|mdadm|dmsetup|debugfs|badblocks|nvme|smartctl",
+        "system",
+        operands="write",
+    ),
+    Spec(
+        "mkfs|mkfs.ext2|mkfs.ext3|mkfs.ext4|mkfs.xfs|mkfs.btrfs|mkfs.vfat|mkfs.fat|mkfs.ntfs|"
+        "mkfs.exfat|mke2fs|mkdosfs|newfs",
+        "system delete",
+        operands="write",
+    ),
+    # users, permissions, kernel, network config
+    Spec(
+        "useradd|userdel|usermod|adduser|deluser|groupadd|groupdel|groupmod|passwd|chpasswd|"
+        "chsh|chfn|chage|vipw|vigr|visudo|gpasswd|pwck|newusers",
+        "system privilege",
+    ),
+    Spec(
+        "sysctl|modprobe|insmod|rmmod|depmod|ldconfig|update-alternatives|update-grub|"
+        "grub-install|grub-mkconfig|efibootmgr|setenforce|setsebool|aa-disable|"
+        "apparmor_parser|auditctl|timedatectl|hostnamectl|localectl|iptables|ip6tables|"
+        "nft|ufw|firewall-cmd|tc|ip|ifconfig|route|arp|iwconfig|nmcli|ifup|ifdown|"
+        "brctl|ethtool|setcap|scutil|networksetup|defaults|csrutil|spctl|tmutil|"
+        "diskutil|pmset|softwareupdate|nvram",
+        "system",
+    ),
+    Spec("chsh-shell|security", "secret_read system"),
+    # containers and orchestration
+    Spec(
+        "docker|podman|nerdctl",
+        "",
+        subcommands={
+            **{n: sub(n, "read_only") for n in _READ_VERBS},
+            "run": sub(
+                "run",
+                "code_exec process_control",
+                handler="docker_run",
+                options=[
+                    Opt(
+                        "--privileged --pid --ipc --cap-add --device --security-opt --userns --uts",
+                        value="optional",
+                        adds="privilege",
+                    ),
+                    Opt("-v --volume --mount", value="required", role="none"),
+                    Opt(
+                        "-e --env --env-file --name -p --publish -w --workdir -u "
+                        "--user --network --net --entrypoint -l --label "
+                        "--platform --restart --memory -m --cpus --hostname -h "
+                        "--add-host --dns --health-cmd --log-driver --log-opt "
+                        "--tmpfs --ulimit --gpus --shm-size --stop-signal",
+                        value="required",
+                    ),
+                ],
+                permute=False,
+            ),
+            "exec": sub(
+                "exec",
+                "code_exec",
+                operands=("none", "command"),
+                permute=False,
+                options=[
+                    Opt("-e --env --env-file -u --user -w --workdir", value="required"),
+                    Opt("--privileged", adds="privilege"),
+                    Opt("-i -t -it -d --detach --interactive --tty"),
+                ],
+            ),
+            "build": sub("build", "build network"),
+            "buildx": sub("buildx", "build network"),
+            "pull": sub("pull", "network package_install"),
+            "push": sub("push", "network vcs_write"),
+            "login": sub("login", "network system"),
+            "logout": sub("logout", "system"),
+            "compose": sub(
+                "compose",
+                "",
+                subcommands={
+                    **{
+                        n: sub(n, "read_only")
+                        for n in (
+                            "ps",
+                            "logs",
+                            "config",
+                            "images",
+                            "ls",
+                            "top",
+                            "version",
+                            "port",
+                            "events",
+                        )
+                    },
+                    "up": sub("up", "code_exec process_control network"),
+                    "run": sub("run", "code_exec process_control"),
+                    "exec": sub("exec", "code_exec", operands=("none", "command"), permute=False),
+                    "down": sub("down", "process_control delete"),
+                    "build": sub("build", "build network"),
+                    "pull": sub("pull", "network"),
+                    "rm": sub("rm", "delete"),
+                },
+                default=sub("compose", "process_control"),
+            ),
+            **{n: sub(n, "delete") for n in ("rm", "rmi", "prune", "kill")},
+            "system": sub(
+                "system",
+                "read_only",
+                subcommands={
+                    "prune": sub("prune", "delete"),
+                    "df": sub("df", "read_only"),
+                    "info": sub("info", "read_only"),
+                    "events": sub("events", "read_only"),
+                },
+                default=sub("system", "read_only"),
+            ),
+            **{
+                n: sub(n, "process_control")
+                for n in (
+                    "start",
+                    "stop",
+                    "restart",
+                    "pause",
+                    "unpause",
+                    "create",
+                    "update",
+                    "wait",
+                )
+            },
+            "cp": sub("cp", "write", operands="copy"),
+            "volume": sub("volume", "system"),
+            "network": sub("network", "system"),
+            "image": sub(
+                "image",
+                "read_only",
+                subcommands={
+                    "rm": sub("rm", "delete"),
+                    "prune": sub("prune", "delete"),
+                    "ls": sub("ls", "read_only"),
+                    "inspect": sub("inspect", "read_only"),
+                    "build": sub("build", "build network"),
+                    "pull": sub("pull", "network"),
+                    "push": sub("push", "network vcs_write"),
+                },
+                default=sub("image", "read_only"),
+            ),
+            "container": sub(
+                "container",
+                "read_only",
+                subcommands={
+                    "ls": sub("ls", "read_only"),
+                    "inspect": sub("inspect", "read_only"),
+                    "logs": sub("logs", "read_only"),
+                    "rm": sub("rm", "delete"),
+                    "prune": sub("prune", "delete"),
+                    "stop": sub("stop", "process_control"),
+                    "start": sub("start", "process_control"),
+                },
+                default=sub("container", "process_control"),
+            ),
+            "context": sub("context", "system"),
+            "swarm": sub("swarm", "system"),
+            "service": sub("service", "system"),
+            "secret": sub("secret", "secret_read system"),
+        },
+        default=sub("docker", "unknown"),
+        options=[Opt("-H --host --context -c --config -l --log-level", value="required")],
+    ),
+    Spec(
+        "kubectl|oc|k",
+        "network",
+        subcommands={
+            **{n: sub(n, "network read_only") for n in _READ_VERBS},
+            "get": sub("get", "network read_only", handler="kubectl_secrets"),
+            "describe": sub("describe", "network read_only", handler="kubectl_secrets"),
+            "exec": sub(
+                "exec",
+                "network code_exec",
+                operands=("none", "remote_command"),
+                permute=False,
+                handler="kubectl_exec",
+                options=[
+                    Opt("-c --container -n --namespace -f --filename --context", value="required"),
+                    Opt("-i -t -it --stdin --tty -q"),
+                ],
+            ),
+            **{
+                n: sub(n, "network system")
+                for n in (
+                    "apply",
+                    "create",
+                    "patch",
+                    "replace",
+                    "edit",
+                    "scale",
+                    "rollout",
+                    "set",
+                    "label",
+                    "annotate",
+                    "autoscale",
+                    "expose",
+                    "run",
+                    "cordon",
+                    "uncordon",
+                    "taint",
+                    "drain",
+                    "certificate",
+                    "config",
+                )
+            },
+            "delete": sub("delete", "network delete system"),
+            "port-forward": sub("port-forward", "network process_control"),
+            "proxy": sub("proxy", "network process_control"),
+            "cp": sub("cp", "network write"),
+            "debug": sub("debug", "network code_exec"),
+            "attach": sub("attach", "network code_exec"),
+        },
+        default=sub("kubectl", "network unknown"),
+        options=[
+            Opt(
+                "-n --namespace --context --cluster --kubeconfig -s --server --token "
+                "--user --as -l --selector -o --output",
+                value="required",
+            )
+        ],
+    ),
+    Spec(
+        "helm",
+        "network",
+        subcommands={
+            **{n: sub(n, "network read_only") for n in _READ_VERBS},
+            **{
+                n: sub(n, "network system")
+                for n in (
+                    "install",
+                    "upgrade",
+                    "rollback",
+                    "repo",
+                    "dependency",
+                    "plugin",
+                    "push",
+                    "package",
+                )
+            },
+            "uninstall": sub("uninstall", "network delete system"),
+        },
+        default=sub("helm", "network unknown"),
+    ),
+    Spec(
+        "terraform|tofu|terragrunt|pulumi|cdk|cdktf|serverless|sls",
+        "network",
+        subcommands={
+            **{
+                n: sub(n, "read_only")
+                for n in (
+                    "fmt",
+                    "validate",
+                    "version",
+                    "providers",
+                    "graph",
+                    "show",
+                    "output",
+                    "state-list",
+                    "console",
+                    "workspace",
+                    "preview",
+                    "synth",
+                    "diff",
+                )
+            },
+            "plan": sub("plan", "network read_only"),
+            "init": sub("init", "network package_install"),
+            "apply": sub("apply", "network system"),
+            "up": sub("up", "network system"),
+            "deploy": sub("deploy", "network system"),
+            "destroy": sub("destroy", "network delete system"),
+            "import": sub("import", "network system"),
+            "state": sub("state", "network system"),
+            "taint": sub("taint", "network system"),
+            "refresh": sub("refresh", "network system"),
+        },
+        default=sub("terraform", "network unknown"),
+    ),
+    Spec(
+        "aws|gcloud|gsutil|az|doctl|flyctl|fly|heroku|vercel|netlify|wrangler|firebase|"
+        "railway|render|supabase|ibmcloud|oci|linode-cli|hcloud|scw|s3cmd|rclone|mc|"
+        "azcopy",
+        "network system",
+        handler="cloud_cli",
+    ),
+    Spec(
+        "vault|pass|gopass|keepassxc-cli|bw|lpass|secret-tool|gpg|gpg2|age|sops|"
+        "ssh-keygen|ssh-add|ssh-keyscan|ssh-copy-id|keychain|certutil|certbot|mkcert|"
+        "step",
+        "secret_read",
+    ),
+]
