@@ -52,6 +52,90 @@ def parse_command(
     )
 
 
+PolicyOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--policy",
+        help="Evaluate with exactly these policy files (repeatable); no discovery, no "
+        "default pack unless a file says 'extends: default'.",
+    ),
+]
+
+
+def _check(
+    explain: bool,
+    command: list[str] | None,
+    as_json: bool,
+    policy: list[str] | None,
+    cwd: str | None,
+    tool: str | None,
+    input_json: str | None,
+    ledger: str | None,
+    no_ledger: bool,
+) -> None:
+    from clearance.commands.check import run_check
+
+    raise typer.Exit(
+        run_check(
+            shell_join(command) if command else None,
+            as_json=as_json,
+            policies=policy,
+            cwd=cwd,
+            tool=tool,
+            input_json=input_json,
+            explain=explain,
+            ledger=ledger,
+            no_ledger=no_ledger or ledger is None,
+        )
+    )
+
+
+@app.command("check")
+def check_command(
+    command: Annotated[
+        list[str] | None,
+        typer.Argument(help="The command line: one quoted argument, or the words after --."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the decision as JSON.")] = False,
+    policy: PolicyOption = None,
+    cwd: Annotated[str | None, typer.Option("--cwd", help="Directory it would run in.")] = None,
+    tool: Annotated[
+        str | None, typer.Option("--tool", help="Tool name (default: bash); e.g. Read, WebFetch.")
+    ] = None,
+    input_json: Annotated[
+        str | None, typer.Option("--input", help="The tool input as a JSON object.")
+    ] = None,
+    ledger: Annotated[
+        str | None, typer.Option("--ledger", help="Append the decision to this ledger.")
+    ] = None,
+    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+) -> None:
+    """Decide one command (or tool call). Exit: 0 allow, 3 ask, 4 deny, 2 error, 1 bug."""
+    _check(False, command, as_json, policy, cwd, tool, input_json, ledger, no_ledger)
+
+
+@app.command("explain")
+def explain_command(
+    command: Annotated[
+        list[str] | None,
+        typer.Argument(help="The command line, or a decision id recorded in the ledger."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the decision as JSON.")] = False,
+    policy: PolicyOption = None,
+    cwd: Annotated[str | None, typer.Option("--cwd", help="Directory it would run in.")] = None,
+    tool: Annotated[str | None, typer.Option("--tool", help="Tool name (default: bash).")] = None,
+    input_json: Annotated[
+        str | None, typer.Option("--input", help="The tool input as a JSON object.")
+    ] = None,
+    ledger: Annotated[
+        str | None, typer.Option("--ledger", help="Ledger to look decision ids up in.")
+    ] = None,
+    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+) -> None:
+    """The full trace of a decision: every rule considered for each part, and why."""
+    _check(True, command, as_json, policy, cwd, tool, input_json, ledger, True)
+
+
 @app.callback()
 def _root() -> None:
     """Policy-as-code governance for AI coding agents."""

@@ -33,6 +33,30 @@ def _fast(args: list[str]) -> int | None:
             batch=parsed.values.get("--batch"),
             workspace=parsed.values.get("--workspace"),
         )
+    if name in ("check", "explain"):
+        from clearance.argv import read_args, shell_join
+
+        parsed = read_args(
+            rest,
+            flags=frozenset(("--json", "--no-ledger")),
+            values=frozenset(("--cwd", "--tool", "--input", "--ledger")),
+            repeated=frozenset(("--policy",)),
+        )
+        if parsed is None:
+            return None
+        from clearance.commands.check import run_check
+
+        return run_check(
+            shell_join(parsed.positional) if parsed.positional else None,
+            as_json="--json" in parsed.flags,
+            policies=parsed.repeated.get("--policy"),
+            cwd=parsed.values.get("--cwd"),
+            tool=parsed.values.get("--tool"),
+            input_json=parsed.values.get("--input"),
+            explain=name == "explain",
+            ledger=parsed.values.get("--ledger"),
+            no_ledger="--no-ledger" in parsed.flags or "--ledger" not in parsed.values,
+        )
     return None
 
 

@@ -1,1 +1,1 @@
-"""placeholder"""
+"""Shipped policy packs; ``default.yaml`` is the embedded default."""

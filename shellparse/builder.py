@@ -158,6 +158,13 @@ def pipeline_bang(children: Children) -> Pipeline:
     return pipeline
 
 
+def pipeline_bang_alone(children: Children) -> Pipeline:
+    """``!`` with nothing after it: bash accepts it (an empty pipeline, negated)."""
+    pipeline = Pipeline([], [])
+    pipeline.negated = True
+    return pipeline
+
+
 def pipeline_time(children: Children) -> Pipeline:
     pipeline = children[-1]
     assert isinstance(pipeline, Pipeline)

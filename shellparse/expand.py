@@ -136,11 +136,11 @@ def _finish(field: list[Segment], env: Env, flags: list[int]) -> list[str]:
         elif len(field) == 1 or slash >= 0:
             flags[0] |= TILDE | TILDE_USER
     # glob, field splitting
+    if _has_glob(field):
+        flags[0] |= GLOB
     pieces: list[str] = []
     fields: list[str] = []
-    for text, quoted, dynamic, splits in field:
-        if not quoted and not dynamic and _GLOB_CHARS.intersection(text):
-            flags[0] |= GLOB
+    for text, _quoted, _dynamic, splits in field:
         if splits and (" " in text or "\t" in text or "\n" in text):
             words = text.split()
             if text[:1].isspace() and pieces:
@@ -159,6 +159,23 @@ def _finish(field: list[Segment], env: Env, flags: list[int]) -> list[str]:
     if pieces or not fields:
         fields.append("".join(pieces))
     return fields
+
+
+def _has_glob(field: list[Segment]) -> bool:
+    """Whether the shell would match ``field`` against file names.
+
+    An unquoted ``*`` or ``?`` always makes a pattern; an unquoted ``[`` only when a ``]``
+    follows it. A lone ``[`` -- the test command ``[ -f x ]`` -- is a plain word.
+    """
+    for i, (text, quoted, dynamic, _) in enumerate(field):
+        if quoted or dynamic or not _GLOB_CHARS.intersection(text):
+            continue
+        if "*" in text or "?" in text:
+            return True
+        at = text.find("[")
+        if "]" in text[at + 1 :] or any("]" in later[0] for later in field[i + 1 :]):
+            return True
+    return False
 
 
 # --- brace expansion ---------------------------------------------------------------------

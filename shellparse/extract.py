@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from clearance.shellparse.classify import Classifier, Nested
+from clearance.shellparse.classifier import Classifier, Nested
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.expand import (
     BRACE,

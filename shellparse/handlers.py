@@ -15,7 +15,7 @@ from clearance.shellparse.knowledge.packages import BUILD_SCRIPTS, TEST_SCRIPTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from clearance.shellparse.classify import Classifier, Nested
+    from clearance.shellparse.classifier import Classifier, Nested
     from clearance.shellparse.expand import Env
     from clearance.shellparse.facts import SimpleCommandFacts
     from clearance.shellparse.options import ParsedArgs
@@ -27,7 +27,7 @@ PLACEHOLDER = "{input}"
 
 
 def _nested(label: str, **kwargs: object) -> Nested:
-    from clearance.shellparse.classify import Nested
+    from clearance.shellparse.classifier import Nested
 
     return Nested(label, **kwargs)  # type: ignore[arg-type]
 
@@ -893,7 +893,7 @@ def ssh_transfer(
     fact.paths = [p for p in fact.paths if p.path not in parsed.operands]
     operands = parsed.operands
     for k, value in enumerate(operands):
-        from clearance.shellparse.classify import _SCP
+        from clearance.shellparse.classifier import _SCP
 
         if _SCP.match(value) or "://" in value:
             c.add_host(fact, value)

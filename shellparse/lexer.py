@@ -47,7 +47,7 @@ _BLANKS_NL = re.compile(r"(?:[ \t\n]|\\\n)+")
 _LITERAL = re.compile(r"[^ \t\n;&|()<>\\'\"$`]+")
 _DQ_LITERAL = re.compile(r'[^"\\$`]+')
 _HEREDOC_LITERAL = re.compile(r"[^\\$`]+")
-_PARAM_ARG_LITERAL = re.compile(r"[^{}\\'\"$`]+")
+_PARAM_ARG_LITERAL = re.compile(r"[^}\\'\"$`]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DIGITS = re.compile(r"[0-9]+")
 _IO_NUMBER = re.compile(r"[0-9]+(?=[<>])|\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
@@ -56,6 +56,16 @@ _PARAM_OP = re.compile(r":[-=?+]|[-=?+]|##|#|%%|%|//|/#|/%|/|\^\^|\^|,,|,|~~|~|@
 _WORD_END = frozenset(" \t\n;&|()<>")
 _INSIDE_COMMAND = frozenset(("WORD", "ASSIGNMENT_WORD", "IO_NUMBER"))
 _EXTGLOB_LEADERS = frozenset("?*+@!")
+#: Redirection operators whose target is a file name (after `>&` and `<&` digits are a
+#: descriptor, which is what those operators take).
+_FILE_REDIRECTIONS = frozenset(
+    ("LESS", "GREAT", "DGREAT", "CLOBBER", "LESSGREAT", "AND_GREAT", "AND_DGREAT", "TLESS")
+)
+#: Reserved words that end or continue a construct; where a command may start they are
+#: syntax errors when the grammar cannot take them (``if`` and the other openers always can).
+_NEVER_A_COMMAND = frozenset(
+    ("then", "else", "elif", "fi", "do", "done", "esac", "in", "}", "]]", "!")
+)
 
 _ANSI_SIMPLE = {
     "a": "\a",
@@ -174,9 +184,31 @@ class Lexer:
             return self._emit("RPAREN", ")", pos, pos + 1)
         if c in "<>" and text.startswith("(", pos + 1):
             return None  # process substitution: a word
+        if text.startswith("\\\n", pos + 1):
+            return self._continued_operator(c, pos)
         for op, name in OPERATORS[c]:
             if text.startswith(op, pos):
                 self.pos = pos + len(op)
+                return self._emit(name, op, pos, self.pos)
+        raise AssertionError(c)  # every operator character has a one-character operator
+
+    def _continued_operator(self, c: str, pos: int) -> Token:
+        """An operator split by line continuations (``&\\<newline>&`` is ``&&``)."""
+        text = self.text
+        chars = [c]
+        ends = [pos + 1]
+        i = pos + 1
+        while len(chars) < 3 and i < self.n:
+            if text.startswith("\\\n", i):
+                i += 2
+                continue
+            chars.append(text[i])
+            i += 1
+            ends.append(i)
+        joined = "".join(chars)
+        for op, name in OPERATORS[c]:
+            if joined.startswith(op):
+                self.pos = ends[len(op) - 1]
                 return self._emit(name, op, pos, self.pos)
         raise AssertionError(c)  # every operator character has a one-character operator
 
@@ -187,6 +219,10 @@ class Lexer:
             if m is not None:
                 self.pos = m.end()
                 return self._emit("IO_NUMBER", m.group(), pos, self.pos)
+        elif c.isdigit() and self.prev in _FILE_REDIRECTIONS and _IO_NUMBER.match(text, pos):
+            # `echo >1>&2`: bash reads digits before `<`/`>` as a descriptor wherever they
+            # stand, and a descriptor cannot be the target of `>`.
+            raise ShellSyntaxError("unexpected file descriptor after a redirection", pos)
         if (
             c == "["
             and text.startswith("[[", pos)
@@ -207,11 +243,13 @@ class Lexer:
         ):
             self.end_pos = pos  # the `}` that ends `${ …; }`
             return self._emit("$END", "", pos, pos)
+        bracket_end = -1
         if "ASSIGNMENT_WORD" in accepts and (c.isalpha() or c == "_"):
-            token = self._assignment(pos)
-            if token is not None:
-                return token
-        word, end = self._word(pos)
+            found = self._assignment(pos, stack)
+            if isinstance(found, Token):
+                return found
+            bracket_end = found
+        word, end = self._word(pos, bracket_end=bracket_end)
         self.pos = end
         parts = word.parts
         if len(parts) == 1:
@@ -222,6 +260,15 @@ class Lexer:
                     return self._emit(keyword, part.text, pos, end)
                 if part.text == "-p" and self.prev == "TIME" and "TIMEOPT" in accepts:
                     return self._emit("TIMEOPT", "-p", pos, end)
+                if (
+                    part.text in _NEVER_A_COMMAND
+                    and "IF" in accepts
+                    and self._keyword_position()
+                ):
+                    # Where a command may start, bash reads `then`, `done`, `}`, `]]`… as
+                    # reserved words even when they cannot stand there, which is a syntax
+                    # error -- never a command named `done`.
+                    raise ShellSyntaxError(f"unexpected {part.text!r}", pos)
         return self._emit("WORD", word, pos, end)
 
     def _keyword_allowed(self, keyword: str) -> bool:
@@ -235,8 +282,12 @@ class Lexer:
 
     # --- words -----------------------------------------------------------------------------
 
-    def _word(self, pos: int, *, regex: bool = False) -> tuple[Word, int]:
-        """Scan one word from ``pos``; ``regex`` reads the right side of ``=~``."""
+    def _word(self, pos: int, *, regex: bool = False, bracket_end: int = -1) -> tuple[Word, int]:
+        """Scan one word from ``pos``; ``regex`` reads the right side of ``=~``.
+
+        Before ``bracket_end`` (the end of an array subscript in command position) blanks and
+        operators are part of the word.
+        """
         text = self.text
         n = self.n
         start = pos
@@ -245,6 +296,10 @@ class Lexer:
         while pos < n:
             c = text[pos]
             if c in _WORD_END:
+                if pos < bracket_end:
+                    _add_literal(parts, c, False)
+                    pos += 1
+                    continue
                 if c in "<>" and pos == start and text.startswith("(", pos + 1):
                     body, end = self._substitution(pos + 2)
                     parts.append(ProcessSubstitution(c, body, text[pos : end + 1]))
@@ -353,7 +408,19 @@ class Lexer:
                 found = self._arith(pos + 3, "))")
                 if found is not None:
                     return found
-            body, end = self._substitution(pos + 2)
+                try:
+                    body, end = self._substitution(pos + 2)
+                except ShellSyntaxError as exc:
+                    # Bash does not read `$((…))` when it parses the line: if the parentheses
+                    # balance, the line is valid and this part fails when it runs.
+                    close = self._paren_end(pos + 2) if exc.code != "depth_limit" else -1
+                    if close < 0:
+                        raise
+                    return CommandSubstitution(
+                        None, text[pos : close + 1], False, exc.message
+                    ), close + 1
+            else:
+                body, end = self._substitution(pos + 2)
             return CommandSubstitution(body, text[pos : end + 1], False), end + 1
         if following == "{":
             return self._braced_parameter(pos)
@@ -405,7 +472,12 @@ class Lexer:
             return self._invalid_parameter(dollar)
         subscript = None
         if pos < n and text[pos] == "[":
-            found = self._arith(pos + 1, "]")
+            try:
+                found = self._arith(pos + 1, "]")
+            except ShellSyntaxError as exc:
+                if exc.code == "depth_limit":
+                    raise
+                found = None  # `"${a[@}"`: the `}` ends it, the quote after it is not inside
             if found is None:
                 return self._invalid_parameter(dollar)
             subscript, pos = found
@@ -441,7 +513,7 @@ class Lexer:
         param.invalid = True
         return param, end + 1
 
-    def _function_substitution(self, dollar: int) -> tuple[CommandSubstitution, int]:
+    def _function_substitution(self, dollar: int) -> tuple[Part, int]:
         """``${ cmd; }`` / ``${| cmd; }``: newer bash runs ``cmd`` in the current shell."""
         if self.depth + 1 > MAX_DEPTH:
             raise ShellSyntaxError("substitutions nested too deeply", dollar, "depth_limit")
@@ -450,7 +522,14 @@ class Lexer:
             start += 1
         inner = Lexer(self.text, start, depth=self.depth + 1, subst=True)
         inner.closer = "RBRACE"
-        script = parse_tokens(inner)
+        try:
+            script = parse_tokens(inner)
+        except ShellSyntaxError as exc:
+            if exc.code == "depth_limit":
+                raise
+            # Bash before 5.3 reads `${ …}` as a parameter expansion, which fails only when
+            # it runs; so does this text as a command.
+            return self._invalid_parameter(dollar)
         assert isinstance(script, Script)
         end = inner.end_pos
         return CommandSubstitution(script, self.text[dollar : end + 1], False), end + 1
@@ -460,20 +539,13 @@ class Lexer:
         n = self.n
         start = pos
         parts: list[Part] = []
-        depth = 0
         while pos < n:
             c = text[pos]
             if c == "}":
-                if depth == 0:
-                    return Word(parts, text[start:pos], start, pos), pos
-                depth -= 1
-                _add_literal(parts, c, False)
-                pos += 1
-            elif c == "{":
-                depth += 1
-                _add_literal(parts, c, False)
-                pos += 1
-            elif c == "\\":
+                # Bash pairs the `}` with the `${`, not with a plain `{` before it:
+                # `${x:-{a}b}` is `${x:-{a}` followed by `b}`.
+                return Word(parts, text[start:pos], start, pos), pos
+            if c == "\\":
                 following = text[pos + 1 : pos + 2]
                 if following == "\n":
                     pos += 2
@@ -621,7 +693,17 @@ class Lexer:
             elif c == "[":
                 depth += 1
             if c == "$":
-                part, pos = self._dollar(pos, in_dq=False)
+                try:
+                    part, pos = self._dollar(pos, in_dq=False)
+                except ShellSyntaxError as exc:
+                    if exc.code == "depth_limit":
+                        raise
+                    # Bash reads arithmetic text only when it evaluates it: an expansion
+                    # that does not parse fails then. Recorded as a substitution that
+                    # cannot be analysed, and the scan goes on for the closing `))`.
+                    subs.append(CommandSubstitution(None, text[pos:], False, exc.message))
+                    pos += 1
+                    continue
                 _collect_arith(part, subs, params)
                 continue
             if c == "`":
@@ -650,6 +732,30 @@ class Lexer:
                 continue
             pos += 1
         return None
+
+    def _paren_end(self, pos: int) -> int:
+        """Offset of the ``)`` closing the ``(`` before ``pos``, quotes skipped; ``-1`` if none."""
+        text = self.text
+        depth = 0
+        while pos < self.n:
+            c = text[pos]
+            if c == "\\":
+                pos += 2
+                continue
+            if c in "'\"`":
+                end = text.find(c, pos + 1)
+                if end < 0:
+                    return -1
+                pos = end + 1
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                if depth == 0:
+                    return pos
+                depth -= 1
+            pos += 1
+        return -1
 
     def _balanced_paren(self, pos: int) -> int:
         """End (exclusive) of the parenthesised extglob group opening at ``pos``."""
@@ -697,19 +803,31 @@ class Lexer:
             word, pos = self._word(pos)
             elements.append(word)
 
-    def _assignment(self, pos: int) -> Token | None:
+    def _assignment(self, pos: int, stack: list[int]) -> Token | int:
+        """An ``ASSIGNMENT_WORD`` at ``pos``, or where a ``NAME[…]`` word's subscript ends.
+
+        The second answer (``-1`` for none) is for a word such as ``a[x y]`` in command
+        position: bash reads the subscript of a would-be assignment as one piece, blanks
+        included, and an unclosed one (``a[x``) is a syntax error.
+        """
         text = self.text
         n = self.n
         m = _NAME.match(text, pos)
         if m is None:
-            return None
+            return -1
         name = m.group()
         i = m.end()
+        if i >= n or text[i] not in "[+=":
+            return -1
+        # The state may list ASSIGNMENT_WORD only because LALR merged it with the state of
+        # a command prefix (`>x a=b` vs `echo >x a=b`): only the reductions can tell.
+        if not can_shift(stack, "ASSIGNMENT_WORD"):
+            return -1
         subscript = None
-        if i < n and text[i] == "[":
+        if text[i] == "[":
             found = self._arith(i + 1, "]")
             if found is None:
-                return None
+                raise ShellSyntaxError("unterminated '[' of an array subscript", i, "unterminated")
             subscript, i = found
         append = False
         if text.startswith("+=", i):
@@ -718,7 +836,7 @@ class Lexer:
         elif i < n and text[i] == "=":
             i += 1
         else:
-            return None
+            return i if subscript is not None else -1
         array: list[Word] | None = None
         value: Word | None = None
         if i < n and text[i] == "(":
@@ -849,12 +967,20 @@ class Lexer:
                 else:
                     _add_literal(parts, "\\", True)
                     pos += 1
-            elif c == "$":
-                part, pos = self._dollar(pos, in_dq=True)
+            elif c in "$`":
+                try:
+                    if c == "$":
+                        part, pos = self._dollar(pos, in_dq=True)
+                    else:
+                        part, pos = self._backtick(pos + 1, in_dq=False)
+                except ShellSyntaxError as exc:
+                    if exc.code == "depth_limit":
+                        raise
+                    # Bash expands a here-document only when the command runs: an expansion
+                    # that does not parse fails then, the line itself is valid.
+                    parts.append(CommandSubstitution(None, text[pos:], c == "`", exc.message))
+                    break
                 parts.append(part)
-            elif c == "`":
-                sub, pos = self._backtick(pos + 1, in_dq=False)
-                parts.append(sub)
             else:
                 m = _HEREDOC_LITERAL.match(text, pos)
                 assert m is not None

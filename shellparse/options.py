@@ -38,7 +38,12 @@ def _abbreviation(spec: Spec, name: str) -> Opt | None:
 
 
 def parse_args(spec: Spec, args: list[str], *, stop_at_operand: bool = False) -> ParsedArgs:
-    """Split ``args`` (argv without the program) into options and operands."""
+    """Split ``args`` (argv without the program) into options and operands.
+
+    An unknown option is kept under its spelling and taken as a flag: if it really took a
+    value, that value is read as an operand -- a path or a command looked at on its own, which
+    errs towards more facts, never fewer.
+    """
     parsed = ParsedArgs()
     options = spec.options
     permute = spec.permute and not stop_at_operand
@@ -61,6 +66,10 @@ def parse_args(spec: Spec, args: list[str], *, stop_at_operand: bool = False) ->
             only_operands = True
             i += 1
             continue
+        if spec.number is not None and arg[1:].isdigit():
+            parsed.options.append((options.get(spec.number), arg, arg[1:]))
+            i += 1
+            continue
         if arg.startswith("--") or (spec.single_dash_long and len(arg) > 2 and arg[1] != "-"):
             name, eq, value = arg.partition("=")
             opt = options.get(name)
@@ -70,9 +79,11 @@ def parse_args(spec: Spec, args: list[str], *, stop_at_operand: bool = False) ->
                 parsed.options.append((None, name, value if eq else None))
                 i += 1
                 continue
-            if opt.value == "required" and not eq:
-                value = args[i + 1] if i + 1 < n else ""
-                i += 1
+            if opt.value == "required":
+                extra = opt.nargs - (1 if eq else 0)
+                if extra > 0:
+                    i += extra
+                    value = args[i] if i < n else ""
             parsed.options.append((opt, name, value if (eq or opt.value == "required") else None))
             i += 1
             if opt.ends:
@@ -91,8 +102,8 @@ def parse_args(spec: Spec, args: list[str], *, stop_at_operand: bool = False) ->
                 if attached:
                     parsed.options.append((opt, spelling, attached))
                 elif opt.value == "required":
-                    parsed.options.append((opt, spelling, args[i + 1] if i + 1 < n else ""))
-                    i += 1
+                    i += opt.nargs
+                    parsed.options.append((opt, spelling, args[i] if i < n else ""))
                 else:
                     parsed.options.append((opt, spelling, None))
                 if opt.ends:

@@ -40,22 +40,22 @@ SECRET_PATTERNS = (
     "secrets.y*ml",
     "*.tfstate",
     "*.tfvars",
-    "~/.ssh/**",
-    "~/.aws/**",
-    "~/.gnupg/**",
-    "~/.kube/**",
-    "~/.azure/**",
-    "~/.config/gcloud/**",
-    "~/.config/gh/**",
+    "~/.ssh",
+    "~/.aws",
+    "~/.gnupg",
+    "~/.kube",
+    "~/.azure",
+    "~/.config/gcloud",
+    "~/.config/gh",
     "~/.docker/config.json",
-    "~/.password-store/**",
+    "~/.password-store",
     "~/.terraform.d/credentials*",
     "~/.cargo/credentials*",
     "~/.gem/credentials",
     "/etc/shadow",
     "/etc/gshadow",
     "/etc/sudoers",
-    "/etc/sudoers.d/**",
+    "/etc/sudoers.d",
     "/etc/ssh/*_key",
     "/proc/*/environ",
 )
@@ -69,8 +69,12 @@ HARMLESS_DEVICES = frozenset(
 )
 
 
-def glob_to_regex(pattern: str, home: str) -> str:
-    """Translate a gitignore-style glob to a regular expression over absolute paths."""
+def glob_to_regex(pattern: str, home: str, *, descendants: bool = True) -> str:
+    """Translate a gitignore-style glob to a regular expression over absolute paths.
+
+    Like gitignore, a pattern also matches everything under what it names, unless
+    ``descendants`` is false.
+    """
     if pattern.startswith("~/"):
         pattern = home.rstrip("/") + pattern[1:]
     anchored = "/" in pattern.rstrip("/")
@@ -106,9 +110,10 @@ def glob_to_regex(pattern: str, home: str) -> str:
             out.append(re.escape(c))
             i += 1
     core = "".join(out)
+    tail = "(?:/.*)?" if descendants else ""
     if anchored:
-        return "/" + core + "(?:/.*)?"
-    return "(?:.*/)?" + core + "(?:/.*)?"
+        return "/" + core + tail
+    return "(?:.*/)?" + core + tail
 
 
 _secret_cache: dict[str, re.Pattern[str]] = {}

@@ -34,15 +34,17 @@ if TYPE_CHECKING:
 
 
 class Opt:
-    """One option under all its spellings (``-r -R --recursive``).
+    """One option under all its spellings (``-r -R --recursive``, or ``-r/-R/--recursive``).
 
     ``value``: ``None`` (a flag), ``"required"`` or ``"optional"`` (``--color[=WHEN]``: only an
     attached ``=value`` counts). ``role`` is what the value is; ``adds`` are classes the option
     adds; ``operands`` overrides the operand role while the option is present (``sed -i``);
-    ``ends``: the arguments after this option are all operands.
+    ``ends``: the arguments after this option are all operands. ``nargs``: how many arguments a
+    required value spans (``jq --arg NAME VALUE``); the last one is the value the role applies
+    to.
     """
 
-    __slots__ = ("adds", "ends", "name", "names", "operands", "role", "value")
+    __slots__ = ("adds", "ends", "name", "names", "nargs", "operands", "role", "value")
 
     def __init__(
         self,
@@ -53,38 +55,77 @@ class Opt:
         adds: str = "",
         operands: str | tuple[str, ...] | None = None,
         ends: bool = False,
+        nargs: int = 1,
     ) -> None:
-        self.names = tuple(names.split())
-        long_names = [n for n in self.names if n.startswith("--")]
+        self.names = tuple(names.replace("/", " ").split())
         #: Canonical spelling: the first long name, else the first name.
-        self.name = long_names[0] if long_names else self.names[0]
+        self.name = next((n for n in self.names if n.startswith("--")), self.names[0])
         self.value = value
         self.role = role
         self.adds = frozenset(adds.split())
         self.operands = operands
         #: Everything after this option is operands (``python -c CODE args``, ``-m MOD``).
         self.ends = ends
+        self.nargs = nargs
+
+
+def opts(names: str, **kwargs: object) -> list[Opt]:
+    """Several distinct options sharing everything but their names.
+
+    Whitespace separates the options and ``/`` joins the spellings of one:
+    ``opts("-u/--user -g/--group", value="required")`` is two options, ``--user`` and ``--group``
+    (writing them as one ``Opt`` would report ``-g`` as ``--user``).
+    """
+    return [Opt(token, **kwargs) for token in names.split()]  # type: ignore[arg-type]
+
+
+def _compact(text: str) -> list[Opt]:
+    """Options in the compact notation of ``Spec(flags=…)``: ``-n/--lines= --color=? -v``."""
+    out: list[Opt] = []
+    for token in text.split():
+        if token.endswith("=?"):
+            out.append(Opt(token[:-2], value="optional"))
+        elif token.endswith("="):
+            out.append(Opt(token[:-1], value="required"))
+        else:
+            out.append(Opt(token))
+    return out
 
 
 class Spec:
     """What a program (or one of its subcommands) does.
 
-    ``short``/``long`` list options that exist but change nothing a policy cares about, in
-    getopt style (``"ab:c"``: ``-b`` takes a value; ``"color= verbose"``: ``--color`` takes one).
+    Options that change nothing a policy cares about are listed compactly:
+
+    ``flags``
+        whitespace-separated options, ``/`` joining the spellings of one, ``=`` after an option
+        that takes a value and ``=?`` after one whose value is optional:
+        ``"-a/--all -n/--lines= --color=?"``;
+    ``short`` / ``long``
+        getopt style (``"ab:c"``: ``-b`` takes a value; ``"color= verbose"``: ``--color``
+        takes one), for options without a second spelling.
+
+    ``options`` holds ``Opt`` objects for those with a role, classes or an operand override.
     ``abbrev``: the program accepts unambiguous prefixes of long options (GNU getopt_long, git).
     ``permute``: options may follow operands (GNU); otherwise the first operand ends options.
     ``subcommands`` are looked up on the first operand; ``default`` applies to one not listed.
     ``single_dash_long``: long options take one dash (``find -name``, ``java -jar``).
+    ``number``: the option a bare ``-NUM`` stands for (``head -20`` is ``--lines 20``).
+
+    The option table is built on first use: most programs in the tables are never looked at in
+    a process, and a hook call must start fast.
     """
 
     __slots__ = (
+        "_source",
+        "_table",
         "abbrev",
         "classes",
         "default",
         "handler",
         "name",
+        "number",
         "operands",
-        "options",
         "permute",
         "single_dash_long",
         "subcommands",
@@ -97,6 +138,7 @@ class Spec:
         *,
         operands: str | tuple[str, ...] = "none",
         options: Iterable[Opt] = (),
+        flags: str = "",
         short: str = "",
         long: str = "",
         abbrev: bool = False,
@@ -104,6 +146,7 @@ class Spec:
         subcommands: dict[str, Spec] | None = None,
         default: Spec | None = None,
         single_dash_long: bool = False,
+        number: str | None = None,
         handler: str | None = None,
     ) -> None:
         self.name = name
@@ -114,13 +157,27 @@ class Spec:
         self.subcommands = subcommands
         self.default = default
         self.single_dash_long = single_dash_long
+        self.number = number
         #: Name of a function in ``clearance.shellparse.handlers`` for what tables cannot say
         #: (sed scripts, awk programs, find expressions…).
         self.handler = handler
+        self._source = (options, flags, short, long)
+        self._table: dict[str, Opt] | None = None
+
+    @property
+    def options(self) -> dict[str, Opt]:
+        """Every spelling of every option, to its ``Opt``."""
+        table = self._table
+        if table is None:
+            table = self._table = self._build()
+        return table
+
+    def _build(self) -> dict[str, Opt]:
+        options, flags, short, long = self._source
         table: dict[str, Opt] = {}
-        for opt in options:
+        for opt in (*options, *_compact(flags)):
             for spelling in opt.names:
-                table[spelling] = opt
+                table.setdefault(spelling, opt)
         i = 0
         while i < len(short):
             letter = short[i]
@@ -131,7 +188,7 @@ class Spec:
             name, _, _ = item.partition("=")
             takes = item.endswith("=")
             table.setdefault("--" + name, Opt("--" + name, value="required" if takes else None))
-        self.options = table
+        return table
 
 
 def sub(name: str, classes: str = "", **kwargs: object) -> Spec:

@@ -59,14 +59,25 @@ def build_table_source(text: str | None = None) -> str:
     source = grammar_text() if text is None else text
     lark = build_lark(source)
     table = IntParseTable.from_ParseTable(lark.parser.parser.parser.parse_table)
+    start = table.start_states["start"]
+    # Lark numbers states in an order that depends on string hashing, so it changes from
+    # one process to the next. Renumber them breadth-first from the start state, symbols in
+    # sorted order: the same grammar then always gives the same file.
+    order = [start]
+    number = {start: 0}
+    for state_id in order:
+        for _symbol, (action, arg) in sorted(table.states[state_id].items()):
+            if action is Shift and arg not in number:
+                number[arg] = len(order)
+                order.append(arg)
     rule_index: dict[object, int] = {}
     rules: list[tuple[str, int, str]] = []
     states: list[dict[str, int]] = []
-    for state_id in range(len(table.states)):
+    for state_id in order:
         row: dict[str, int] = {}
         for symbol, (action, arg) in sorted(table.states[state_id].items()):
             if action is Shift:
-                row[symbol] = arg
+                row[symbol] = number[arg]
             else:
                 if arg not in rule_index:
                     rule_index[arg] = len(rules)
@@ -80,8 +91,8 @@ def build_table_source(text: str | None = None) -> str:
         "# ruff: noqa: E501",
         "# fmt: off",
         f"GRAMMAR_SHA256 = {grammar_digest(source)!r}",
-        f"START = {table.start_states['start']!r}",
-        f"END = {table.end_states['start']!r}",
+        f"START = {number[start]!r}",
+        f"END = {number[table.end_states['start']]!r}",
         "# STATES[s][symbol]: >= 0 shift (or goto) that state; < 0 reduce RULES[-action - 1].",
         "STATES: list[dict[str, int]] = [",
     ]

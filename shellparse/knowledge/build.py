@@ -1,10 +1,53 @@
-"""Builds, tests, linters and formatters: the everyday loop of a coding agent."""
+"""Builds, tests, linters and formatters: the everyday loop of a coding agent.
+
+A build runs the project's own code (its Makefile, its tests): that is what ``build`` and
+``test`` mean, and a policy that allows them trusts the project. What these tools can be told
+to do *beyond* the project -- load a plugin from elsewhere, write a report outside, delete a
+directory they were given -- is in their option tables.
+"""
 
 from __future__ import annotations
 
 from clearance.shellparse.spec import Opt, Spec
 
-_CONFIG = [Opt("-c --config --config-file --rcfile --settings", value="required", role="read")]
+_CONFIG = [Opt("-c/--config/--config-file/--rcfile/--settings", value="required", role="read")]
+
+_MAKE_FLAGS = (
+    "-B/--always-make -d --debug=? -e/--environment-overrides -i/--ignore-errors "
+    "-I/--include-dir= -j/--jobs=? -k/--keep-going -l/--load-average/--max-load=? "
+    "-L/--check-symlink-times -o/--old-file/--assume-old= -O/--output-sync=? "
+    "-p/--print-data-base -q/--question -r/--no-builtin-rules -R/--no-builtin-variables "
+    "-s/--silent/--quiet --no-silent -S/--no-keep-going/--stop -t/--touch --trace "
+    "-v/--version -w/--print-directory --no-print-directory -W/--what-if/--new-file/--assume-new= "
+    "--warn-undefined-variables --shuffle=? -h/--help"
+)
+
+_PYTEST_FLAGS = (
+    "-k= -m= -x/--exitfirst -q/--quiet -v/--verbose -s -l/--showlocals --tb= -r= "
+    "--maxfail= --lf/--last-failed --ff/--failed-first --nf/--new-first --sw/--stepwise "
+    "--co/--collect-only --durations= --durations-min= -W/--pythonwarnings= --capture= "
+    "--deselect= --ignore= --ignore-glob= --log-level= --log-cli-level= --cache-clear "
+    "--color= --strict-markers --strict-config --doctest-modules --doctest-glob= "
+    "--timeout= -n/--numprocesses= --dist= --cov=? --cov-report= --cov-fail-under= "
+    "--no-cov --cov-append --cov-branch --import-mode= --runxfail --pdb --trace "
+    "--setup-show --setup-only --setup-plan --fixtures --markers --version -V -h/--help "
+    "-o/--override-ini= --no-header --no-summary --full-trace --disable-warnings "
+    "--pyargs --rootdir= --confcutdir= --noconftest --keep-duplicates --count= --reruns= "
+    "--benchmark-only --benchmark-skip --hypothesis-show-statistics --hypothesis-seed= "
+    "-p= --randomly-seed= -rA -ra -rf -rs -rx -rE"
+)
+
+_JS_TEST_FLAGS = (
+    "-t/--testNamePattern= -i/--runInBand --ci --silent --verbose --bail=? "
+    "--passWithNoTests --coverage --watch --watchAll --run --reporter= --project= "
+    "--environment= --env= --testPathPattern= --testMatch= --maxWorkers= -w= --shard= "
+    "--testTimeout= --detectOpenHandles --forceExit --no-cache --clearCache --json "
+    "--listTests --onlyChanged -o --changedSince= --findRelatedTests --root= --dir= "
+    "--globals= --threads --no-threads --pool= --mode= --typecheck --ui --open --browser= "
+    "--headed --debug --grep= -g= --workers= -j= --retries= --repeat-each= --timeout= "
+    "--spec= --config-file= -c= --dev --quiet --max-failures= --forbid-only --list "
+    "--update-snapshots --last-failed"
+)
 
 SPECS = [
     # builds
@@ -12,28 +55,42 @@ SPECS = [
         "make|gmake|bmake",
         "build",
         operands="none",
-        options=[
-            Opt("-C --directory", value="required", role="cwd"),
-            Opt("-f --file --makefile", value="required", role="read"),
-            Opt("-j --jobs -l --load-average -o -W -I --include-dir", value="required"),
-            Opt("--eval", value="required", adds="code_exec"),
-        ],
-        short="knsqBeirtwS",
+        handler="make",
         abbrev=True,
+        options=[
+            Opt("-C/--directory", value="required", role="cwd"),
+            Opt("-f/--file/--makefile", value="required", role="read"),
+            Opt("-E/--eval", value="required", adds="code_exec"),
+            Opt("-n/--just-print/--dry-run/--recon", adds="read_only"),
+        ],
+        flags=_MAKE_FLAGS,
     ),
     Spec(
         "cmake",
         "build",
-        options=[Opt("-B -S --build --install -G -C -D -P", value="required"), Opt("-E", adds="")],
+        options=[
+            Opt("-B -S", value="required", role="write"),
+            Opt("--build --install", value="required", role="cwd"),
+            Opt("-P", value="required", role="exec"),
+            Opt("-E", ends=True, operands="none"),
+        ],
+        flags="-G= -C= -D= -U= -T= -A= --preset= --target= -t= --config= -j/--parallel=? "
+        "--fresh --clean-first -v/--verbose --prefix= --component= --strip --log-level= "
+        "--toolchain= --install-prefix= --graphviz= --list-presets=? --workflow --help "
+        "--version --trace --warn-uninitialized -L -LA -LH -N -Wdev -Wno-dev -Werror=",
     ),
     Spec(
         "ninja|meson|bazel|bazelisk|buck|buck2|pants|scons|premake5|xmake|just|task|mage|"
         "earthly|tup|gradle|gradlew|mvn|mvnw|ant|sbt|lein|mix|rebar3|stack|cabal|dune|"
         "zig|swift|xcodebuild|msbuild|nx|turbo|lerna|rush|vite|webpack|rollup|esbuild|"
         "parcel|tsup|swc|babel|next|nuxt|astro|gatsby|ng|vue-cli-service|react-scripts|"
-        "hugo|jekyll|mkdocs|sphinx-build|docusaurus|storybook",
+        "hugo|jekyll|mkdocs|sphinx-build|docusaurus|storybook|maturin|hatch|flit|"
+        "setup.py|tox-build",
         "build",
         operands="none",
+        options=[Opt("-C", value="required", role="cwd")],
+        flags="-j= -k= -v -q -f= -t= -o= -c= -p= -D= -P= --config= --project= "
+        "--filter= --scope=",
     ),
     Spec(
         "gcc|g++|cc|c++|clang|clang++|rustc|javac|kotlinc|scalac|ghc|ocamlfind|ocamlopt|"
@@ -41,23 +98,59 @@ SPECS = [
         "pyinstaller|wasm-pack",
         "build",
         operands="read",
-        options=[Opt("-o --outDir --outdir --out-dir --outFile", value="required", role="write")],
+        options=[
+            Opt("-o --outDir --outdir --out-dir --outFile", value="required", role="write"),
+            Opt("-p --project", value="required", role="read"),
+            Opt("--noEmit", adds=""),
+        ],
+        flags="-I= -L= -l= -D= -U= -x= -std= -include= -isystem= -W= -march= -mtune= "
+        "--target= --module= --lib= --jsx= --moduleResolution= --rootDir= "
+        "--declarationDir= --tsBuildInfoFile= --pretty -b --build -w --watch --incremental "
+        "--strict --skipLibCheck --listFiles --showConfig --init --version --help "
+        "--edition= --crate-type= --crate-name= --emit= -C= -g -O -c -S -E -v",
+        single_dash_long=False,
     ),
     # tests
     Spec(
-        "pytest|py.test|jest|vitest|mocha|ava|tap|karma|jasmine|cypress|playwright|"
-        "tox|nox|rspec|phpunit|pest|ctest|bats|shellspec|behave|ward|nose2|nosetests|"
-        "trial|unittest|gotestsum|ginkgo|deno-test|bun-test|hardhat|forge|elixir-test|"
-        "stestr|testr|green",
+        "pytest|py.test",
+        "test",
+        operands="read",
+        options=[
+            # pytest empties the base temporary directory before a run
+            Opt("--basetemp", value="required", role="delete"),
+            Opt("--junitxml --junit-xml --html --result-log --report-log --json-report-file "
+                "--cov-config", value="required", role="write"),
+            Opt("-c/--config-file", value="required", role="read"),
+            Opt("--rootdir --confcutdir", value="required", role="read"),
+        ],
+        flags=_PYTEST_FLAGS,
+    ),
+    Spec(
+        "jest|vitest|mocha|ava|tap|karma|jasmine|cypress|playwright",
+        "test",
+        operands="read",
+        options=[
+            Opt("--outputFile --output-file --coverageDirectory --outputDir --output",
+                value="required", role="write"),
+            Opt("-c --config --rootDir", value="required", role="read"),
+            Opt("-u --updateSnapshot --update", adds="write"),
+        ],
+        flags=_JS_TEST_FLAGS,
+    ),
+    Spec(
+        "tox|nox",
         "test",
         operands="none",
-        options=[
-            Opt(
-                "-c --config -p --rootdir --confcutdir --basetemp --junitxml "
-                "--junit-xml --cov-report --html",
-                value="required",
-            )
-        ],
+        flags="-e= -c= -p/--parallel=? -r/--recreate -s= -k= -t= -R -x= --notest "
+        "--skip-missing-interpreters=? -v -q --list -l -a --installpkg= -f= --develop",
+    ),
+    Spec(
+        "rspec|phpunit|pest|ctest|bats|shellspec|behave|ward|nose2|nosetests|trial|"
+        "unittest|gotestsum|ginkgo|hardhat|forge|stestr|testr|green",
+        "test",
+        operands="none",
+        flags="-c= -p= -j= -k= -v -q --config= --filter= -R= -E= -L= --output-on-failure "
+        "--test-dir= -f= --format= --tag= -e=",
     ),
     # linters and type checkers (read), formatters (write when told to)
     Spec(
@@ -68,13 +161,30 @@ SPECS = [
                 "check",
                 "build",
                 operands="read",
-                options=[Opt("--fix --unsafe-fixes --add-noqa", adds="write"), *_CONFIG],
+                options=[
+                    Opt("--fix --unsafe-fixes --add-noqa --fix-only", adds="write"),
+                    Opt("-o/--output-file", value="required", role="write"),
+                    *_CONFIG,
+                ],
+                flags="--no-fix --show-fixes --no-show-fixes --diff -w/--watch "
+                "--select= --ignore= --extend-select= --extend-ignore= --per-file-ignores= "
+                "--extend-per-file-ignores= --fixable= --unfixable= --exclude= "
+                "--extend-exclude= --respect-gitignore --no-respect-gitignore "
+                "--force-exclude --no-force-exclude --output-format= --target-version= "
+                "--preview --no-preview --line-length= --dummy-variable-rgx= -n/--no-cache "
+                "--cache-dir= --isolated --stdin-filename= -e/--exit-zero "
+                "--exit-non-zero-on-fix --statistics --show-files --show-settings "
+                "-q/--quiet -s/--silent -v/--verbose --extension=",
             ),
             "format": Spec(
                 "format",
                 "build write",
                 operands="write",
-                options=[Opt("--check --diff", adds=""), *_CONFIG],
+                options=[Opt("--check --diff"), *_CONFIG],
+                flags="--preview --no-preview --line-length= --target-version= --exclude= "
+                "--force-exclude --no-force-exclude --respect-gitignore -n/--no-cache "
+                "--cache-dir= --isolated --stdin-filename= --range= -q/--quiet -s/--silent "
+                "-v/--verbose --exit-non-zero-on-format --extension=",
                 handler="check_only",
             ),
             "rule": Spec("rule", "read_only"),
@@ -85,41 +195,175 @@ SPECS = [
             "config": Spec("config", "read_only"),
         },
         default=Spec("ruff", "build", operands="read"),
+        flags="--version -V -h/--help",
     ),
     Spec(
-        "mypy|pyright|basedpyright|pyre|pytype|pylint|flake8|pyflakes|pycodestyle|"
+        "mypy|dmypy|pyright|basedpyright|pyre|pytype|pylint|flake8|pyflakes|pycodestyle|"
         "pydocstyle|bandit|vulture|radon|xenon|semgrep|shellcheck|hadolint|actionlint|"
         "yamllint|markdownlint|markdownlint-cli2|stylelint|htmlhint|jshint|tslint|"
         "golangci-lint|staticcheck|revive|golint|errcheck|clippy-driver|cppcheck|"
         "clang-tidy|cpplint|checkov|tflint|tfsec|trivy|grype|codespell|typos|"
         "commitlint|lychee|vale|alex|editorconfig-checker|license-checker|knip|depcheck|"
-        "madge|cspell|biome-lint|oxlint|dprint-check|pip-audit|safety|deptry|"
-        "import-linter|lint-imports|interrogate|pyupgrade-check|ty",
+        "madge|cspell|oxlint|pip-audit|safety|deptry|import-linter|lint-imports|"
+        "interrogate|ty",
         "build",
         operands="read",
-        options=list(_CONFIG),
+        options=[
+            *_CONFIG,
+            Opt("-o --output --output-file --junit-xml --html-report --txt-report "
+                "--xml-report --cobertura-xml-report --linecount-report --any-exprs-report "
+                "--lineprecision-report --cache-dir", value="required", role="write"),
+            Opt("--fix -w --write -i --in-place --autofix", adds="write"),
+        ],
+        flags="-p/--package= -m/--module= --python-version= --python-executable= --strict "
+        "--ignore-missing-imports --follow-imports= --exclude= --disable-error-code= "
+        "--enable-error-code= --pretty --show-error-codes --no-error-summary "
+        "--install-types --non-interactive --show-traceback --platform= --select= "
+        "--ignore= --extend-select= --extend-ignore= --max-line-length= --format= "
+        "--severity= -S= -e= -f= -r --recursive -j= --jobs= -l= --level= --disable= "
+        "--enable= --rcfile= --max-complexity= --count --statistics -q -v --quiet "
+        "--verbose --skip= -x= --exclude-dir= --outputjson --project= -P= --warnings "
+        "--pythonpath= --pythonplatform= --verifytypes= --lib --watch",
     ),
     Spec(
         "eslint",
         "build",
         operands="read",
-        options=[Opt("--fix --fix-dry-run", adds="write"), *_CONFIG],
+        options=[
+            Opt("--fix", adds="write"),
+            Opt("-o/--output-file", value="required", role="write"),
+            # rules and plugins are code loaded from wherever they are named
+            Opt("--rulesdir --resolve-plugins-relative-to", value="required", role="exec"),
+            *_CONFIG,
+        ],
+        flags="--fix-dry-run --fix-type= --ext= --no-eslintrc --no-config-lookup "
+        "--plugin= --parser= --parser-options= --env= --global= --rule= -f/--format= "
+        "--max-warnings= --cache --no-cache --cache-location= --cache-strategy= "
+        "--ignore-path= --ignore-pattern= --no-ignore --quiet --debug "
+        "--report-unused-disable-directives --report-unused-disable-directives-severity= "
+        "--no-inline-config --stdin --stdin-filename= --print-config= --color --no-color "
+        "--no-error-on-unmatched-pattern --exit-on-fatal-error --flag= --inspect-config "
+        "--pass-on-no-patterns --no-warn-ignored --stats -v/--version -h/--help "
+        "--concurrency=",
+        abbrev=False,
     ),
     Spec(
-        "prettier|biome|dprint",
+        "prettier",
         "build",
         operands="read",
-        options=[Opt("-w --write --fix --apply", adds="write"), *_CONFIG],
+        options=[
+            Opt("-w/--write", adds="write"),
+            Opt("--plugin", value="required", role="exec"),
+            Opt("--config --ignore-path", value="required", role="read"),
+        ],
+        flags="-c/--check -l/--list-different -u/--ignore-unknown --no-config "
+        "--no-editorconfig --config-precedence= --parser= --stdin-filepath= --log-level= "
+        "--cache --cache-location= --cache-strategy= --no-color --no-error-on-unmatched-pattern "
+        "--print-width= --tab-width= --use-tabs --no-semi --single-quote --jsx-single-quote "
+        "--quote-props= --trailing-comma= --no-bracket-spacing --bracket-same-line "
+        "--arrow-parens= --prose-wrap= --end-of-line= --embedded-language-formatting= "
+        "--single-attribute-per-line --experimental-ternaries --object-wrap= "
+        "--find-config-path= --file-info= --support-info --with-node-modules -v/--version "
+        "-h/--help",
     ),
     Spec(
-        "black|isort|autopep8|yapf|autoflake|pyupgrade|docformatter|add-trailing-comma|"
-        "gofmt|goimports|gofumpt|rustfmt|clang-format|shfmt|stylua|taplo|nixfmt|"
-        "terraform-fmt|swiftformat|ktlint|scalafmt|mix-format|rubocop|standardrb|"
-        "php-cs-fixer|sqlfluff|djlint|mdformat|blacken-docs",
+        "biome|dprint",
+        "build",
+        operands="read",
+        options=[Opt("--write --fix --apply --apply-unsafe --unsafe", adds="write"), *_CONFIG],
+        flags="--config-path= --max-diagnostics= --formatter-enabled= --linter-enabled= "
+        "--organize-imports-enabled= --reporter= --diagnostic-level= --skip= --only= "
+        "--staged --changed --since= --files-ignore-unknown= --no-errors-on-unmatched "
+        "--colors= --verbose --log-level=",
+    ),
+    Spec(
+        "black|blackd|blacken-docs",
         "build write",
         operands="write",
         handler="check_only",
-        options=[Opt("--check --diff -d -l --list -n --dry-run", adds=""), *_CONFIG],
+        options=[Opt("--check --diff"), *_CONFIG],
+        flags="-l/--line-length= -t/--target-version= --pyi --ipynb --python-cell-magics= "
+        "-x/--skip-source-first-line -S/--skip-string-normalization "
+        "-C/--skip-magic-trailing-comma --preview --unstable --enable-unstable-feature= "
+        "--color --no-color --fast --safe --required-version= --include= --exclude= "
+        "--extend-exclude= --force-exclude= --stdin-filename= -W/--workers= -q/--quiet "
+        "-v/--verbose --version -h/--help --line-ranges=",
+    ),
+    Spec(
+        "isort",
+        "build write",
+        operands="write",
+        handler="check_only",
+        options=[Opt("-c/--check-only/--check --diff"), Opt("--settings-path --settings-file "
+                                                             "--sp", value="required",
+                                                             role="read")],
+        flags="--profile= -l/--line-length/-w/--line-width= --py= -m/--multi-line= "
+        "--skip= --skip-glob= --extend-skip= --filter-files --atomic -q/--quiet "
+        "-v/--verbose --color --float-to-top --ca/--combine-as --tc/--trailing-comma "
+        "--src= --known-first-party= --known-third-party= -j/--jobs= --gitignore "
+        "--only-modified --honor-noqa --stdout -n/--ensure-newline-before-comments",
+    ),
+    # Formatters that print the result unless told to rewrite the files.
+    Spec(
+        "gofmt|goimports|gofumpt|clang-format|shfmt|autopep8|yapf|autoflake|docformatter",
+        "build",
+        operands="read",
+        options=[
+            Opt("-w --write -i --in-place", adds="write", operands="write"),
+            Opt("-l -d --diff --list"),
+            *_CONFIG,
+        ],
+        flags="-e -s -r= -cpuprofile= -local= -extra -lang= -modpath= -style= --style= "
+        "-ln= --language-dialect= -p/--posix -sr -kp -fn -bn -ci -mn --max-line-length= "
+        "--select= --ignore= --exclude= -a/--aggressive -j/--jobs= -r/--recursive "
+        "--remove-all-unused-imports --remove-unused-variables --expand-star-imports "
+        "--indent-size= --fallback-style= --assume-filename= --dry-run --Werror "
+        "--sort-includes -v/--verbose -q/--quiet",
+    ),
+    Spec(
+        "rustfmt",
+        "build write",
+        operands="write",
+        handler="check_only",
+        options=[Opt("--check"), Opt("--config-path", value="required", role="read")],
+        flags="--edition= --emit= --backup --config= --color= --print-config= "
+        "-l/--files-with-diff -v/--verbose -q/--quiet -V/--version -h/--help",
+    ),
+    # Formatters that rewrite the files unless told only to check.
+    Spec(
+        "stylua|taplo|nixfmt|swiftformat|ktlint|scalafmt|php-cs-fixer|djlint|mdformat|"
+        "pyupgrade|add-trailing-comma|terraform-fmt|mix-format|prettier-write",
+        "build write",
+        operands="write",
+        handler="check_only",
+        options=[Opt("--check --diff --dry-run -n --list-different --lint --verify"), *_CONFIG],
+        flags="--profile= --indent-size= --exclude= --py36-plus --py37-plus --py38-plus "
+        "--py39-plus --py310-plus --py311-plus --py312-plus --color --no-color -v "
+        "--verbose -q --quiet --format= --reformat",
+    ),
+    Spec(
+        "rubocop|standardrb",
+        "build",
+        operands="read",
+        options=[
+            Opt("-a/--autocorrect -A/--autocorrect-all --fix-layout -x", adds="write"),
+            Opt("-o/--out", value="required", role="write"),
+            *_CONFIG,
+        ],
+        flags="-f/--format= --only= --except= -D/--display-cop-names -P/--parallel "
+        "--no-parallel -L/--list-target-files --force-exclusion -s/--stdin= --lint "
+        "-r/--require=",
+    ),
+    Spec(
+        "sqlfluff",
+        "build",
+        subcommands={
+            "lint": Spec("lint", "build", operands="read", flags="--dialect= -f/--format="),
+            "parse": Spec("parse", "build", operands="read", flags="--dialect="),
+            "fix": Spec("fix", "build write", operands="write", flags="--dialect= -f/--force"),
+            "format": Spec("format", "build write", operands="write", flags="--dialect="),
+        },
+        default=Spec("sqlfluff", "build", operands="read"),
     ),
     Spec("pre-commit|lefthook|husky", "build code_exec", operands="none"),
     Spec("coverage", "test", operands="none"),

@@ -1,42 +1,82 @@
-"""Files and text: reading, searching, writing, moving, deleting, archives."""
+"""Files and text: reading, searching, writing, moving, deleting, archives.
+
+The GNU tools accept unambiguous prefixes of their long options (``rm --rec --for``), so their
+tables list every long option: an abbreviation only resolves against what is listed, and a
+missing option would let a prefix resolve to the wrong one.
+"""
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec
+from clearance.shellparse.spec import Opt, Spec, opts
+
+_RECURSIVE_COPY = Opt("-r/-R/--recursive", operands="copy_tree")
 
 SPECS = [
     # --- read-only inspection ---------------------------------------------------------------
     Spec(
-        "ls|dir|vdir|exa|eza|lsd",
+        "ls|dir|vdir",
         "read_only",
         operands="read",
-        short="aAlhRrtSdFiL1c",
-        long="all almost-all long human-readable recursive reverse color= sort= time= "
-        "group-directories-first classify",
+        flags="-a/--all -A/--almost-all --author -b/--escape --block-size= -B/--ignore-backups "
+        "-c -C --color=? -d/--directory -D/--dired -f -F/--classify=? --file-type --format= "
+        "--full-time -g --group-directories-first -G/--no-group -h/--human-readable --si "
+        "-H/--dereference-command-line --dereference-command-line-symlink-to-dir --hide= "
+        "--hyperlink=? --indicator-style= -i/--inode -I/--ignore= -k/--kibibytes -l -L/--dereference "
+        "-m -n/--numeric-uid-gid -N/--literal -o -p -q/--hide-control-chars "
+        "--show-control-chars -Q/--quote-name --quoting-style= -r/--reverse -R/--recursive "
+        "-s/--size -S --sort= --time= --time-style= -t -T/--tabsize= -u -U -v -w/--width= "
+        "-x -X -Z/--context --zero -1 --help --version",
         abbrev=True,
     ),
     Spec(
-        "cat|tac|nl|more|less|most|bat|batcat|view",
+        "exa|eza|lsd",
         "read_only",
         operands="read",
-        short="nbsAvETe",
-        long="number show-all plain paging= language= style=",
+        flags="-a/--all -l/--long -h/--header -R/--recurse -T/--tree -L/--level= --git "
+        "-s/--sort= -r/--reverse -1/--oneline -G/--grid --icons=? --color=? -d/--list-dirs "
+        "-D/--only-dirs -I/--ignore-glob=",
         abbrev=True,
+    ),
+    Spec(
+        "cat|tac|nl",
+        "read_only",
+        operands="read",
+        flags="-A/--show-all -b/--number-nonblank -e -E/--show-ends -n/--number "
+        "-s/--squeeze-blank -t -T/--show-tabs -u -v/--show-nonprinting -r/--regex "
+        "-S/--separator= -i/--line-increment= -w/--number-width= --help --version",
+        abbrev=True,
+    ),
+    Spec(
+        "bat|batcat",
+        "read_only",
+        operands="read",
+        flags="-A/--show-all -p/--plain -l/--language= -H/--highlight-line= -n/--number "
+        "--style= --paging= --color= -r/--line-range= --theme= -P --decorations=",
+        abbrev=True,
+    ),
+    Spec(
+        "less|more|most|view",
+        "read_only",
+        operands="read",
+        flags="-N/--LINE-NUMBERS -R/--RAW-CONTROL-CHARS -S/--chop-long-lines -F/--quit-if-one-screen "
+        "-X/--no-init -i/--ignore-case -p/--pattern= -x/--tabs= -+",
     ),
     Spec(
         "head|tail",
         "read_only",
         operands="read",
-        short="n:c:fqvF",
-        long="lines= bytes= follow= quiet verbose retry pid= sleep-interval=",
+        flags="-n/--lines= -c/--bytes= -f --follow=? -F -q/--quiet/--silent -v/--verbose "
+        "--retry --pid= -s/--sleep-interval= --max-unchanged-stats= -z/--zero-terminated "
+        "--help --version",
         abbrev=True,
+        number="--lines",
     ),
     Spec(
         "wc",
         "read_only",
         operands="read",
-        short="lwcmL",
-        long="lines words bytes chars",
+        flags="-c/--bytes -m/--chars -l/--lines -w/--words -L/--max-line-length "
+        "--files0-from= --total= --help --version",
         abbrev=True,
     ),
     Spec(
@@ -44,80 +84,186 @@ SPECS = [
         "read_only",
         operands=("none", "read"),
         options=[
-            Opt("-e --regexp", value="required", operands="read"),
-            Opt("-f --file", value="required", role="read", operands="read"),
+            Opt("-e/--regexp", value="required", operands="read"),
+            Opt("-f/--file", value="required", role="read", operands="read"),
+            Opt("-r/--recursive -R/--dereference-recursive", operands=("none", "read_tree")),
         ],
-        short="iIvwxcnlLhHoqsrRFEPzaUTZ0bA:B:C:m:d:D:",
-        long="ignore-case invert-match word-regexp line-regexp count line-number "
-        "files-with-matches files-without-match recursive dereference-recursive "
-        "include= exclude= exclude-dir= color= colour= max-count= context= "
-        "after-context= before-context= null text binary-files= label=",
+        flags="-E/--extended-regexp -F/--fixed-strings -G/--basic-regexp -P/--perl-regexp "
+        "-i/-y/--ignore-case --no-ignore-case -v/--invert-match -w/--word-regexp "
+        "-x/--line-regexp -c/--count --color=? --colour=? -L/--files-without-match "
+        "-l/--files-with-matches -m/--max-count= -o/--only-matching -q/--quiet/--silent "
+        "-s/--no-messages -b/--byte-offset -H/--with-filename -h/--no-filename --label= "
+        "-n/--line-number --line-buffered -T/--initial-tab -Z/--null -A/--after-context= "
+        "-B/--before-context= -C/--context= -a/--text --binary-files= -D/--devices= "
+        "-d/--directories= --exclude= --exclude-from= --exclude-dir= -I --include= "
+        "-U/--binary -z/--null-data -V/--version --help --no-messages",
         abbrev=True,
+        number="--context",
     ),
     Spec(
         "rg|ripgrep",
         "read_only",
-        operands=("none", "read"),
+        operands=("none", "read_tree"),
         options=[
-            Opt("-e --regexp", value="required", operands="read"),
-            Opt("-f --file", value="required", role="read", operands="read"),
+            Opt("-e/--regexp", value="required", operands="read_tree"),
+            Opt("-f/--file", value="required", role="read", operands="read_tree"),
             Opt("--pre", value="required", role="exec"),
+            Opt("-z/--search-zip"),
         ],
-        short="iSsvwxcnlhHoqLuzaUFPt:T:g:A:B:C:m:M:j:r:E:",
-        long="ignore-case smart-case case-sensitive invert-match word-regexp count "
-        "files files-with-matches line-number no-line-number hidden no-ignore "
-        "glob= iglob= type= type-not= max-count= context= after-context= "
-        "before-context= max-columns= threads= replace= json vimgrep sort= "
-        "follow fixed-strings pcre2 multiline null color= heading no-heading "
-        "max-depth= stats trim only-matching passthru",
+        flags="-i/--ignore-case -S/--smart-case -s/--case-sensitive -v/--invert-match "
+        "-w/--word-regexp -x/--line-regexp -c/--count --count-matches --files "
+        "-l/--files-with-matches --files-without-match -n/--line-number -N/--no-line-number "
+        "-H/--with-filename -I/--no-filename -o/--only-matching -q/--quiet -L/--follow "
+        "-u/--unrestricted -uu -uuu --hidden --no-ignore --no-ignore-vcs --no-ignore-dot "
+        "-a/--text -F/--fixed-strings -P/--pcre2 -U/--multiline --multiline-dotall "
+        "-t/--type= -T/--type-not= --type-add= --type-list -g/--glob= --iglob= "
+        "-m/--max-count= -M/--max-columns= --max-columns-preview -d/--max-depth= "
+        "--max-filesize= -j/--threads= -r/--replace= -A/--after-context= "
+        "-B/--before-context= -C/--context= --json --vimgrep --sort= --sortr= "
+        "-0/--null --color= --colors= --heading --no-heading -p/--pretty --stats --trim "
+        "--passthru -b/--byte-offset --column --no-messages --debug --trace -V/--version "
+        "-h/--help --engine= -E/--encoding= --no-config --line-buffered --block-buffered",
     ),
-    Spec("ag|ack", "read_only", operands=("none", "read")),
+    Spec("ag|ack|ack-grep", "read_only", operands=("none", "read_tree")),
     Spec(
         "fd|fdfind",
         "read_only",
         operands=("none", "read"),
         options=[
-            Opt("-x --exec", value="required", role="none"),
-            Opt("-X --exec-batch", value="required", role="none"),
+            Opt("-x/--exec", value="required", role="none"),
+            Opt("-X/--exec-batch", value="required", role="none"),
         ],
-        short="HIsiLpgFalt:e:E:d:c:j:",
-        long="hidden no-ignore case-sensitive ignore-case follow full-path glob "
-        "fixed-strings absolute-path list-details type= extension= exclude= "
-        "max-depth= min-depth= color= threads=",
+        flags="-H/--hidden -I/--no-ignore -u/--unrestricted -s/--case-sensitive "
+        "-i/--ignore-case -g/--glob --regex -F/--fixed-strings -a/--absolute-path "
+        "-l/--list-details -L/--follow -p/--full-path -0/--print0 -t/--type= "
+        "-e/--extension= -E/--exclude= -d/--max-depth= --min-depth= --exact-depth= "
+        "-c/--color= -j/--threads= -S/--size= --changed-within= --changed-before= "
+        "-o/--owner= --base-directory= --search-path= --max-results= -1 -q/--quiet",
         handler="fd_exec",
     ),
-    Spec("tree", "read_only", operands="read", short="adfilLpshugDFCnrtx", long="dirsfirst"),
     Spec(
-        "stat|file|du|df|readlink|realpath|basename|dirname|namei|lsattr|getfacl|md5sum|"
-        "sha1sum|sha256sum|sha512sum|shasum|b2sum|cksum|sum|wc|strings|xxd|od|hexdump|hd|"
-        "identify|exiftool|pdfinfo|objdump|nm|readelf|ldd|size",
+        "tree",
         "read_only",
         operands="read",
+        flags="-a -d -f -i -l -L= -P= -I= -p -s -h -u -g -D -F -C -n -r -t -x -J -X "
+        "--dirsfirst --gitignore --noreport --charset= -o=",
+    ),
+    Spec(
+        "file|readlink|realpath|basename|dirname|namei|lsattr|getfacl|md5sum|sha1sum|"
+        "sha256sum|sha512sum|shasum|b2sum|cksum|sum|strings|xxd|od|hexdump|hd|identify|"
+        "exiftool|pdfinfo|objdump|nm|readelf|ldd|size",
+        "read_only",
+        operands="read",
+    ),
+    Spec(
+        "stat",
+        "read_only",
+        operands="read",
+        flags="-c/--format= --printf= -L/--dereference -f/--file-system -t/--terse --cached=",
+        abbrev=True,
+    ),
+    Spec(
+        "du",
+        "read_only",
+        operands="read",
+        flags="-0/--null -a/--all --apparent-size -B/--block-size= -b/--bytes -c/--total "
+        "-D/--dereference-args -d/--max-depth= --files0-from= -H -h/--human-readable --inodes "
+        "-k -L/--dereference -l/--count-links -m -P/--no-dereference -S/--separate-dirs --si "
+        "-s/--summarize -t/--threshold= --time=? --time-style= -X/--exclude-from= "
+        "--exclude= -x/--one-file-system --help --version",
+        abbrev=True,
+    ),
+    Spec(
+        "df",
+        "read_only",
+        operands="read",
+        flags="-a/--all -B/--block-size= -h/--human-readable -H/--si -i/--inodes -k "
+        "-l/--local --no-sync --output=? -P/--portability --sync --total -t/--type= "
+        "-T/--print-type -x/--exclude-type= --help --version",
+        abbrev=True,
     ),
     Spec(
         "diff|cmp|comm|colordiff|difft|delta",
         "read_only",
         operands="read",
-        short="uUcqsrNaiwbBEytp",
-        long="unified= context= brief report-identical-files "
-        "recursive new-file text ignore-case color=",
+        flags="-u -U/--unified= -c -C/--context= -q/--brief -s/--report-identical-files "
+        "-r/--recursive -N/--new-file -a/--text -i/--ignore-case -w/--ignore-all-space "
+        "-b/--ignore-space-change -B/--ignore-blank-lines -E/--ignore-tab-expansion "
+        "-y/--side-by-side -t/--expand-tabs -p/--show-c-function --color=? "
+        "-x/--exclude= -X/--exclude-from= --label= --strip-trailing-cr -W/--width=",
         abbrev=True,
     ),
     Spec(
         "sort",
         "read_only",
         operands="read",
-        options=[Opt("-o --output", value="required", role="write")],
-        short="bdfgiMhnRrVcCsumzk:t:S:T:",
-        long="key= field-separator= unique reverse numeric-sort human-numeric-sort",
+        options=[Opt("-o/--output", value="required", role="write")],
+        flags="-b/--ignore-leading-blanks -d/--dictionary-order -f/--ignore-case "
+        "-g/--general-numeric-sort -i/--ignore-nonprinting -M/--month-sort "
+        "-h/--human-numeric-sort -n/--numeric-sort -R/--random-sort --random-source= "
+        "-r/--reverse --sort= -V/--version-sort --batch-size= -c --check=? -C "
+        "--compress-program= --debug --files0-from= -k/--key= -m/--merge -s/--stable "
+        "-S/--buffer-size= -t/--field-separator= -T/--temporary-directory= --parallel= "
+        "-u/--unique -z/--zero-terminated --help --version",
         abbrev=True,
     ),
     Spec(
-        "uniq|cut|paste|join|fold|fmt|pr|column|expand|unexpand|look|tsort|shuf|numfmt|"
-        "iconv|dos2unix|unix2dos|jq|yq|gojq|jless|fx|xmllint|tidy|csvlook|mlr|xsv|qsv|"
-        "html2text|pandoc|glow",
+        "uniq",
+        "read_only",
+        operands=("read", "write"),
+        flags="-c/--count -d/--repeated -D --all-repeated=? -f/--skip-fields= --group=? "
+        "-i/--ignore-case -s/--skip-chars= -u/--unique -z/--zero-terminated "
+        "-w/--check-chars= --help --version",
+        abbrev=True,
+    ),
+    Spec(
+        "cut",
         "read_only",
         operands="read",
+        flags="-b/--bytes= -c/--characters= -d/--delimiter= -f/--fields= -n --complement "
+        "-s/--only-delimited --output-delimiter= -z/--zero-terminated --help --version",
+        abbrev=True,
+    ),
+    Spec(
+        "paste|join|fold|fmt|pr|column|expand|unexpand|look|tsort|shuf|numfmt|iconv|"
+        "xmllint|tidy|csvlook|mlr|xsv|qsv|html2text|glow|jless|fx",
+        "read_only",
+        operands="read",
+        flags="-d/--delimiters= -s/--serial -w/--width= -t/--table -s/--separator= "
+        "-f/--from-code= -t/--to-code= -n= -e= -o/--output=",
+    ),
+    Spec(
+        "jq|gojq|jaq",
+        "read_only",
+        operands=("none", "read"),
+        options=[
+            Opt("-f/--from-file", value="required", role="read", operands="read"),
+            Opt("-n/--null-input", operands="none"),
+            Opt("--args --jsonargs", operands=("none", "none")),
+            *opts("--arg --argjson", value="required", nargs=2),
+            *opts("--slurpfile --rawfile", value="required", nargs=2, role="read"),
+        ],
+        flags="-r/--raw-output --raw-output0 -j/--join-output -a/--ascii-output "
+        "-s/--slurp -R/--raw-input -c/--compact-output -C/--color-output "
+        "-M/--monochrome-output -S/--sort-keys -e/--exit-status --tab --indent= --seq "
+        "--stream --stream-errors -L= --unbuffered -h/--help -V/--version --build-configuration",
+    ),
+    Spec(
+        "yq",
+        "read_only",
+        operands=("none", "read"),
+        options=[Opt("-i/--inplace", operands=("none", "write"), adds="write")],
+        flags="-o/--output-format= -p/--input-format= -r/--unwrapScalar -n/--null-input "
+        "-e/--exit-status -I/--indent= -P/--prettyPrint -C/--colors -M/--no-colors "
+        "-s/--split-exp= --arg= -j/--tojson -y/--yaml-output",
+    ),
+    Spec(
+        "pandoc",
+        "read_only",
+        operands="read",
+        options=[Opt("-o/--output", value="required", role="write")],
+        flags="-f/--from= -r/--read= -t/--to= -w/--write= -s/--standalone --toc "
+        "--template= -V/--variable= -M/--metadata=",
     ),
     Spec(
         "tr|rev|base64|base32|basenc|seq|yes|expr|factor|bc|dc|cal|uuidgen|true|false|"
@@ -125,83 +271,118 @@ SPECS = [
         "hostname|hostid|whoami|id|groups|logname|users|who|w|last|uptime|locale|"
         "getconf|lsb_release|sw_vers|free|vmstat|iostat|mpstat|lscpu|lsblk|lsusb|lspci|"
         "lsmem|lsof|ps|pstree|pgrep|top|htop|btop|pidof|jobs|wait|type|which|whereis|"
-        "command_not_found_handle|hash|help|man|info|whatis|apropos|tldr|cheat|history|"
-        "dirs|pwd|cd|pushd|popd|shopt|set|umask|ulimit|times|caller|let|local|declare|"
-        "typeset|readonly|shift|return|exit|break|continue|getopts|read|mapfile|"
-        "readarray|unset|export|unalias|compgen|complete|fc|enable|"
+        "command_not_found_handle|hash|help|man|info|whatis|apropos|tldr|cheat|"
+        "dirs|pwd|cd|pushd|popd|shopt|umask|ulimit|times|caller|let|local|"
+        "readonly|shift|return|exit|break|continue|getopts|read|mapfile|"
+        "readarray|unset|unalias|compgen|complete|fc|enable|"
         "logout|suspend|chdir|cowsay|figlet|lolcat|neofetch|fastfetch|screenfetch|tokei|"
-        "cloc|scc|timew|ss|netstat|envsubst|gettext|ngettext|mktemp|tempfile|sync",
+        "cloc|scc|timew|ss|netstat|envsubst|gettext|ngettext|sync",
         "read_only",
+    ),
+    # A shell's history file is where typed secrets end up.
+    Spec("history", "read_only secret_read", flags="-c -d= -a -n -r -w -p -s"),
+    Spec(
+        "mktemp|tempfile",
+        "write",
+        flags="-d/--directory -u/--dry-run -q/--quiet --suffix= -p= --tmpdir=? -t",
     ),
     # --- writing ------------------------------------------------------------------------------
     Spec(
         "touch",
         "write",
         operands="write",
-        short="acmhd:r:t:",
-        long="no-create date= reference= time=",
+        flags="-a -c/--no-create -d/--date= -f -h/--no-dereference -m -r/--reference= "
+        "-t= --time= --help --version",
         abbrev=True,
     ),
     Spec(
-        "mkdir", "write", operands="write", short="pvm:Z", long="parents verbose mode=", abbrev=True
+        "mkdir",
+        "write",
+        operands="write",
+        flags="-m/--mode= -p/--parents -v/--verbose -Z --context=? --help --version",
+        abbrev=True,
     ),
     Spec(
-        "tee", "write", operands="write", short="aip", long="append ignore-interrupts", abbrev=True
+        "tee",
+        "write",
+        operands="write",
+        flags="-a/--append -i/--ignore-interrupts -p --output-error=? --help --version",
+        abbrev=True,
     ),
     Spec(
-        "cp|install|ditto",
+        "cp",
         "write",
         operands="copy",
-        options=[Opt("-t --target-directory", value="required", role="target_dir")],
-        short="aRrfinlLPsuvxbdpHTZS:",
-        long="archive recursive force interactive "
-        "no-clobber link dereference no-dereference "
-        "symbolic-link update verbose backup= "
-        "preserve= no-preserve= parents reflink= "
-        "sparse= suffix= no-target-directory "
-        "remove-destination strip-trailing-slashes "
-        "one-file-system",
+        options=[
+            Opt("-t/--target-directory", value="required", role="target_dir"),
+            Opt("-a/--archive", operands="copy_tree"),
+            _RECURSIVE_COPY,
+        ],
+        flags="--attributes-only --backup=? -b --copy-contents -d --debug -f/--force "
+        "-i/--interactive -H -l/--link -L/--dereference -n/--no-clobber -P/--no-dereference "
+        "-p --preserve=? --no-preserve= --parents --reflink=? --remove-destination "
+        "--sparse= --strip-trailing-slashes -s/--symbolic-link -S/--suffix= "
+        "-T/--no-target-directory -u --update=? -v/--verbose -x/--one-file-system -Z "
+        "--context=? --keep-directory-symlink --help --version",
         abbrev=True,
     ),
+    Spec(
+        "install",
+        "write",
+        operands="copy",
+        options=[
+            Opt("-t/--target-directory", value="required", role="target_dir"),
+            Opt("-d/--directory", operands="write"),
+        ],
+        flags="--backup=? -b -c -C/--compare -D -g/--group= -m/--mode= -o/--owner= "
+        "-p/--preserve-timestamps -s/--strip --strip-program= -S/--suffix= "
+        "-T/--no-target-directory -v/--verbose --preserve-context -Z --context=? "
+        "--help --version",
+        abbrev=True,
+    ),
+    Spec("ditto", "write", operands="copy_tree"),
     Spec(
         "mv",
         "write",
         operands="move",
-        options=[Opt("-t --target-directory", value="required", role="target_dir")],
-        short="finuvbTZS:",
-        long="force interactive no-clobber update verbose backup= "
-        "suffix= no-target-directory strip-trailing-slashes",
+        options=[Opt("-t/--target-directory", value="required", role="target_dir")],
+        flags="--backup=? -b --debug --exchange -f/--force -i/--interactive "
+        "-n/--no-clobber --no-copy --strip-trailing-slashes -S/--suffix= "
+        "-T/--no-target-directory -u --update=? -v/--verbose -Z/--context --help --version",
         abbrev=True,
     ),
     Spec(
         "ln|link",
         "write",
-        operands=("read", "write"),
-        options=[Opt("-t --target-directory", value="required", role="target_dir")],
-        short="sfnrivLPbTS:",
-        long="symbolic force no-dereference relative interactive "
-        "verbose logical physical backup= suffix=",
+        operands=("none", "write"),
+        options=[Opt("-t/--target-directory", value="required", role="target_dir")],
+        flags="--backup=? -b -d/-F/--directory -f/--force -i/--interactive -L/--logical "
+        "-n/--no-dereference -P/--physical -r/--relative -s/--symbolic -S/--suffix= "
+        "-T/--no-target-directory -v/--verbose --help --version",
         abbrev=True,
     ),
     Spec(
         "truncate",
         "write",
         operands="write",
-        short="cos:r:",
-        long="no-create io-blocks size= reference=",
+        flags="-c/--no-create -o/--io-blocks -r/--reference= -s/--size= --help --version",
         abbrev=True,
     ),
-    Spec("split|csplit", "write", operands="read"),
+    Spec("split|csplit", "write", operands="read", flags="-l/--lines= -b/--bytes= -n/--number= -d"),
     Spec(
         "patch",
         "write",
         operands=("write", "read"),
         options=[
-            Opt("-i --input", value="required", role="read"),
-            Opt("-o --output", value="required", role="write"),
+            Opt("-i/--input", value="required", role="read"),
+            Opt("-o/--output", value="required", role="write"),
+            Opt("-d/--directory", value="required", role="cwd"),
+            Opt("--dry-run -C/--check", adds="read_only"),
         ],
-        short="p:RNtfsuEbd:D:F:",
-        long="strip= reverse forward dry-run",
+        flags="-p/--strip= -R/--reverse -N/--forward -t/--batch -f/--force -s/--silent/--quiet "
+        "-u/--unified -c/--context -E/--remove-empty-files -b/--backup -F/--fuzz= "
+        "-D/--ifdef= -l/--ignore-whitespace --verbose --posix --binary -r/--reject-file= "
+        "--merge=? -V/--version-control= -z/--suffix= --no-backup-if-mismatch",
         abbrev=True,
     ),
     Spec(
@@ -209,9 +390,12 @@ SPECS = [
         "write",
         operands=("none", "write"),
         handler="chmod",
-        options=[Opt("--reference", value="required", role="read")],
-        short="RcfvH",
-        long="recursive changes silent quiet verbose preserve-root no-preserve-root",
+        options=[
+            Opt("--reference", value="required", role="read", operands="write"),
+            Opt("-R/--recursive"),
+        ],
+        flags="-c/--changes -f/--silent/--quiet -v/--verbose --dereference "
+        "-h/--no-dereference --no-preserve-root --preserve-root -H -L -P --help --version",
         abbrev=True,
     ),
     Spec(
@@ -219,41 +403,44 @@ SPECS = [
         "write",
         operands=("none", "write"),
         handler="chown",
-        options=[Opt("--reference", value="required", role="read")],
-        short="RcfvhHLP",
-        long="recursive changes silent quiet verbose dereference "
-        "no-dereference from= preserve-root no-preserve-root",
+        options=[
+            Opt("--reference", value="required", role="read", operands="write"),
+            Opt("-R/--recursive"),
+        ],
+        flags="-c/--changes -f/--silent/--quiet -v/--verbose --dereference "
+        "-h/--no-dereference --from= --no-preserve-root --preserve-root -H -L -P "
+        "--help --version",
         abbrev=True,
     ),
-    Spec("chattr|setfacl|xattr|setfattr", "write system", operands=("none", "write")),
+    Spec(
+        "chattr|setfacl|xattr|setfattr",
+        "write system",
+        operands=("none", "write"),
+        flags="-R -V -f -v= -n= -x= -m= -M=",
+    ),
     # --- deleting -----------------------------------------------------------------------------
     Spec(
-        "rm|unlink|srm",
+        "rm|srm",
         "delete",
         operands="delete",
-        options=[
-            Opt("-r -R --recursive", adds=""),
-            Opt("-f --force"),
-            Opt("-i -I -d -v --dir --verbose --one-file-system --preserve-root"),
-            Opt("--no-preserve-root"),
-            Opt("--interactive", value="optional"),
-        ],
+        flags="-f/--force -i -I --interactive=? --one-file-system --no-preserve-root "
+        "--preserve-root=? -r/-R/--recursive -d/--dir -v/--verbose --help --version",
         abbrev=True,
     ),
+    Spec("unlink", "delete", operands="delete", flags="--help --version", abbrev=True),
     Spec(
         "rmdir",
         "delete",
         operands="delete",
-        short="pv",
-        long="parents verbose ignore-fail-on-non-empty",
+        flags="--ignore-fail-on-non-empty -p/--parents -v/--verbose --help --version",
         abbrev=True,
     ),
     Spec(
         "shred|wipe",
         "delete",
         operands="delete",
-        short="fn:s:uvxz",
-        long="force iterations= size= remove= verbose exact zero",
+        flags="-f/--force -n/--iterations= --random-source= -s/--size= -u --remove=? "
+        "-v/--verbose -x/--exact -z/--zero --help --version",
         abbrev=True,
     ),
     # --- search and edit with scripts ---------------------------------------------------------
@@ -264,15 +451,13 @@ SPECS = [
         operands=("none", "read"),
         handler="sed",
         options=[
-            Opt("-e --expression", value="required", operands="read"),
-            Opt("-f --file", value="required", role="read", operands="read"),
-            Opt("-i --in-place", value="optional", adds="write"),
-            Opt(
-                "-s --separate -n --quiet --silent -E -r --regexp-extended -z "
-                "--null-data -u --unbuffered --posix --debug --sandbox"
-            ),
-            Opt("-l --line-length", value="required"),
+            Opt("-e/--expression", value="required", operands="read"),
+            Opt("-f/--file", value="required", role="read", operands="read"),
+            Opt("-i/--in-place", value="optional", adds="write"),
         ],
+        flags="-n/--quiet/--silent --debug --follow-symlinks -l/--line-length= --posix "
+        "-E/-r/--regexp-extended -s/--separate --sandbox -u/--unbuffered "
+        "-z/--null-data --help --version",
         abbrev=True,
     ),
     Spec(
@@ -281,11 +466,16 @@ SPECS = [
         operands=("none", "read"),
         handler="awk",
         options=[
-            Opt("-f --file", value="required", role="read", operands="read"),
-            Opt("-F --field-separator -v --assign", value="required"),
-            Opt("-i --include -l --load", value="required", role="read"),
-            Opt("-E --exec", value="required", role="read", ends=True),
+            Opt("-f/--file", value="required", role="read", operands="read"),
+            Opt("-i/--include -l/--load", value="required", role="read"),
+            Opt("-E/--exec", value="required", role="read", ends=True),
+            *opts("-F/--field-separator -v/--assign", value="required"),
         ],
+        flags="-b/--characters-as-bytes -c/--traditional -C/--copyright -d/--dump-variables=? "
+        "-D/--debug=? -e/--source= -g/--gen-pot -h/--help -I/--trace -k/--csv "
+        "-L/--lint=? -M/--bignum -N/--use-lc-numeric -n/--non-decimal-data "
+        "-o/--pretty-print=? -O/--optimize -p/--profile=? -P/--posix -r/--re-interval "
+        "-s/--no-optimize -S/--sandbox -t/--lint-old -V/--version",
     ),
     Spec("perl-rename|rename|prename", "write", operands=("none", "move")),
     # --- archives -----------------------------------------------------------------------------
@@ -294,26 +484,34 @@ SPECS = [
         "zip",
         "write",
         operands=("write", "read"),
-        short="rqjvyuDTmdf0123456789",
         options=[
-            Opt("-TT --unzip-command", value="required", role="shell"),
-            Opt("-P --password", value="required"),
+            Opt("-TT/--unzip-command", value="required", role="shell"),
+            Opt("-r/--recurse-paths", operands=("write", "read_tree")),
+            Opt("-m/--move", adds="delete"),
         ],
+        flags="-P/--password= -q/--quiet -j/--junk-paths -v/--verbose -y/--symlinks "
+        "-u/--update -D/--no-dir-entries -T/--test -d/--delete -f/--freshen -0 -1 -2 -3 "
+        "-4 -5 -6 -7 -8 -9 -x/--exclude= -i/--include= -e/--encrypt",
     ),
     Spec(
         "unzip",
         "write",
         operands=("read", "none"),
-        options=[Opt("-d", value="required", role="write")],
-        short="lqonvtzP:x:",
+        options=[
+            Opt("-d", value="required", role="write"),
+            Opt("-l -t -v -Z -p", adds="read_only"),
+        ],
+        flags="-q -o -n -z -P= -x= -j -a -C -L -X",
     ),
     Spec(
         "gzip|gunzip|bzip2|bunzip2|xz|unxz|zstd|unzstd|lz4|brotli|compress|uncompress|"
         "pigz|lzma|unlzma",
         "write",
         operands="write",
-        short="cdfkvqrtl0123456789S:",
-        long="stdout decompress force keep verbose recursive test",
+        flags="-c/--stdout/--to-stdout -d/--decompress/--uncompress -f/--force -k/--keep "
+        "-v/--verbose -q/--quiet -r/--recursive -t/--test -l/--list -n/--no-name "
+        "-N/--name -S/--suffix= -T/--threads= -0 -1/--fast -2 -3 -4 -5 -6 -7 -8 -9/--best "
+        "--rm -o= --long=? --ultra -h/--help -V/--version",
         abbrev=True,
     ),
     Spec("zcat|bzcat|xzcat|zstdcat|zless|zmore|zdiff", "read_only", operands="read"),

@@ -2,46 +2,130 @@
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec, sub
+from clearance.shellparse.spec import Opt, Spec, opts, sub
 
 _READ = "vcs_read"
 _WRITE = "vcs_write"
 
+# Options of the diff machinery, shared by diff, log, show and friends. ``--output`` writes
+# the result to a file; ``--ext-diff`` and ``--textconv`` run programs named in the
+# configuration.
+_DIFF_OPTIONS = [
+    Opt("--output", value="required", role="write"),
+    Opt("--ext-diff --textconv", adds="code_exec"),
+]
+_DIFF_FLAGS = (
+    "-p/-u/--patch -s/--no-patch -U/--unified= --output-indicator-new= "
+    "--output-indicator-old= --output-indicator-context= --raw --patch-with-raw -t "
+    "--indent-heuristic --no-indent-heuristic --minimal --patience --histogram --anchored= "
+    "--diff-algorithm= --stat=? --compact-summary --numstat --shortstat -X/--dirstat=? "
+    "--cumulative --dirstat-by-file=? --summary --patch-with-stat -z --name-only "
+    "--name-status --submodule=? --color=? --no-color --color-moved=? --no-color-moved "
+    "--color-moved-ws= --no-color-moved-ws --word-diff=? --word-diff-regex= "
+    "--color-words=? --no-renames --rename-empty --no-rename-empty --check "
+    "--ws-error-highlight= --full-index --binary --abbrev=? -B/--break-rewrites=? "
+    "-M/--find-renames=? -C/--find-copies=? --find-copies-harder -D/--irreversible-delete "
+    "-l= --diff-filter= -S= -G= --find-object= --pickaxe-all --pickaxe-regex -O= "
+    "--skip-to= --rotate-to= -R --relative=? --no-relative -a/--text "
+    "--ignore-cr-at-eol --ignore-space-at-eol -b/--ignore-space-change "
+    "-w/--ignore-all-space --ignore-blank-lines -I/--ignore-matching-lines= "
+    "--inter-hunk-context= -W/--function-context --exit-code --quiet --no-ext-diff "
+    "--no-textconv --ignore-submodules=? --src-prefix= --dst-prefix= --no-prefix "
+    "--default-prefix --line-prefix= --ita-invisible-in-index --ita-visible-in-index "
+    "--cached --staged --merge-base --no-index -1 -2 -3 --base --ours --theirs -0"
+)
+_LOG_FLAGS = (
+    "-n/--max-count= --skip= --since=/--after= --since-as-filter= --until=/--before= "
+    "--author= --committer= --grep-reflog= --grep= --all-match --invert-grep "
+    "-i/--regexp-ignore-case --basic-regexp -E/--extended-regexp -F/--fixed-strings "
+    "-P/--perl-regexp --remove-empty --merges --no-merges --min-parents= --max-parents= "
+    "--no-min-parents --no-max-parents --first-parent --exclude-first-parent-only --not "
+    "--all --branches=? --tags=? --remotes=? --glob= --exclude= --exclude-hidden= "
+    "--reflog --alternate-refs --single-worktree --ignore-missing --bisect --stdin "
+    "--cherry-mark --cherry-pick --left-only --right-only --cherry -g/--walk-reflogs "
+    "--merge --boundary --simplify-by-decoration --show-pulls --full-history --dense "
+    "--sparse --simplify-merges --ancestry-path=? --date-order --author-date-order "
+    "--topo-order --reverse --no-walk=? --do-walk --pretty=? --format= --abbrev-commit "
+    "--no-abbrev-commit --oneline --encoding= --expand-tabs=? --no-expand-tabs --notes=? "
+    "--no-notes --show-notes-by-default --show-notes=? --standard-notes --no-standard-notes "
+    "--show-signature --relative-date --date= --parents --children --left-right --graph "
+    "--show-linear-break=? -c --cc --dd --remerge-diff -m --diff-merges= --no-diff-merges "
+    "--combined-all-paths --follow --no-decorate --decorate=? --decorate-refs= "
+    "--decorate-refs-exclude= --clear-decorations --source --mailmap --no-mailmap "
+    "--use-mailmap --no-use-mailmap --full-diff --log-size -L= --stat=? -q --show-linear-break"
+)
+_PATHSPEC_FROM = Opt("--pathspec-from-file", value="required", role="read")
+_PATHSPEC_FLAGS = "--pathspec-file-nul"
+
 _PUSH_OPTIONS = [
-    Opt(
-        "-f --force --force-with-lease --force-if-includes --mirror --prune --delete -d",
-        adds="vcs_destructive",
-    ),
+    Opt("-f/--force", adds="vcs_destructive"),
+    Opt("--force-with-lease", value="optional", adds="vcs_destructive"),
+    Opt("--force-if-includes --mirror --prune", adds="vcs_destructive"),
+    Opt("-d/--delete", adds="vcs_destructive"),
+    # skips the pre-push hook, which is where a project's own checks live
     Opt("--no-verify", adds="vcs_destructive"),
     Opt("--receive-pack --exec", value="required", role="shell"),
-    Opt("-o --push-option --repo", value="required"),
-    Opt(
-        "-u --set-upstream --tags --follow-tags --all --dry-run -n -q -v --atomic "
-        "--porcelain --signed --thin --no-thin --progress --ipv4 --ipv6"
-    ),
 ]
+_PUSH_FLAGS = (
+    "--all --branches -n/--dry-run --porcelain --tags --follow-tags --no-follow-tags "
+    "--signed=? --no-signed --atomic --no-atomic -o/--push-option= --repo= "
+    "-u/--set-upstream --thin --no-thin -q/--quiet -v/--verbose --progress --no-progress "
+    "--recurse-submodules= --no-recurse-submodules --verify -4/--ipv4 -6/--ipv6 "
+    "--no-force-with-lease --no-force-if-includes"
+)
+_FETCH_FLAGS = (
+    "--all -a/--append --atomic --depth= --deepen= --shallow-since= --shallow-exclude= "
+    "--unshallow --update-shallow --negotiation-tip= --negotiate-only --dry-run --porcelain "
+    "--write-fetch-head --no-write-fetch-head -k/--keep --multiple --auto-maintenance "
+    "--no-auto-maintenance --auto-gc --no-auto-gc --write-commit-graph "
+    "--no-write-commit-graph --prefetch -p/--prune -P/--prune-tags -n/--no-tags --refetch "
+    "--refmap= -t/--tags --recurse-submodules=? --no-recurse-submodules -j/--jobs= "
+    "--set-upstream --submodule-prefix= -q/--quiet -v/--verbose --progress --no-progress "
+    "-o/--server-option= --show-forced-updates --no-show-forced-updates -4/--ipv4 -6/--ipv6 "
+    "-u/--update-head-ok --stdin"
+)
+_MERGE_FLAGS = (
+    "--commit --no-commit -e/--edit --no-edit --cleanup= --ff --no-ff --ff-only "
+    "-S/--gpg-sign=? --no-gpg-sign --log=? --no-log --signoff --no-signoff --stat "
+    "-n/--no-stat --squash --no-squash --verify --verify-signatures --no-verify-signatures "
+    "-s/--strategy= -X/--strategy-option= -q/--quiet -v/--verbose --progress --no-progress "
+    "--autostash --no-autostash --allow-unrelated-histories -m= -F/--file= --into-name= "
+    "--rerere-autoupdate --no-rerere-autoupdate --overwrite-ignore --no-overwrite-ignore "
+    "--abort --quit --continue"
+)
+_UPLOAD_PACK = Opt("--upload-pack", value="required", role="shell")
+
+
+def _sub(name: str, classes: str, flags: str = "", **kwargs: object) -> Spec:
+    """A git subcommand: git's own parser accepts unambiguous abbreviations of long options."""
+    return sub(name, classes, flags=flags, abbrev=True, **kwargs)
+
 
 GIT_SUBCOMMANDS = {
     # reading the repository
     **{
-        name: sub(name, _READ)
+        name: _sub(
+            name,
+            _READ,
+            _DIFF_FLAGS + " " + _LOG_FLAGS,
+            options=_DIFF_OPTIONS,
+            number="--max-count",
+        )
+        for name in ("log", "show", "whatchanged", "shortlog")
+    },
+    **{
+        name: _sub(name, _READ, _DIFF_FLAGS, options=_DIFF_OPTIONS)
+        for name in ("diff", "diff-tree", "diff-files", "diff-index", "range-diff")
+    },
+    **{
+        name: _sub(name, _READ)
         for name in (
-            "status",
-            "log",
-            "show",
-            "diff",
-            "blame",
-            "annotate",
-            "shortlog",
             "describe",
             "rev-parse",
             "rev-list",
             "ls-files",
             "ls-tree",
             "cat-file",
-            "grep",
-            "reflog-show",
-            "whatchanged",
             "show-ref",
             "show-branch",
             "for-each-ref",
@@ -52,46 +136,91 @@ GIT_SUBCOMMANDS = {
             "check-ignore",
             "check-attr",
             "merge-base",
-            "range-diff",
             "cherry",
             "help",
             "version",
             "var",
             "fsck",
-            "diff-tree",
-            "diff-files",
-            "diff-index",
             "get-tar-commit-id",
-            "instaweb-status",
             "bugreport",
             "request-pull",
-            "format-patch",
-            "archive",
             "bundle",
             "check-ref-format",
             "column",
             "hash-object",
+            "merge-tree",
+            "show-index",
+            "verify-pack",
+            "fmt-merge-msg",
+            "interpret-trailers",
+            "stripspace",
+            "check-mailmap",
         )
     },
+    "status": _sub(
+        "status",
+        _READ,
+        "-s/--short -b/--branch --show-stash --porcelain=? --long -v/--verbose "
+        "-u/--untracked-files=? --ignore-submodules=? --ignored=? -z --column=? --no-column "
+        "--ahead-behind --no-ahead-behind --renames --no-renames --find-renames=?",
+        operands="read",
+    ),
+    "blame": _sub(
+        "blame",
+        _READ,
+        "-b --root --show-stats --progress --no-progress --score-debug -f/--show-name "
+        "-n/--show-number -p/--porcelain --line-porcelain -l -t -S= --reverse= "
+        "--first-parent -L= -M=? -C=? --ignore-rev= --ignore-revs-file= --color-lines "
+        "--color-by-age -e/--show-email -w --abbrev=? -s -c --contents= --date= --incremental "
+        "--encoding=",
+    ),
+    "annotate": _sub("annotate", _READ),
+    "grep": _sub(
+        "grep",
+        _READ,
+        "--cached --untracked --no-index --no-exclude-standard --exclude-standard "
+        "--recurse-submodules -a/--text --textconv --no-textconv -i/--ignore-case -I "
+        "--max-depth= -r/--recursive --no-recursive -w/--word-regexp -v/--invert-match "
+        "-h -H --full-name -E/--extended-regexp -G/--basic-regexp -P/--perl-regexp "
+        "-F/--fixed-strings -n/--line-number --column -l/--files-with-matches "
+        "--name-only -L/--files-without-match -z/--null -o/--only-matching -c/--count "
+        "--color=? --no-color --break --heading -p/--show-function -A/--after-context= "
+        "-B/--before-context= -C/--context= -W/--function-context -m/--max-count= "
+        "--threads= -f= -e= --and --or --not --all-match -q/--quiet",
+        # ``-O`` opens the matches in a pager program of the caller's choosing
+        options=[Opt("-O/--open-files-in-pager", value="optional", role="shell")],
+        number="--context",
+    ),
+    "format-patch": _sub(
+        "format-patch",
+        _READ,
+        _DIFF_FLAGS + " --stdout --cover-letter --numbered -n -N/--no-numbered "
+        "--start-number= --numbered-files -k/--keep-subject -s/--signoff --attach=? "
+        "--inline=? --thread=? --no-thread --in-reply-to= --ignore-if-in-upstream "
+        "--subject-prefix= --rfc=? -v/--reroll-count= --to= --cc= --from=? --base= "
+        "--add-header= --suffix= -q/--quiet --no-binary --zero-commit --progress",
+        options=[Opt("-o/--output-directory", value="required", role="write"), *_DIFF_OPTIONS],
+        number="--max-count",
+    ),
+    "archive": _sub(
+        "archive",
+        _READ,
+        "--format= -l/--list -v/--verbose --prefix= --add-file= --add-virtual-file= "
+        "--worktree-attributes --mtime= -0 -1 -2 -3 -4 -5 -6 -7 -8 -9",
+        options=[
+            Opt("-o/--output", value="required", role="write"),
+            Opt("--remote", value="required", role="remote"),
+            Opt("--exec", value="required", role="shell"),
+        ],
+    ),
     # changing the local repository
     **{
-        name: sub(name, _WRITE)
+        name: _sub(name, _WRITE)
         for name in (
-            "add",
-            "commit",
-            "merge",
-            "cherry-pick",
-            "revert",
-            "tag",
-            "mv",
-            "stage",
             "notes",
-            "apply",
             "am",
             "init",
-            "worktree",
             "sparse-checkout",
-            "switch",
             "mergetool",
             "rerere",
             "update-index",
@@ -104,220 +233,412 @@ GIT_SUBCOMMANDS = {
             "repack",
             "maintenance",
             "replace",
+            "checkout-index",
+            "unpack-objects",
+            "index-pack",
+            "fast-import",
+            "merge-file",
         )
     },
-    "checkout": sub("checkout", _WRITE, handler="git_checkout"),
-    "restore": sub("restore", _WRITE, handler="git_checkout"),
-    "branch": sub(
+    "add": _sub(
+        "add",
+        _WRITE,
+        "-n/--dry-run -v/--verbose -f/--force -i/--interactive -p/--patch -e/--edit "
+        "-u/--update -A/--all/--no-ignore-removal --no-all/--ignore-removal "
+        "-N/--intent-to-add --refresh --ignore-errors --ignore-missing --no-warn-embedded-repo "
+        "--renormalize --chmod= --sparse " + _PATHSPEC_FLAGS,
+        operands="read",
+        options=[_PATHSPEC_FROM],
+    ),
+    "stage": _sub("stage", _WRITE, operands="read"),
+    "commit": _sub(
+        "commit",
+        _WRITE,
+        "-a/--all -p/--patch --interactive -C/--reuse-message= -c/--reedit-message= "
+        "--fixup= --squash= --reset-author --short --branch --porcelain --long -z/--null "
+        "--author= --date= -m/--message= -s/--signoff --no-signoff --trailer= --verify "
+        "--allow-empty --allow-empty-message --cleanup= -e/--edit --no-edit --amend "
+        "--no-post-rewrite -i/--include -o/--only -u/--untracked-files=? -v/--verbose "
+        "-q/--quiet --dry-run --status --no-status -S/--gpg-sign=? --no-gpg-sign "
+        + _PATHSPEC_FLAGS,
+        operands="read",
+        options=[
+            Opt("-F/--file -t/--template", value="required", role="read"),
+            Opt("-n/--no-verify", adds="vcs_destructive"),
+            _PATHSPEC_FROM,
+        ],
+    ),
+    "merge": _sub("merge", _WRITE, _MERGE_FLAGS),
+    "cherry-pick": _sub(
+        "cherry-pick",
+        _WRITE,
+        "-e/--edit --cleanup= -x -r -m/--mainline= -n/--no-commit -s/--signoff "
+        "-S/--gpg-sign=? --no-gpg-sign --ff --allow-empty --allow-empty-message --empty= "
+        "--keep-redundant-commits --strategy= -X/--strategy-option= --rerere-autoupdate "
+        "--no-rerere-autoupdate --continue --skip --quit --abort",
+    ),
+    "revert": _sub(
+        "revert",
+        _WRITE,
+        "-e/--edit --no-edit --cleanup= -m/--mainline= -n/--no-commit -S/--gpg-sign=? "
+        "--no-gpg-sign -s/--signoff --strategy= -X/--strategy-option= --rerere-autoupdate "
+        "--no-rerere-autoupdate --reference --continue --skip --quit --abort",
+    ),
+    "tag": _sub(
+        "tag",
+        _WRITE,
+        "-a/--annotate -s/--sign --no-sign -u/--local-user= -v/--verify -n=? -l/--list "
+        "--sort= --contains=? --no-contains=? --merged=? --no-merged=? --points-at= "
+        "--column=? --no-column -m/--message= -F/--file= -e/--edit --cleanup= "
+        "--create-reflog --format= -i/--ignore-case --color=? --omit-empty --trailer=",
+        options=[Opt("-f/--force", adds="vcs_destructive"), Opt("-d/--delete")],
+    ),
+    "mv": _sub("mv", _WRITE, "-f/--force -k -n/--dry-run -v/--verbose --sparse", operands="move"),
+    "apply": _sub(
+        "apply",
+        _WRITE,
+        "--stat --numstat --summary --check --index -3/--3way --ours --theirs --union "
+        "--cached --intent-to-add --build-fake-ancestor= -R/--reverse --reject -z -p= -C= "
+        "--unidiff-zero --apply --no-add --allow-binary-replacement/--binary --exclude= "
+        "--include= --ignore-space-change/--ignore-whitespace --whitespace= --inaccurate-eof "
+        "-v/--verbose -q/--quiet --recount --directory= --unsafe-paths --allow-empty",
+        operands="read",
+    ),
+    "worktree": _sub(
+        "worktree",
+        _WRITE,
+        subcommands={
+            "add": _sub(
+                "add",
+                _WRITE,
+                "-f/--force --detach --checkout --no-checkout --guess-remote "
+                "--no-guess-remote --track --no-track --lock --reason= -q/--quiet --orphan "
+                "-b= -B=",
+                operands=("write", "none"),
+            ),
+            "list": _sub("list", _READ, "--porcelain -v/--verbose --expire= -z"),
+            "remove": _sub(
+                "remove",
+                _WRITE,
+                operands="delete",
+                options=[Opt("-f/--force", adds="vcs_destructive")],
+            ),
+            "prune": _sub("prune", _WRITE, "-n/--dry-run -v/--verbose --expire="),
+            "move": _sub("move", _WRITE, operands="move"),
+            "lock": _sub("lock", _WRITE, "--reason="),
+            "unlock": _sub("unlock", _WRITE),
+            "repair": _sub("repair", _WRITE),
+        },
+        default=_sub("worktree", _WRITE),
+    ),
+    "checkout": _sub(
+        "checkout",
+        _WRITE,
+        "-q/--quiet --progress --no-progress --ours --theirs -b= -B= -t/--track=? "
+        "--no-track -l --guess --no-guess -d/--detach --orphan= "
+        "--ignore-skip-worktree-bits -m/--merge --conflict= -p/--patch "
+        "--ignore-other-worktrees --overwrite-ignore --no-overwrite-ignore "
+        "--recurse-submodules=? --no-recurse-submodules --overlay --no-overlay " + _PATHSPEC_FLAGS,
+        options=[Opt("-f/--force"), _PATHSPEC_FROM],
+        handler="git_checkout",
+    ),
+    "switch": _sub(
+        "switch",
+        _WRITE,
+        "-c/--create= -C/--force-create= -d/--detach --guess --no-guess -m/--merge "
+        "--conflict= -q/--quiet --progress --no-progress -t/--track=? --no-track --orphan= "
+        "--ignore-other-worktrees --recurse-submodules=? --no-recurse-submodules",
+        options=[Opt("-f/--force/--discard-changes", adds="vcs_destructive")],
+    ),
+    "restore": _sub(
+        "restore",
+        _WRITE,
+        "-s/--source= -p/--patch -q/--quiet --progress --no-progress --ours --theirs "
+        "-m/--merge --conflict= --ignore-unmerged --ignore-skip-worktree-bits "
+        "--recurse-submodules --no-recurse-submodules --overlay --no-overlay " + _PATHSPEC_FLAGS,
+        options=[Opt("-W/--worktree"), Opt("-S/--staged"), _PATHSPEC_FROM],
+        handler="git_checkout",
+    ),
+    "branch": _sub(
         "branch",
         _READ,
+        "--create-reflog --color=? --no-color -i/--ignore-case --omit-empty --column=? "
+        "--no-column -r/--remotes -a/--all -l/--list --show-current -v/--verbose -vv "
+        "-q/--quiet --abbrev= --no-abbrev --contains=? --no-contains=? --merged=? "
+        "--no-merged=? --sort= --points-at= --format= --recurse-submodules",
         options=[
-            Opt("-D --delete --force -f", adds="vcs_destructive"),
-            Opt(
-                "-d -m -M -c -C --move --copy --set-upstream-to -u --unset-upstream --track "
-                "--no-track --edit-description",
-                adds="vcs_write",
+            Opt("-D", adds="vcs_destructive vcs_write"),
+            Opt("-f/--force", adds="vcs_destructive vcs_write"),
+            Opt("-d/--delete", adds="vcs_write"),
+            *opts(
+                "-m/--move -M -c/--copy -C --unset-upstream --edit-description", adds="vcs_write"
             ),
-            Opt(
-                "-a -r -l -v -vv --list --all --remotes --merged --no-merged --contains "
-                "--show-current"
-            ),
+            Opt("-t/--track", value="optional", adds="vcs_write"),
+            Opt("--no-track", adds="vcs_write"),
+            Opt("-u/--set-upstream-to", value="required", adds="vcs_write"),
         ],
     ),
-    "stash": sub(
+    "stash": _sub(
         "stash",
         _WRITE,
+        "-p/--patch -S/--staged -k/--keep-index --no-keep-index -u/--include-untracked "
+        "--no-include-untracked -a/--all -q/--quiet -m/--message= " + _PATHSPEC_FLAGS,
         subcommands={
-            "list": sub("list", _READ),
-            "show": sub("show", _READ),
-            "drop": sub("drop", "vcs_destructive"),
-            "clear": sub("clear", "vcs_destructive"),
-            "push": sub("push", _WRITE),
-            "save": sub("save", _WRITE),
-            "pop": sub("pop", _WRITE),
-            "apply": sub("apply", _WRITE),
-            "branch": sub("branch", _WRITE),
-            "create": sub("create", _WRITE),
-            "store": sub("store", _WRITE),
+            "list": _sub("list", _READ, _LOG_FLAGS),
+            "show": _sub("show", _READ, _DIFF_FLAGS + " -u/--include-untracked --only-untracked"),
+            "drop": _sub("drop", "vcs_destructive", "-q/--quiet"),
+            "clear": _sub("clear", "vcs_destructive"),
+            **{
+                n: _sub(
+                    n,
+                    _WRITE,
+                    "-p/--patch -S/--staged -k/--keep-index --no-keep-index "
+                    "-u/--include-untracked --no-include-untracked -a/--all -q/--quiet "
+                    "-m/--message= --index " + _PATHSPEC_FLAGS,
+                    options=[_PATHSPEC_FROM],
+                )
+                for n in ("push", "save", "pop", "apply", "branch", "create", "store")
+            },
         },
-        default=sub("stash", _WRITE),
+        default=_sub("stash", _WRITE),
+        options=[_PATHSPEC_FROM],
     ),
-    "reset": sub(
+    "reset": _sub(
         "reset",
         _WRITE,
-        options=[
-            Opt("--hard --merge --keep", adds="vcs_destructive"),
-            Opt("--soft --mixed -q --quiet -p --patch -N --intent-to-add"),
-        ],
-        abbrev=True,
+        "--soft --mixed -q/--quiet --no-quiet -p/--patch -N/--intent-to-add "
+        "--recurse-submodules=? --no-recurse-submodules --refresh --no-refresh " + _PATHSPEC_FLAGS,
+        options=[Opt("--hard --merge --keep", adds="vcs_destructive"), _PATHSPEC_FROM],
     ),
-    "clean": sub(
+    "clean": _sub(
         "clean",
         "vcs_write delete",
+        "-d -i/--interactive -q/--quiet -e/--exclude= -x -X",
+        operands="delete",
         options=[
-            Opt("-f --force", adds="vcs_destructive"),
-            Opt("-d -x -X -n --dry-run -q -i"),
-            Opt("-e --exclude", value="required"),
+            Opt("-f/--force", adds="vcs_destructive"),
+            Opt("-n/--dry-run", adds="read_only"),
         ],
+        handler="git_clean",
     ),
-    "rm": sub(
+    "rm": _sub(
         "rm",
         "vcs_write delete",
+        "-f/--force -n/--dry-run -r -q/--quiet --ignore-unmatch --sparse " + _PATHSPEC_FLAGS,
         operands="delete",
-        short="rfnq",
-        long="cached ignore-unmatch dry-run quiet force",
+        options=[Opt("--cached", operands="read"), _PATHSPEC_FROM],
     ),
-    "rebase": sub(
+    "rebase": _sub(
         "rebase",
         "vcs_destructive",
-        options=[
-            Opt("-x --exec", value="required", role="shell"),
-            Opt("-i --interactive --continue --abort --skip --onto= --root --autosquash"),
-        ],
-        abbrev=True,
+        "--onto= --keep-base --no-keep-base --continue --skip --abort --quit --edit-todo "
+        "--show-current-patch -m/--merge --apply --empty= --keep-empty --no-keep-empty "
+        "--reapply-cherry-picks --no-reapply-cherry-picks --allow-empty-message "
+        "-S/--gpg-sign=? --no-gpg-sign -q/--quiet -v/--verbose --stat -n/--no-stat "
+        "--no-verify --verify -C= --ignore-whitespace --whitespace= "
+        "--committer-date-is-author-date --ignore-date/--reset-author-date --signoff "
+        "-i/--interactive -r/--rebase-merges=? --no-rebase-merges --root --autosquash "
+        "--no-autosquash --autostash --no-autostash --reschedule-failed-exec "
+        "--no-reschedule-failed-exec --update-refs --no-update-refs -s/--strategy= "
+        "-X/--strategy-option= --fork-point --no-fork-point --no-ff -f/--force-rebase",
+        options=[Opt("-x/--exec", value="required", role="shell")],
     ),
-    "filter-branch": sub("filter-branch", "vcs_destructive code_exec"),
-    "filter-repo": sub("filter-repo", "vcs_destructive"),
-    "gc": sub(
+    "filter-branch": _sub("filter-branch", "vcs_destructive code_exec"),
+    "filter-repo": _sub("filter-repo", "vcs_destructive"),
+    "gc": _sub(
         "gc",
         _WRITE,
-        options=[
-            Opt("--prune", value="optional", adds="vcs_destructive"),
-            Opt("--aggressive --auto -q --quiet"),
-        ],
+        "--aggressive --auto --detach --no-detach -q/--quiet --force --keep-largest-pack "
+        "--cruft --no-cruft --max-cruft-size=",
+        options=[Opt("--prune", value="optional", adds="vcs_destructive")],
     ),
-    "prune": sub("prune", "vcs_destructive"),
-    "reflog": sub(
+    "prune": _sub("prune", "vcs_destructive"),
+    "reflog": _sub(
         "reflog",
         _READ,
+        _LOG_FLAGS,
         subcommands={
-            "show": sub("show", _READ),
-            "expire": sub("expire", "vcs_destructive"),
-            "delete": sub("delete", "vcs_destructive"),
-            "exists": sub("exists", _READ),
+            "show": _sub("show", _READ, _LOG_FLAGS),
+            "list": _sub("list", _READ),
+            "expire": _sub("expire", "vcs_destructive"),
+            "delete": _sub("delete", "vcs_destructive"),
+            "drop": _sub("drop", "vcs_destructive"),
+            "exists": _sub("exists", _READ),
         },
-        default=sub("reflog", _READ),
+        default=_sub("reflog", _READ, _LOG_FLAGS),
     ),
-    "update-ref": sub("update-ref", _WRITE, options=[Opt("-d", adds="vcs_destructive")]),
-    "commit-graph": sub("commit-graph", _WRITE),
+    "update-ref": _sub("update-ref", _WRITE, options=[Opt("-d", adds="vcs_destructive")]),
+    "commit-graph": _sub("commit-graph", _WRITE),
     # the network
-    "push": sub(
+    "push": _sub(
         "push",
         "vcs_write network",
+        _PUSH_FLAGS,
         operands=("remote", "none"),
         options=_PUSH_OPTIONS,
-        abbrev=True,
         handler="git_push",
     ),
-    "fetch": sub(
+    "fetch": _sub(
         "fetch",
         "vcs_write network",
+        _FETCH_FLAGS,
         operands=("remote", "none"),
-        options=[Opt("--upload-pack", value="required", role="shell")],
-        abbrev=True,
+        options=[_UPLOAD_PACK, Opt("-f/--force")],
     ),
-    "pull": sub(
+    "pull": _sub(
         "pull",
         "vcs_write network",
+        _FETCH_FLAGS + " " + _MERGE_FLAGS + " -r/--rebase=? --no-rebase",
         operands=("remote", "none"),
-        options=[
-            Opt("--upload-pack", value="required", role="shell"),
-            Opt("-f --force", adds="vcs_destructive"),
-        ],
-        abbrev=True,
+        options=[_UPLOAD_PACK, Opt("-f/--force", adds="vcs_destructive")],
     ),
-    "clone": sub(
+    "clone": _sub(
         "clone",
         "vcs_write network write",
+        "-l/--local -s/--shared --no-hardlinks -q/--quiet -v/--verbose --progress "
+        "-n/--no-checkout --bare --mirror -o/--origin= -b/--branch= --revision= "
+        "--dissociate --depth= --shallow-since= --shallow-exclude= --single-branch "
+        "--no-single-branch --no-tags --tags --recurse-submodules=? --shallow-submodules "
+        "--no-shallow-submodules --remote-submodules --no-remote-submodules -j/--jobs= "
+        "--sparse --filter= --also-filter-submodules --server-option= -4/--ipv4 -6/--ipv6 "
+        "--bundle-uri= --reject-shallow --no-reject-shallow --ref-format=",
         operands=("url_or_path", "write"),
         options=[
-            Opt("-u --upload-pack", value="required", role="shell"),
-            Opt("--template --separate-git-dir --reference", value="required", role="read"),
-            Opt("-c --config", value="required", role="none"),
-            Opt(
-                "-b --branch -o --origin --depth --shallow-since --filter -j --jobs",
-                value="required",
-            ),
+            Opt("-u/--upload-pack", value="required", role="shell"),
+            Opt("--template --separate-git-dir", value="required", role="read"),
+            Opt("--reference --reference-if-able", value="required", role="read"),
+            Opt("-c/--config", value="required", role="none"),
         ],
-        abbrev=True,
         handler="git_clone",
     ),
-    "ls-remote": sub(
+    "ls-remote": _sub(
         "ls-remote",
         "vcs_read network",
+        "-h/--heads -b/--branches -t/--tags --refs -q/--quiet --exit-code --get-url "
+        "--sort= --symref -o/--server-option=",
         operands=("remote", "none"),
-        options=[Opt("--upload-pack", value="required", role="shell")],
+        options=[_UPLOAD_PACK],
     ),
-    "remote": sub(
+    "remote": _sub(
         "remote",
         _READ,
+        "-v/--verbose",
         subcommands={
-            "add": sub("add", _WRITE, operands=("none", "remote")),
-            "set-url": sub("set-url", _WRITE, operands=("none", "remote")),
-            "remove": sub("remove", _WRITE),
-            "rm": sub("rm", _WRITE),
-            "rename": sub("rename", _WRITE),
-            "prune": sub("prune", "vcs_write network"),
-            "update": sub("update", "vcs_write network"),
-            "show": sub("show", "vcs_read network"),
-            "get-url": sub("get-url", _READ),
+            "add": _sub(
+                "add",
+                _WRITE,
+                "-t= -m= -f --tags --no-tags --mirror=?",
+                operands=("none", "remote"),
+            ),
+            "set-url": _sub(
+                "set-url", _WRITE, "--push --add --delete", operands=("none", "remote")
+            ),
+            "remove": _sub("remove", _WRITE),
+            "rm": _sub("rm", _WRITE),
+            "rename": _sub("rename", _WRITE, "--progress --no-progress"),
+            "prune": _sub("prune", "vcs_write network", "-n/--dry-run"),
+            "update": _sub("update", "vcs_write network", "-p/--prune"),
+            "show": _sub("show", "vcs_read network", "-n"),
+            "get-url": _sub("get-url", _READ, "--push --all"),
+            "set-head": _sub("set-head", _WRITE, "-a/--auto -d/--delete"),
+            "set-branches": _sub("set-branches", _WRITE, "--add"),
         },
-        default=sub("remote", _READ),
+        default=_sub("remote", _READ),
     ),
-    "submodule": sub(
+    "submodule": _sub(
         "submodule",
         "vcs_write network",
+        "-q/--quiet --cached",
         subcommands={
-            "foreach": sub("foreach", "vcs_write", operands="shell_words"),
-            "status": sub("status", _READ),
-            "summary": sub("summary", _READ),
+            "foreach": _sub(
+                "foreach",
+                "vcs_write",
+                "--recursive -q/--quiet",
+                operands="shell_words",
+                permute=False,
+            ),
+            "status": _sub("status", _READ, "--cached --recursive"),
+            "summary": _sub("summary", _READ),
+            "update": _sub(
+                "update",
+                "vcs_write network",
+                "--init --remote -N/--no-fetch --recommend-shallow --no-recommend-shallow "
+                "-f/--force --checkout --rebase --merge --reference= --dissociate "
+                "--recursive --depth= --single-branch --no-single-branch --filter= "
+                "-j/--jobs= --progress --no-progress",
+            ),
+            "deinit": _sub(
+                "deinit",
+                "vcs_write delete",
+                "--all",
+                options=[Opt("-f/--force", adds="vcs_destructive")],
+            ),
         },
-        default=sub("submodule", "vcs_write network"),
+        default=_sub("submodule", "vcs_write network"),
     ),
-    "bisect": sub(
+    "bisect": _sub(
         "bisect",
         _WRITE,
         subcommands={
-            "run": sub("run", _WRITE, operands="command", permute=False),
+            "run": _sub("run", _WRITE, operands="command", permute=False),
+            "log": _sub("log", _READ),
+            "view": _sub("view", _READ),
+            "visualize": _sub("visualize", _READ),
         },
-        default=sub("bisect", _WRITE),
+        default=_sub("bisect", _WRITE),
     ),
-    "send-email": sub("send-email", "network"),
-    "daemon": sub("daemon", "network process_control"),
-    "difftool": sub(
+    "send-email": _sub("send-email", "network"),
+    "daemon": _sub("daemon", "network process_control"),
+    "instaweb": _sub("instaweb", "network process_control code_exec"),
+    "difftool": _sub(
         "difftool",
         "vcs_read",
-        options=[Opt("-x --extcmd -t --tool", value="required", role="shell")],
+        _DIFF_FLAGS + " -d/--dir-diff -y/--no-prompt --prompt --rotate-to= --skip-to= "
+        "-t/--tool= --tool-help --symlinks --no-symlinks -g/--gui --no-gui --trust-exit-code "
+        "--no-trust-exit-code",
+        options=[Opt("-x/--extcmd", value="required", role="shell")],
     ),
     # configuration (the handler finds keys that make git run programs)
-    "config": sub("config", _READ, handler="git_config"),
-    "credential": sub("credential", "secret_read"),
-    "credential-store": sub("credential-store", "secret_read"),
-    "credential-cache": sub("credential-cache", "secret_read"),
-    "hook": sub("hook", "code_exec"),
-    "lfs": sub("lfs", "vcs_write network"),
+    "config": _sub(
+        "config",
+        _READ,
+        "--global --system --local --worktree --blob= --get --get-all --get-regexp "
+        "--get-urlmatch --replace-all --add --unset --unset-all --rename-section "
+        "--remove-section -l/--list --fixed-value --type= --bool --int --bool-or-int "
+        "--path --expiry-date --no-type -z/--null --name-only --show-origin --show-scope "
+        "--get-color --get-colorbool -e/--edit --includes --no-includes --default= --comment= "
+        "--all --regexp --value= --url=",
+        options=[Opt("-f/--file", value="required", role="read")],
+        handler="git_config",
+    ),
+    "credential": _sub("credential", "secret_read"),
+    "credential-store": _sub("credential-store", "secret_read"),
+    "credential-cache": _sub("credential-cache", "secret_read"),
+    "hook": _sub("hook", "code_exec"),
+    "lfs": _sub("lfs", "vcs_write network"),
 }
 
 GIT_GLOBAL_OPTIONS = [
     Opt("-C", value="required", role="cwd"),
+    # ``--work-tree`` is where checkout, clean and reset act: ``git --work-tree=/ clean -fdx``
+    Opt("--work-tree", value="required", role="cwd"),
+    Opt("--git-dir", value="required", role="read"),
     Opt("-c", value="required", role="none"),
-    Opt(
-        "--git-dir --work-tree --namespace --super-prefix --config-env --list-cmds",
-        value="required",
-    ),
     Opt("--exec-path", value="optional", adds="code_exec"),
-    Opt(
-        "-p --paginate -P --no-pager --bare --no-replace-objects --literal-pathspecs "
-        "--glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks "
-        "--html-path --man-path --info-path --version -v --help -h"
-    ),
 ]
+_GIT_GLOBAL_FLAGS = (
+    "--namespace= --super-prefix= --config-env= --list-cmds= --attr-source= "
+    "-p/--paginate -P/--no-pager --bare --no-replace-objects --no-lazy-fetch "
+    "--literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs "
+    "--no-optional-locks --html-path --man-path --info-path -v/--version -h/--help"
+)
 
 SPECS = [
     Spec(
         "git",
         "",
         options=GIT_GLOBAL_OPTIONS,
+        flags=_GIT_GLOBAL_FLAGS,
         subcommands=GIT_SUBCOMMANDS,
         default=sub("git", "unknown"),
         handler="git_global",

@@ -2,13 +2,24 @@
 
 ``operands="command"`` means the first operand and everything after it is the inner argv;
 ``shell_words`` joins the operands into a shell string (``eval``, ``watch``); ``shell`` parses
-each operand as one (``hyperfine 'cmd'``). Options are parsed with ``permute=False``: the first
-operand ends them, so ``timeout 5 rm -rf x`` gives rm its own ``-rf``.
+each operand as one (``hyperfine 'cmd'``). Most wrappers stop parsing their own options at the
+first operand (``permute=False``, getopt's ``+``), so ``timeout 5 rm -rf x`` gives rm its own
+``-rf``. A wrapper's unknown option is taken as a flag: if it did take a value, that value is
+read as the program -- unknown, so never allowed.
 """
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec
+from clearance.shellparse.spec import Opt, Spec, opts
+
+_NS_FLAGS = (
+    "-m/--mount=? -u/--uts=? -i/--ipc=? -n/--net=? -p/--pid=? -U/--user=? -C/--cgroup=? "
+    "-T/--time=? -S/--setuid= -G/--setgid= --preserve-credentials -F/--no-fork -a/--all "
+    "-Z/--follow-context -f/--fork -r/--map-root-user -c/--map-current-user "
+    "--mount-proc=? --propagation= --setgroups= --map-user= --map-group= --map-users= "
+    "--map-groups= --keep-caps --kill-child=? --monotonic= --boottime= --load-interp= "
+    "-t/--target= --env -h/--help -V/--version"
+)
 
 SPECS = [
     Spec(
@@ -17,94 +28,220 @@ SPECS = [
         operands="command",
         permute=False,
         handler="sudo",
+        abbrev=True,
         options=[
-            Opt(
-                "-u --user -g --group -h --host -p --prompt -C --close-from -D "
-                "--chdir -r --role -t --type -T --command-timeout -U --other-user "
-                "-R --chroot",
-                value="required",
-            ),
-            Opt("-e --edit", adds="write", operands="write"),
-            Opt("-s --shell -i --login", adds="code_exec"),
-            Opt(
-                "-A --askpass -b --background -E --preserve-env -H --set-home -k "
-                "--reset-timestamp -K --remove-timestamp -l --list -n "
-                "--non-interactive -P --preserve-groups -S --stdin -v --validate "
-                "-V --version -N --no-update -B --bell"
-            ),
+            Opt("-D/--chdir", value="required", role="cwd"),
+            Opt("-e/--edit", adds="write", operands="write"),
+            *opts("-s/--shell -i/--login", adds="code_exec"),
+            Opt("-E/--preserve-env", value="optional"),
         ],
+        flags="-u/--user= -g/--group= -h/--host= -p/--prompt= -C/--close-from= -r/--role= "
+        "-t/--type= -T/--command-timeout= -U/--other-user= -R/--chroot= -A/--askpass "
+        "-b/--background -H/--set-home -k/--reset-timestamp -K/--remove-timestamp -l/--list "
+        "-n/--non-interactive -P/--preserve-groups -S/--stdin -v/--validate -V/--version "
+        "-N/--no-update -B/--bell --help",
     ),
-    Spec("sudoedit", "privilege write", operands="write"),
+    Spec("sudoedit", "privilege write", operands="write", flags="-u/--user= -g/--group= -n"),
     Spec(
         "doas",
         "privilege",
         operands="command",
         permute=False,
-        options=[Opt("-u -C", value="required"), Opt("-s", adds="code_exec"), Opt("-n -L")],
+        handler="sudo",
+        options=[Opt("-s", adds="code_exec")],
+        flags="-u= -C= -n -L",
     ),
     Spec(
         "su",
         "privilege",
         operands="none",
-        permute=False,
+        handler="su",
+        abbrev=True,
         options=[
-            Opt("-c --command --session-command", value="required", role="shell"),
-            Opt(
-                "-s --shell -g --group -G --supp-group -w --whitelist-environment", value="required"
-            ),
-            Opt("- -l --login -m -p --preserve-environment -f -P --pty"),
+            Opt("-c/--command/--session-command", value="required", role="shell"),
+            Opt("-s/--shell", value="required", role="exec"),
         ],
+        flags="-g/--group= -G/--supp-group= -w/--whitelist-environment= - -l/--login "
+        "-m/-p/--preserve-environment -f/--fast -P/--pty -h/--help -V/--version",
     ),
     Spec(
-        "runuser|setpriv|chpst|su-exec|gosu|sg|newgrp|capsh|pkexec",
+        "runuser",
         "privilege",
-        operands=("none", "command"),
+        operands="command",
         permute=False,
-        options=[Opt("-u --user -g --group -c --command", value="required")],
+        handler="su",
+        options=[
+            Opt("-c/--command/--session-command", value="required", role="shell"),
+            Opt("-s/--shell", value="required", role="exec"),
+        ],
+        flags="-u/--user= -g/--group= -G/--supp-group= -w/--whitelist-environment= - "
+        "-l/--login -m/-p/--preserve-environment -f/--fast -P/--pty",
     ),
+    Spec(
+        "setpriv",
+        "privilege",
+        operands="command",
+        permute=False,
+        abbrev=True,
+        flags="--reuid= --regid= --ruid= --rgid= --euid= --egid= --groups= --init-groups "
+        "--clear-groups --keep-groups --inh-caps= --ambient-caps= --bounding-set= "
+        "--securebits= --pdeathsig= --selinux-label= --apparmor-profile= --landlock-access= "
+        "--landlock-rule= --reset-env --nnp/--no-new-privs -d/--dump",
+    ),
+    Spec(
+        "chpst",
+        "privilege",
+        operands="command",
+        permute=False,
+        flags="-u= -U= -b= -e= -/= -n= -l= -L= -m= -d= -o= -p= -f= -c= -v -P -0 -1 -2",
+    ),
+    Spec(
+        "pkexec",
+        "privilege",
+        operands="command",
+        permute=False,
+        flags="--user= --keep-cwd --disable-internal-agent --version --help",
+    ),
+    Spec(
+        "runcon",
+        "privilege",
+        operands="command",
+        permute=False,
+        flags="-c/--compute -u/--user= -r/--role= -t/--type= -l/--range=",
+    ),
+    Spec("sandbox-exec", "", operands="command", permute=False, flags="-f= -n= -p= -D="),
+    Spec("sshpass", "", operands="command", permute=False, flags="-p= -f= -d= -e -v -P="),
+    Spec("su-exec|gosu", "privilege", operands=("none", "command"), permute=False),
+    Spec("sg", "privilege", operands=("none", "shell_words"), permute=False, handler="sg"),
+    Spec("newgrp", "privilege code_exec", operands="none"),
+    Spec("capsh", "privilege", operands="none", handler="capsh"),
     Spec(
         "env",
         "",
         handler="env",
         permute=False,
+        abbrev=True,
         options=[
-            Opt("-u --unset -C --chdir -a --argv0", value="required"),
-            Opt("-S --split-string", value="required", role="shell"),
-            Opt(
-                "-i --ignore-environment -0 --null -v --debug - --block-signal "
-                "--default-signal --ignore-signal --list-signal-handling"
-            ),
+            Opt("-C/--chdir", value="required", role="cwd"),
+            Opt("-S/--split-string", value="required", role="shell"),
         ],
+        flags="-u/--unset= -a/--argv0= -i/--ignore-environment -0/--null -v/--debug - "
+        "--block-signal=? --default-signal=? --ignore-signal=? --list-signal-handling "
+        "--help --version",
     ),
     Spec(
         "nice",
         "",
         operands="command",
         permute=False,
-        options=[Opt("-n --adjustment", value="required")],
+        flags="-n/--adjustment= --help --version",
+        abbrev=True,
+        number="--adjustment",
     ),
-    # Wrappers whose own options take no values (an unknown option is taken as a flag: if
-    # it did take a value, the value is read as the program -- unknown, so never allowed).
+    # Wrappers whose options change nothing a policy cares about. A value-taking option listed
+    # here that is really a flag would swallow the program's name, so only those documented
+    # as taking a value are marked with ``=``.
+    *(
+        Spec(names, "", operands="command", permute=False, handler="wrapper", flags=flags)
+        for names, flags in (
+            (
+                "nohup|eatmydata|builtin|with-contenv|catchsegv|nocache|ccache|sccache|"
+                "distcc|icecc|valgrind|firejail|rlwrap",
+                "",
+            ),
+            ("unbuffer", "-p"),
+            ("dbus-run-session", "--config-file= --dbus-daemon="),
+            (
+                "dbus-launch",
+                "--sh-syntax --csh-syntax --auto-syntax --exit-with-session "
+                "--exit-with-x11 --autolaunch= --config-file= --binary-syntax --close-stderr",
+            ),
+            ("dumb-init", "-r/--rewrite= -c/--single-child -v/--verbose -V/--version"),
+            ("tini", "-s -v -vv -vvv -w -g -l -e= -p="),
+            ("proxychains|proxychains4", "-q -f="),
+            (
+                "torsocks|torify",
+                "-u/--user= -p/--pass= -a/--address= -P/--port= -i/--isolate -d/--debug -q/--quiet",
+            ),
+            ("trickle", "-d= -u= -w= -t= -l= -n= -s -v -V"),
+            (
+                "cpulimit",
+                "-l/--limit= -p/--pid= -e/--exe= -P/--path= -z/--lazy "
+                "-i/--include-children -b/--background -q/--quiet -k/--kill -r/--restore "
+                "-v/--verbose -c/--cpu= -s/--signal=",
+            ),
+            (
+                "heaptrack",
+                "-o/--output= -r/--record-only -d/--debug -a/--analyze -p/--pid= --use-inject",
+            ),
+            ("systemd-inhibit", "--what= --who= --why= --mode= --list --no-pager --no-legend"),
+            (
+                "fakechroot",
+                "-l/--lib= -d/--elfloader= -s/--use-system-libs -e/--environment= "
+                "-c/--config-dir= -b/--bindir=",
+            ),
+            ("daemonize", "-a -c= -e= -o= -p= -l= -u= -v -E="),
+            (
+                "proot",
+                "-r/--rootfs= -b/--bind/-m/--mount= -w/--pwd/--cwd= "
+                "-k/--kernel-release= -0/--root-id -i/--change-id= -q/--qemu= -v/--verbose= "
+                "-V/--version -h/--help -R= -S= --kill-on-exit",
+            ),
+        )
+    ),
     Spec(
-        "nohup|setsid|unbuffer|eatmydata|builtin|caffeinate|dbus-run-session|with-contenv|"
-        "dumb-init|tini|proxychains|proxychains4|torsocks|torify|firejail|fakechroot|"
-        "valgrind|heaptrack|rr|ccache|sccache|distcc|icecc|nocache|catchsegv|"
-        "systemd-inhibit|fakeroot|pv-run|lldb-run",
+        "bwrap",
+        "",
+        operands="command",
+        permute=False,
+        options=[
+            *opts(
+                "--bind --bind-try --dev-bind --dev-bind-try --ro-bind --ro-bind-try "
+                "--symlink --setenv --chmod --bind-data --ro-bind-data --file",
+                value="required",
+                nargs=2,
+            ),
+            Opt("--chdir", value="required", role="cwd"),
+        ],
+        flags="--dev= --proc= --tmpfs= --dir= --unsetenv= --hostname= --uid= --gid= "
+        "--remount-ro= --exec-label= --file-label= --lock-file= --sync-fd= --info-fd= "
+        "--json-status-fd= --block-fd= --userns-block-fd= --seccomp= --add-seccomp-fd= "
+        "--userns= --userns2= --pidns= --cap-add= --cap-drop= --perms= --size= --args= "
+        "--argv0= --mqueue= --overlay-src= --unshare-all --share-net --unshare-user "
+        "--unshare-user-try --unshare-ipc --unshare-pid --unshare-net --unshare-uts "
+        "--unshare-cgroup --unshare-cgroup-try --die-with-parent --as-pid-1 --new-session "
+        "--clearenv --disable-userns --assert-userns-disabled --level-prefix",
+    ),
+    Spec(
+        "caffeinate",
+        "",
+        operands="command",
+        permute=False,
+        flags="-d -i -m -s -u -t= -w=",
+    ),
+    Spec(
+        "setsid",
         "",
         operands="command",
         permute=False,
         handler="wrapper",
+        flags="-c/--ctty -f/--fork -w/--wait --help --version",
+    ),
+    Spec(
+        "fakeroot",
+        "",
+        operands="command",
+        permute=False,
+        options=[Opt("-l/--lib", value="required", role="exec")],
+        flags="--faked= -s= -i= -u/--unknown-is-real -b= -h/--help -v/--version",
     ),
     Spec(
         "time|gtime",
         "",
         operands="command",
         permute=False,
-        handler="wrapper",
-        options=[
-            Opt("-f --format -o --output", value="required"),
-            Opt("-p --portability -a --append -v --verbose -q --quiet"),
-        ],
+        options=[Opt("-o/--output", value="required", role="write")],
+        flags="-f/--format= -p/--portability -a/--append -v/--verbose -q/--quiet",
     ),
     Spec(
         "command",
@@ -112,7 +249,8 @@ SPECS = [
         operands="command",
         permute=False,
         handler="command_builtin",
-        options=[Opt("-p"), Opt("-v -V", adds="read_only")],
+        options=[Opt("-v"), Opt("-V")],
+        flags="-p",
     ),
     Spec(
         "exec",
@@ -120,82 +258,97 @@ SPECS = [
         operands="command",
         permute=False,
         handler="wrapper",
-        options=[Opt("-a", value="required"), Opt("-c -l")],
+        flags="-a= -c -l",
     ),
     Spec(
         "stdbuf",
         "",
         operands="command",
         permute=False,
-        options=[Opt("-i --input -o --output -e --error", value="required")],
+        flags="-i/--input= -o/--output= -e/--error= --help --version",
+        abbrev=True,
     ),
     Spec(
         "ionice",
         "",
         operands="command",
         permute=False,
-        options=[
-            Opt("-c --class -n --classdata -p --pid -P --pgid -u --uid", value="required"),
-            Opt("-t --ignore"),
-        ],
+        flags="-c/--class= -n/--classdata= -p/--pid= -P/--pgid= -u/--uid= -t/--ignore",
     ),
     Spec(
-        "chrt|taskset|faketime|numactl-cpus",
+        "chrt",
         "",
         operands=("none", "command"),
         permute=False,
-        options=[Opt("-p --pid -a --all-tasks -c --cpu-list -b -f -i -o -r -d -m -v -R")],
+        flags="-a/--all-tasks -b/--batch -d/--deadline -e/--ext -f/--fifo -i/--idle -m/--max "
+        "-o/--other -p/--pid -r/--rr -R/--reset-on-fork -T/--sched-runtime= "
+        "-P/--sched-period= -D/--sched-deadline= -v/--verbose",
+    ),
+    Spec(
+        "taskset",
+        "",
+        operands=("none", "command"),
+        permute=False,
+        flags="-a/--all-tasks -c/--cpu-list -p/--pid",
+    ),
+    Spec(
+        "faketime",
+        "",
+        operands=("none", "command"),
+        permute=False,
+        flags="-m -f --exclude-monotonic --date-prog=",
     ),
     Spec(
         "numactl",
         "",
         operands="command",
         permute=False,
-        options=[
-            Opt(
-                "-C --physcpubind -N --cpunodebind -m --membind -i --interleave -p --preferred",
-                value="required",
-            )
-        ],
+        flags="-C/--physcpubind= -N/--cpunodebind= -m/--membind= -i/--interleave= "
+        "-p/--preferred= -l/--localalloc -a/--all -b/--balancing -s/--show -H/--hardware",
     ),
     Spec(
         "flock|lockf",
         "",
         operands=("read", "command"),
         permute=False,
-        options=[
-            Opt("-c --command", value="required", role="shell"),
-            Opt("-w --wait --timeout -E --conflict-exit-code", value="required"),
-            Opt("-s --shared -x --exclusive -n --nonblock -u --unlock -o --close -F --no-fork"),
-        ],
+        handler="flock",
+        options=[Opt("-c/--command", value="required", role="shell")],
+        flags="-w/--wait/--timeout= -E/--conflict-exit-code= -s/--shared -x/-e/--exclusive "
+        "-n/--nb/--nonblock -u/--unlock -o/--close -F/--no-fork --verbose",
     ),
     Spec(
-        "strace|ltrace",
+        "strace",
         "",
         operands="command",
         permute=False,
         handler="wrapper",
         options=[
-            Opt("-o -e -p -s -P -E -u -a -b -I -O -S -X", value="required"),
-            Opt(
-                "-f -ff -c -C -t -tt -ttt -T -y -yy -k -v -q -qq -r -x -xx -z -Z "
-                "-d -D -h -V -i -n -w -F"
-            ),
+            Opt("-o/--output", value="required", role="write"),
+            Opt("-E/--env", value="required"),
         ],
+        flags="-e= -p/--attach= -s/--string-limit= -P/--trace-path= -u/--user= -a/--columns= "
+        "-b/--detach-on= -I/--interruptible= -O= -S/--summary-sort-by= -X/--const-print-style= "
+        "-f/--follow-forks -ff -c/--summary-only -C/--summary -t -tt -ttt -T -y -yy -k -v -q "
+        "-qq -r -x -xx -z -Z -d -D -h -V -i -n -w -F",
+    ),
+    Spec(
+        "ltrace",
+        "",
+        operands="command",
+        permute=False,
+        handler="wrapper",
+        options=[Opt("-o/--output", value="required", role="write")],
+        flags="-e= -p= -s= -u= -a/--align= -n/--indent= -l/--library= -x= -w/--where= -F= "
+        "-A= -D/--debug= -b/--no-signals -c -C/--demangle -f -h/--help -i -L -r -S -t -tt "
+        "-ttt -T -V/--version",
     ),
     Spec(
         "xvfb-run",
         "",
         operands="command",
         permute=False,
-        options=[
-            Opt(
-                "-n --server-num -s --server-args -f --auth-file -e --error-file "
-                "-w --wait -p --xauth-protocol",
-                value="required",
-            ),
-            Opt("-a --auto-servernum -l --listen-tcp"),
-        ],
+        flags="-n/--server-num= -s/--server-args= -f/--auth-file= -e/--error-file= "
+        "-w/--wait= -p/--xauth-protocol= -a/--auto-servernum -l/--listen-tcp",
     ),
     Spec(
         "perf",
@@ -206,14 +359,9 @@ SPECS = [
                 "",
                 operands="command",
                 permute=False,
-                options=[
-                    Opt(
-                        "-e --event -o --output -p --pid -t --tid -C --cpu -G "
-                        "--cgroup -F --freq -c --count -r --repeat -x "
-                        "--field-separator",
-                        value="required",
-                    )
-                ],
+                options=[Opt("-o/--output", value="required", role="write")],
+                flags="-e/--event= -p/--pid= -t/--tid= -C/--cpu= -G/--cgroup= -F/--freq= "
+                "-c/--count= -r/--repeat= -x/--field-separator= -a/--all-cpus -g",
             )
             for name in ("stat", "record", "trace", "mem", "sched", "lock")
         },
@@ -225,6 +373,7 @@ SPECS = [
         subcommands={
             "exec": Spec("exec", "", operands=("read", "command"), permute=False),
             "allow": Spec("allow", "code_exec system"),
+            "permit": Spec("permit", "code_exec system"),
             "deny": Spec("deny", "system"),
         },
         default=Spec("direnv", "read_only"),
@@ -238,7 +387,7 @@ SPECS = [
                 "secret_read",
                 operands=("none", "command"),
                 permute=False,
-                options=[Opt("-d --duration -r --region", value="required")],
+                flags="-d/--duration= -r/--region= -n/--no-session -j/--json -s/--server",
             ),
         },
         default=Spec("aws-vault", "secret_read"),
@@ -252,12 +401,8 @@ SPECS = [
                 "secret_read",
                 operands="command",
                 permute=False,
-                options=[
-                    Opt(
-                        "--env-file --environment --project --config -c -p -e --account --vault",
-                        value="required",
-                    )
-                ],
+                flags="--env-file= --environment= --project= --config= -c= -p= -e= "
+                "--account= --vault= -f= --no-masking",
             ),
             "read": Spec("read", "secret_read"),
             "item": Spec("item", "secret_read"),
@@ -271,7 +416,7 @@ SPECS = [
         "secret_read",
         operands="command",
         permute=False,
-        options=[Opt("-e -v -c", value="required")],
+        flags="-e= -v= -c=?",
     ),
     Spec("envchain", "secret_read", operands=("none", "command"), permute=False),
     Spec(
@@ -287,10 +432,9 @@ SPECS = [
         "",
         operands=("none", "command"),
         permute=False,
-        options=[
-            Opt("-s --signal -k --kill-after", value="required"),
-            Opt("--preserve-status --foreground -v --verbose"),
-        ],
+        flags="-s/--signal= -k/--kill-after= --preserve-status --foreground -v/--verbose "
+        "--help --version",
+        abbrev=True,
     ),
     Spec(
         "watch|gwatch",
@@ -298,71 +442,62 @@ SPECS = [
         operands="shell_words",
         permute=False,
         handler="watch",
-        options=[
-            Opt("-n --interval -q --equexit", value="required"),
-            Opt("-x --exec", adds=""),
-            Opt(
-                "-d --differences -t --no-title -b --beep -e --errexit -g --chgexit "
-                "-c --color -C --no-color -p --precise -w --no-wrap"
-            ),
-        ],
+        abbrev=True,
+        options=[Opt("-x/--exec")],
+        flags="-n/--interval= -q/--equexit= -d/--differences=? -t/--no-title -b/--beep "
+        "-e/--errexit -g/--chgexit -c/--color -C/--no-color -p/--precise -w/--no-wrap "
+        "-r/--no-rerun -h/--help -v/--version",
     ),
     Spec(
         "xargs|gxargs",
         "",
         handler="xargs",
         permute=False,
+        abbrev=True,
         options=[
-            Opt("-a --arg-file", value="required", role="read"),
-            Opt(
-                "-d --delimiter -E -e --eof -I --replace -i -L --max-lines -l -n "
-                "--max-args -P --max-procs -s --max-chars --process-slot-var",
-                value="required",
-            ),
-            Opt(
-                "-0 --null -o --open-tty -p --interactive -r --no-run-if-empty "
-                "-t --verbose -x --exit --show-limits"
-            ),
+            Opt("-a/--arg-file", value="required", role="read"),
+            Opt("-I", value="required"),
+            Opt("-i/--replace", value="optional"),
         ],
+        flags="-d/--delimiter= -E= -e/--eof=? -L/--max-lines= -l=? -n/--max-args= "
+        "-P/--max-procs= -s/--max-chars= --process-slot-var= -0/--null -o/--open-tty "
+        "-p/--interactive -r/--no-run-if-empty -t/--verbose -x/--exit --show-limits "
+        "--help --version",
     ),
     Spec(
         "parallel",
         "",
         handler="parallel",
         permute=False,
-        options=[
-            Opt(
-                "-j --jobs -S --sshlogin --joblog --results --tmpdir -a --arg-file "
-                "--delay --timeout --retries --colsep -d --delimiter -I --sshloginfile",
-                value="required",
-            )
-        ],
+        options=[Opt("-a/--arg-file", value="required", role="read")],
+        flags="-j/--jobs/-P= -S/--sshlogin= --joblog= --results= --tmpdir= --delay= "
+        "--timeout= --retries= --colsep= -d/--delimiter= -I= --sshloginfile= -k/--keep-order "
+        "-q/--quote --dry-run -0/--null -X -m --pipe --halt= -n/--max-args= -N= --eta --bar "
+        "--progress -v --tag --line-buffer --ungroup -u --group",
     ),
     Spec("eval", "", operands="shell_words", permute=False),
-    Spec("trap", "", operands=("shell", "none"), permute=False, options=[Opt("-l -p")]),
+    Spec("trap", "", operands=("shell", "none"), permute=False, flags="-l -p"),
     Spec("alias", "read_only", handler="alias"),
     Spec(
         "hyperfine",
         "",
         operands="shell",
         options=[
-            Opt("-p --prepare -c --cleanup -s --setup --conclude", value="required", role="shell"),
-            Opt(
-                "-w --warmup -r --runs -m --min-runs -M --max-runs -n --command-name -S --shell "
-                "-u --time-unit --export-json --export-markdown --export-csv -L "
-                "--parameter-list -P --parameter-scan",
-                value="required",
-            ),
+            *opts("-p/--prepare -c/--cleanup -s/--setup --conclude", value="required", role="shell")
         ],
+        flags="-w/--warmup= -r/--runs= -m/--min-runs= -M/--max-runs= -n/--command-name= "
+        "-S/--shell= -u/--time-unit= --export-json= --export-markdown= --export-csv= "
+        "-L/--parameter-list= -P/--parameter-scan= -N -i/--ignore-failure --show-output",
     ),
     Spec(
         "script",
         "",
         operands="write",
-        options=[
-            Opt("-c --command", value="required", role="shell"),
-            Opt("-a -q -f -e -E -t -T -B -I -O", value="optional"),
-        ],
+        abbrev=True,
+        options=[Opt("-c/--command", value="required", role="shell")],
+        flags="-a/--append -e/--return -f/--flush --force -q/--quiet -E/--echo= "
+        "-I/--log-in= -O/--log-out= -B/--log-io= -T/--log-timing= -m/--logging-format= "
+        "-t/--timing=?",
     ),
     Spec("tmux", "process_control", handler="tmux"),
     Spec(
@@ -371,9 +506,11 @@ SPECS = [
         operands="command",
         permute=False,
         options=[
-            Opt("-S -c -e -h -p -X -T", value="required"),
-            Opt("-d -m -D -R -r -x -L -U -a -A -q -ls -list -wipe"),
+            Opt("-X", value="required", adds="code_exec"),
+            Opt("-s", value="required", role="exec"),
         ],
+        flags="-S= -c= -e= -h= -p= -T= -d -m -D -R -r -x -L -U -a -A -q -l -O -i -f "
+        "-ls -list -wipe -Logfile=",
     ),
     Spec("busybox|toybox", "", operands="command", permute=False),
     Spec(
@@ -381,24 +518,94 @@ SPECS = [
         "privilege system",
         operands=("read", "command"),
         permute=False,
-        options=[Opt("--userspec --groups", value="required")],
+        handler="chroot",
+        flags="--userspec= --groups= --skip-chdir --help --version",
     ),
     Spec(
-        "nsenter|unshare",
+        "nsenter",
         "privilege system",
         operands="command",
         permute=False,
-        options=[Opt("-t --target -S -G --setuid --setgid -w --wd -r --root", value="required")],
+        handler="chroot",
+        options=[
+            Opt("-r/--root", value="optional", role="read"),
+            Opt("-w/--wd", value="optional", role="cwd"),
+        ],
+        flags=_NS_FLAGS,
+    ),
+    Spec(
+        "unshare",
+        "privilege system",
+        operands="command",
+        permute=False,
+        handler="chroot",
+        options=[
+            Opt("-R/--root", value="required", role="read"),
+            Opt("-w/--wd", value="required", role="cwd"),
+        ],
+        flags=_NS_FLAGS,
+    ),
+    Spec(
+        "systemd-run",
+        "system process_control",
+        operands="command",
+        permute=False,
+        options=[
+            Opt(
+                "--on-calendar --on-active --on-boot --on-startup --on-unit-active "
+                "--on-unit-inactive --on-clock-change --on-timezone-change",
+                value="required",
+            ),
+            Opt("-E/--setenv", value="required"),
+            Opt("--working-directory", value="required", role="cwd"),
+        ],
+        flags="-u/--unit= -p/--property= --user --system --scope -t/--pty -P/--pipe -q/--quiet "
+        "--wait -G/--collect --uid= --gid= --nice= -d/--same-dir -M/--machine= -H/--host= "
+        "--slice= --slice-inherit --description= -r/--remain-after-exit --service-type= "
+        "--timer-property= --path-property= --socket-property= --no-block --no-ask-password "
+        "-S/--shell --expand-environment= --json=",
+    ),
+    Spec(
+        "start-stop-daemon",
+        "system process_control",
+        options=[Opt("-x/--exec -a/--startas", value="required", role="exec")],
+        flags="-S/--start -K/--stop -T/--status -H/--help -V/--version -n/--name= "
+        "-p/--pidfile= -u/--user= -g/--group= -s/--signal= -R/--retry= -c/--chuid= "
+        "-r/--chroot= -d/--chdir= -b/--background -m/--make-pidfile -o/--oknodo -q/--quiet "
+        "-v/--verbose -N/--nicelevel= -k/--umask=",
+        handler="start_stop_daemon",
     ),
     Spec(
         "gdb",
         "code_exec",
         operands="exec",
+        single_dash_long=True,
         options=[
-            Opt("-ex --eval-command -x --command -iex", value="required", role="code"),
+            Opt("-ex/--eval-command -iex/--init-eval-command", value="required", role="code"),
+            Opt("-x/--command -ix/--init-command", value="required", role="exec"),
             Opt("--args", ends=True, operands="command"),
+            Opt("-p/--pid", value="required", adds="process_control"),
         ],
+        flags="-batch/--batch -q/-quiet/--quiet -nx/--nx -nh -tui --tui -c= -core= -d= "
+        "-directory= -s= -symbols= -cd=",
     ),
-    Spec("at|batch", "system", operands="none", handler="at"),
-    Spec("entr", "", operands="command", permute=False, options=[Opt("-s", adds="code_exec")]),
+    Spec("at|batch", "system", operands="none", handler="at", flags="-q= -f= -m -M -t= -v -c"),
+    Spec(
+        "entr",
+        "",
+        operands="command",
+        permute=False,
+        handler="entr",
+        options=[Opt("-s", adds="code_exec")],
+        flags="-a -c -cc -d -n -p -r -z",
+    ),
+    # Open a file or URL with whatever program the desktop associates with it: a script or a
+    # ``.desktop`` entry runs.
+    Spec("xdg-open|open|gio-open|start|wslview|explorer.exe", "code_exec", operands="read"),
+    Spec(
+        "run-parts",
+        "code_exec",
+        operands="exec",
+        flags="--test --list -v --report --reverse --exit-on-error --regex= -u/--umask= -a/--arg=",
+    ),
 ]

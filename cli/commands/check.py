@@ -1,0 +1,98 @@
+"""``clearance check`` and ``clearance explain``: decide one intent and show why.
+
+Exit status (check): 0 allow, 3 ask, 4 deny, 2 usage or policy error, 1 internal error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.engine.decision import ApprovalDecision
+
+EXIT_ALLOW = 0
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+EXIT_ASK = 3
+EXIT_DENY = 4
+
+EXIT_FOR = {"allow": EXIT_ALLOW, "ask": EXIT_ASK, "deny": EXIT_DENY}
+
+
+def exit_status(decision: ApprovalDecision) -> int:
+    if decision.reason_code in ("policy_error", "bad_input"):
+        return EXIT_USAGE
+    if decision.reason_code == "internal_error":
+        return EXIT_INTERNAL
+    return EXIT_FOR[decision.decision]
+
+
+def build_intent(
+    command: str | None, tool: str | None, input_json: str | None, cwd: str
+) -> tuple[object, str | None]:
+    """The intent to decide, or an error message (usage)."""
+    from clearance.engine.intents import TOOLS, ToolIntent, tool_kind
+
+    tool = tool or "bash"
+    if input_json is not None:
+        try:
+            data = json.loads(input_json)
+        except ValueError as exc:
+            return None, f"--input is not JSON: {exc}"
+        if not isinstance(data, dict):
+            return None, "--input must be a JSON object"
+        return ToolIntent(tool, data, source="check", cwd=cwd), None
+    if command is None:
+        return None, "give a COMMAND (or -- COMMAND…), or --input JSON"
+    kind = tool_kind(tool)
+    fields = TOOLS.get(tool, (kind, ("command",)))[1] or ("command",)
+    return ToolIntent(tool, {fields[0]: command}, source="check", cwd=cwd), None
+
+
+def run_check(
+    command: str | None,
+    *,
+    as_json: bool,
+    policies: list[str] | None,
+    cwd: str | None,
+    tool: str | None,
+    input_json: str | None = None,
+    explain: bool = False,
+    ledger: str | None = None,
+    no_ledger: bool = True,
+) -> int:
+    from clearance.engine.api import decide_intent
+
+    from clearance.commands.render import render_decision, render_trace
+
+    directory = os.path.abspath(cwd or os.getcwd())
+    if not os.path.isdir(directory):
+        sys.stderr.write(f"clearance check: --cwd {cwd}: not a directory\n")
+        return EXIT_USAGE
+    intent, problem = build_intent(command, tool, input_json, directory)
+    if problem is not None:
+        sys.stderr.write(f"clearance check: {problem}\n")
+        return EXIT_USAGE
+    from clearance.engine.intents import ToolIntent
+
+    assert isinstance(intent, ToolIntent)
+    decision = decide_intent(intent, files=policies, cwd=directory, trace=explain)
+    if ledger is not None and not no_ledger:
+        from clearance.commands.ledger_write import record
+
+        error = record(ledger, decision, intent, surface="check")
+        if error:
+            sys.stderr.write(f"clearance check: {error}\n")
+            return EXIT_INTERNAL
+    if as_json:
+        sys.stdout.write(json.dumps(decision.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        text = render_trace(decision) if explain else render_decision(decision)
+        sys.stdout.write(text + "\n")
+    if decision.reason_code == "policy_error" and not as_json:
+        for error in decision.errors:
+            sys.stderr.write(f"clearance: {error}\n")
+    return exit_status(decision)

@@ -1,0 +1,193 @@
+"""The engine's entry points: load the policy in force, decide an intent.
+
+``decide_intent`` never raises and never allows what it could not judge: a policy that fails
+to load, an intent without the input its tool needs, or a bug all become a deny with the
+reason code saying which (``policy_error``, ``bad_input``, ``internal_error``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance.engine import cache
+from clearance.engine.decision import ApprovalDecision, failure
+from clearance.engine.errors import PolicyError
+from clearance.engine.evaluator import evaluate
+from clearance.engine.intents import (
+    BadIntent,
+    ToolIntent,
+    agent_part,
+    fetch_part,
+    file_part,
+    shell_command,
+    tool_kind,
+)
+from clearance.engine.rules import PolicySet
+from clearance.engine.scopes import discover, workspace_of
+from clearance.engine.views import Context
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from clearance.shellparse.facts import SimpleCommandFacts
+
+DEFAULT_DISPLAY = "clearance:policies/default.yaml"
+
+def default_pack_path() -> str:
+    from clearance import policies
+
+    return os.path.join(os.path.dirname(os.path.abspath(policies.__file__)), "default.yaml")
+
+
+def policy_sources(
+    cwd: str, files: list[str] | None = None, env: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """``(scope, path)`` of the files to load: exactly ``files`` when given (``--policy``),
+    else the scopes discovered at ``cwd`` over the shipped default pack."""
+    if files is not None:
+        return [("cli", path) for path in files]
+    return [*discover(cwd, env), ("default", default_pack_path())]
+
+
+def load_policy(
+    cwd: str,
+    *,
+    files: list[str] | None = None,
+    session: list[dict[str, object]] | None = None,
+    env: Mapping[str, str] | None = None,
+    use_cache: bool = True,
+) -> PolicySet:
+    """The policy set in force; raises ``PolicyError`` (with file:line:column) if any file is
+    broken or any rule's examples do not behave as declared."""
+    sources = policy_sources(cwd, files, env)
+    key = cache.key_for(sources)
+    packs = cache.load(key, env) if use_cache else None
+    if packs is None:
+        from clearance.engine.examples import check_examples
+        from clearance.engine.errors import PolicyIssue
+        from clearance.engine.loader import load_pack
+
+        packs = []
+        issues: list[PolicyIssue] = []
+        for scope, path in sources:
+            display = DEFAULT_DISPLAY if scope == "default" else path
+            try:
+                packs.extend(load_pack(path, scope, display=display))
+            except PolicyError as exc:
+                issues.extend(exc.issues)
+        if issues:
+            raise PolicyError(issues)
+        problems = check_examples(PolicySet(packs))
+        if problems:
+            raise PolicyError(problems)
+        if use_cache:
+            cache.store(key, packs, env)
+    return PolicySet([*packs, *(session or [])])
+
+
+def intent_parts(
+    intent: ToolIntent,
+    policy: PolicySet,
+    *,
+    cwd: str,
+    workspace: str,
+    home: str,
+) -> tuple[str, list[SimpleCommandFacts], str, frozenset[str], bool]:
+    """(kind, parts, subject, command markers, parsed ok) of an intent; raises BadIntent."""
+    from clearance.shellparse.classifier import Classifier
+    from clearance.shellparse.expand import Env
+
+    kind = tool_kind(intent.tool)
+    if kind == "shell":
+        from clearance.shellparse import classify
+
+        command = shell_command(intent)
+        facts = classify(command, cwd=cwd, home=home, workspace=workspace)
+        return kind, facts.commands, command, frozenset(facts.markers), facts.ok
+    if kind in ("read", "write", "edit", "list"):
+        part, subject = file_part(intent, kind, Classifier(workspace, home), Env(home, cwd))
+        return kind, [part], subject, frozenset(), True
+    if kind in ("fetch", "search"):
+        part, subject = fetch_part(intent, kind)
+        return kind, [part], subject, frozenset(), True
+    return kind, [agent_part(intent)], intent.tool, frozenset(), True
+
+
+def decide(
+    intent: ToolIntent,
+    policy: PolicySet,
+    *,
+    cwd: str | None = None,
+    workspace: str | None = None,
+    home: str | None = None,
+    trace: bool = False,
+) -> ApprovalDecision:
+    """Decide one intent under ``policy``. Never raises."""
+    cwd = os.path.abspath(cwd or intent.cwd or os.getcwd())
+    workspace = workspace or workspace_of(cwd)
+    home = home or os.path.expanduser("~")
+    try:
+        decision = _decide(intent, policy, cwd, workspace, home, trace)
+    except BadIntent as exc:
+        decision = failure("bad_input", str(exc), tool=intent.tool, digest=policy.digest)
+    except Exception as exc:  # a bug: fail closed, and say so
+        decision = failure(
+            "internal_error",
+            f"internal error while deciding: {exc!r}",
+            tool=intent.tool,
+            digest=policy.digest,
+        )
+    decision.tool = intent.tool
+    decision.tool_kind = tool_kind(intent.tool)
+    return decision
+
+
+def _decide(
+    intent: ToolIntent, policy: PolicySet, cwd: str, workspace: str, home: str, trace: bool
+) -> ApprovalDecision:
+    kind, parts, subject, markers, parsed = intent_parts(
+        intent, policy, cwd=cwd, workspace=workspace, home=home
+    )
+    if not parts:
+        if parsed:
+            decision = ApprovalDecision("allow", "no_op", "nothing would run")
+        else:
+            decision = ApprovalDecision("ask", "parse_error", "the command does not parse")
+        decision.policy_digest = policy.digest
+        decision.subject = subject
+        return decision
+    ctx = Context(intent.tool, kind, workspace, home, cwd, subject)
+    decision = evaluate(policy, parts, ctx, command_markers=markers, trace=trace)
+    if kind == "unknown" and decision.reason_code == "default":
+        decision.decision = policy.unknown_tool_decision
+        decision.reason_code = "unknown_tool"
+        decision.reason = (
+            f"clearance does not know the tool {intent.tool!r} and no rule names it; "
+            f"unknown tools get {policy.unknown_tool_decision}"
+        )
+        decision.risk = "medium" if decision.decision == "ask" else "high"
+    decision.subject = subject
+    return decision
+
+
+def decide_intent(
+    intent: ToolIntent,
+    *,
+    files: list[str] | None = None,
+    cwd: str | None = None,
+    home: str | None = None,
+    env: Mapping[str, str] | None = None,
+    trace: bool = False,
+) -> ApprovalDecision:
+    """Load the policy in force at the intent's directory and decide it. Never raises."""
+    cwd = os.path.abspath(cwd or intent.cwd or os.getcwd())
+    try:
+        policy = load_policy(cwd, files=files, env=env)
+    except PolicyError as exc:
+        decision = failure("policy_error", f"policy error: {exc.summary()}", tool=intent.tool)
+        decision.errors = [str(issue) for issue in exc.issues]
+        return decision
+    except Exception as exc:
+        return failure("internal_error", f"internal error loading policy: {exc!r}", tool=intent.tool)
+    return decide(intent, policy, cwd=cwd, home=home, trace=trace)

@@ -1,0 +1,209 @@
+"""Decisions: the closed vocabularies and the ApprovalDecision the engine answers with.
+
+``ApprovalDecision`` here is the value the evaluator builds on the hot path (a plain class, so
+that a hook never imports pydantic); ``clearance.engine.schema.ApprovalDecisionModel`` is its
+pydantic schema. Both serialise through ``to_dict`` -- one shape everywhere: check, gate,
+hooks, the ledger and the runner's event log -- and a test holds them equal.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+DECISIONS = ("allow", "ask", "deny")
+STRICTNESS = {"allow": 0, "ask": 1, "deny": 2}
+
+#: Why a decision is what it is (closed set).
+REASON_CODES = (
+    "rule_matched",  # a rule decided
+    "default",  # no rule matched; the policy's default decision
+    "parse_error",  # the command does not parse
+    "dynamic_command",  # the program to run is computed at run time
+    "unknown_program",  # a program nothing knows about and no rule names
+    "inline_code",  # an interpreter runs code given inline or on stdin
+    "depth_limit",  # unwrapping stopped at its bound
+    "unknown_tool",  # a tool the mapping does not know
+    "managed_lock",  # an allow from a lower scope, discarded by the managed lock
+    "no_op",  # nothing would run (an empty script, comments only)
+    "policy_error",  # the policy could not be loaded: fail closed
+    "bad_input",  # the intent or hook payload is malformed
+    "internal_error",  # a bug in clearance: fail closed
+)
+
+#: Markers that can never be allowed by a default or by a rule that does not name them,
+#: mapped to the reason code a decision they escalate carries.
+FAIL_CLOSED_MARKERS = {
+    "parse_error": "parse_error",
+    "dynamic_program": "dynamic_command",
+    "unknown_program": "unknown_program",
+    "depth_limit": "depth_limit",
+    "inline_code": "inline_code",
+    "stdin_code": "inline_code",
+    "invalid_substitution": "parse_error",
+    "truncated": "depth_limit",
+}
+
+RISKS = ("low", "medium", "high", "critical")
+DEFAULT_RISK = {"allow": "low", "ask": "medium", "deny": "high"}
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def new_decision_id() -> str:
+    """A ULID: 48 bits of milliseconds then 80 random bits, so ids sort by time."""
+    value = (int(time.time() * 1000) << 80) | int.from_bytes(os.urandom(10), "big")
+    chars = []
+    for _ in range(26):
+        chars.append(_CROCKFORD[value & 31])
+        value >>= 5
+    return "".join(reversed(chars))
+
+
+def utc_now() -> str:
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
+
+
+def stricter(a: str, b: str) -> str:
+    return a if STRICTNESS[a] >= STRICTNESS[b] else b
+
+
+class PartDecision:
+    """The decision for one simple command (or the one pseudo-command of a file or web tool)."""
+
+    __slots__ = (
+        "argv",
+        "classes",
+        "decision",
+        "hosts",
+        "index",
+        "markers",
+        "matched",
+        "paths",
+        "policy_id",
+        "program",
+        "reason",
+        "reason_code",
+        "span",
+        "text",
+        "via",
+    )
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.text = ""
+        self.span: list[int] = []
+        self.argv: list[str] = []
+        self.program: str | None = None
+        self.classes: list[str] = []
+        self.markers: list[str] = []
+        self.via: list[str] = []
+        self.paths: list[dict[str, object]] = []
+        self.hosts: list[str] = []
+        self.decision = "ask"
+        self.reason_code = "default"
+        self.reason = ""
+        self.policy_id: str | None = None
+        self.matched: list[str] = []
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "index": self.index,
+            "text": self.text,
+            "span": self.span,
+            "argv": self.argv,
+            "program": self.program,
+            "classes": self.classes,
+            "markers": self.markers,
+            "via": self.via,
+            "paths": self.paths,
+            "hosts": self.hosts,
+            "decision": self.decision,
+            "reason_code": self.reason_code,
+            "reason": self.reason,
+            "policy_id": self.policy_id,
+            "matched": self.matched,
+        }
+
+
+class ApprovalDecision:
+    """allow / ask / deny, the rule that decided, why, and the evidence (Cedar-style: the
+    decision plus diagnostics -- every matched policy id and every error)."""
+
+    __slots__ = (
+        "decision",
+        "decision_id",
+        "errors",
+        "matched",
+        "parts",
+        "policy_digest",
+        "policy_id",
+        "reason",
+        "reason_code",
+        "risk",
+        "scope",
+        "source",
+        "subject",
+        "time",
+        "tool",
+        "tool_kind",
+        "trace",
+        "trigger",
+    )
+
+    def __init__(self, decision: str, reason_code: str, reason: str) -> None:
+        self.decision_id = new_decision_id()
+        self.time = utc_now()
+        self.decision = decision
+        self.reason_code = reason_code
+        self.reason = reason
+        self.policy_id: str | None = None
+        self.scope: str | None = None
+        self.source: str | None = None
+        self.risk = DEFAULT_RISK[decision]
+        self.tool = ""
+        self.tool_kind = ""
+        #: What was judged: the command line, the path, the URL.
+        self.subject = ""
+        self.parts: list[PartDecision] = []
+        #: The part that decided: {"part": index, "text": …, "span": [start, end]}.
+        self.trigger: dict[str, object] | None = None
+        self.matched: list[str] = []
+        self.errors: list[str] = []
+        self.policy_digest = ""
+        self.trace: list[dict[str, object]] | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "decision_id": self.decision_id,
+            "time": self.time,
+            "decision": self.decision,
+            "reason_code": self.reason_code,
+            "reason": self.reason,
+            "policy_id": self.policy_id,
+            "scope": self.scope,
+            "source": self.source,
+            "risk": self.risk,
+            "tool": self.tool,
+            "tool_kind": self.tool_kind,
+            "subject": self.subject,
+            "trigger": self.trigger,
+            "parts": [p.to_dict() for p in self.parts],
+            "matched": self.matched,
+            "errors": self.errors,
+            "policy_digest": self.policy_digest,
+            "trace": self.trace,
+        }
+
+
+def failure(
+    reason_code: str, reason: str, *, tool: str = "", subject: str = "", digest: str = ""
+) -> ApprovalDecision:
+    """A deny for input or policy that cannot be judged: fail closed, and say why."""
+    decision = ApprovalDecision("deny", reason_code, reason)
+    decision.tool = tool
+    decision.subject = subject
+    decision.policy_digest = digest
+    decision.errors.append(reason)
+    return decision

@@ -1,0 +1,229 @@
+"""Deny-first evaluation: every part against every candidate rule of every scope.
+
+A part's decision is the strictest rule that matches it (deny > ask > allow), or the policy
+default. A part carrying a fail-closed marker is never allowed unless an allow rule names
+that marker. The command's decision is the strictest of its parts and of the whole-command
+rules; it is allow only when every part is.
+"""
+
+from __future__ import annotations
+
+from clearance.engine.decision import (
+    DEFAULT_RISK,
+    FAIL_CLOSED_MARKERS,
+    STRICTNESS,
+    ApprovalDecision,
+    PartDecision,
+)
+from clearance.engine.views import PartView
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.engine.rules import CompiledRule, PolicySet
+    from clearance.engine.views import Context
+    from clearance.shellparse.facts import SimpleCommandFacts
+
+_FAIL_CLOSED_TEXT = {
+    "parse_error": "the command does not parse",
+    "dynamic_program": "the program to run is computed when the command runs",
+    "unknown_program": "clearance knows nothing about the program {program!r}",
+    "depth_limit": "commands are nested deeper than the analysis follows",
+    "inline_code": "an interpreter runs code given on its command line",
+    "stdin_code": "an interpreter runs code it reads from its input",
+    "invalid_substitution": "the command holds a substitution bash rejects when it runs",
+    "truncated": "an expansion is larger than the analysis follows",
+}
+
+
+def _strictest(rules: list[CompiledRule]) -> CompiledRule:
+    best = rules[0]
+    for rule in rules[1:]:
+        if STRICTNESS[rule.decision] > STRICTNESS[best.decision]:
+            best = rule
+    return best
+
+
+def _fail_closed(part: PartView, allowing: list[CompiledRule]) -> str | None:
+    """The first fail-closed marker of ``part`` that no allowing rule names."""
+    for marker in FAIL_CLOSED_MARKERS:
+        if marker not in part.markers:
+            continue
+        if marker == "unknown_program" and part.program is not None and any(
+            part.program in rule.named_programs for rule in allowing
+        ):
+            continue
+        if any(marker in rule.named_markers for rule in allowing):
+            continue
+        return marker
+    return None
+
+
+def evaluate(
+    policy: PolicySet,
+    facts_parts: list[SimpleCommandFacts],
+    ctx: Context,
+    *,
+    command_markers: frozenset[str] = frozenset(),
+    trace: bool = False,
+) -> ApprovalDecision:
+    parts = [PartView(f, command_markers) for f in facts_parts]
+    part_decisions: list[PartDecision] = []
+    traces: list[dict[str, object]] = []
+    deciding_rules: list[CompiledRule | None] = []
+    all_matched: list[str] = []
+    for index, part in enumerate(parts):
+        pd = _part_decision(policy, index, part, ctx)
+        matched: list[CompiledRule] = []
+        considered: list[dict[str, object]] = []
+        for rule in policy.candidates(part.program):
+            if not rule.applies_to(ctx.tool, ctx.tool_kind):
+                if trace:
+                    considered.append(
+                        {"rule": rule.policy_id, "matched": False, "why": "not for this tool"}
+                    )
+                continue
+            if trace:
+                held, why = rule.matcher.explain(part, ctx)
+            else:
+                held, why = rule.matcher.test(part, ctx), ""
+            if held:
+                matched.append(rule)
+            if trace:
+                considered.append({"rule": rule.policy_id, "matched": held, "why": why})
+        locked_out: list[CompiledRule] = []
+        if policy.locked:
+            locked_out = [r for r in matched if r.decision == "allow" and r.scope != "managed"]
+            matched = [r for r in matched if r not in locked_out]
+        pd.matched = [r.policy_id for r in matched]
+        deciding: CompiledRule | None = None
+        if matched:
+            deciding = _strictest(matched)
+            pd.decision = deciding.decision
+            pd.reason_code = "rule_matched"
+            pd.reason = deciding.reason
+            pd.policy_id = deciding.policy_id
+        else:
+            pd.decision = policy.default_decision
+            if locked_out:
+                pd.reason_code = "managed_lock"
+                pd.reason = (
+                    f"{locked_out[0].policy_id} would allow this, but the managed policy "
+                    "locks lower scopes and does not allow it itself"
+                )
+                if pd.decision == "allow":
+                    pd.decision = "ask"
+            else:
+                pd.reason_code = "default"
+                pd.reason = (
+                    f"no rule matched {part.program or 'this command'!r}; "
+                    f"the policy default is {policy.default_decision}"
+                )
+        if pd.decision == "allow":
+            marker = _fail_closed(part, [r for r in matched if r.decision == "allow"])
+            if marker is not None:
+                pd.decision = "ask"
+                pd.reason_code = FAIL_CLOSED_MARKERS[marker]
+                pd.reason = _FAIL_CLOSED_TEXT[marker].format(program=part.program) + (
+                    f"; no rule allows the marker {marker!r}"
+                )
+                deciding = None
+                pd.policy_id = None
+        part_decisions.append(pd)
+        deciding_rules.append(deciding)
+        for policy_id in pd.matched:
+            if policy_id not in all_matched:
+                all_matched.append(policy_id)
+        if trace:
+            traces.append({"part": index, "text": pd.text, "rules": considered})
+
+    command_matched: list[CompiledRule] = []
+    command_trace: list[dict[str, object]] = []
+    for rule in policy.command_rules:
+        if not rule.applies_to(ctx.tool, ctx.tool_kind):
+            continue
+        if trace:
+            held, why = rule.matcher.explain_command(parts, ctx)
+            command_trace.append({"rule": rule.policy_id, "matched": held, "why": why})
+        else:
+            held = rule.matcher.test_command(parts, ctx)
+        if held:
+            command_matched.append(rule)
+            if rule.policy_id not in all_matched:
+                all_matched.append(rule.policy_id)
+    if trace and command_trace:
+        traces.append({"part": None, "text": ctx.text, "rules": command_trace})
+
+    return _combine(
+        policy, part_decisions, deciding_rules, command_matched, all_matched, traces if trace else None
+    )
+
+
+def _part_decision(policy: PolicySet, index: int, part: PartView, ctx: Context) -> PartDecision:
+    pd = PartDecision(index)
+    facts = part.facts
+    pd.text = facts.text
+    pd.span = [facts.start, facts.end]
+    pd.argv = list(facts.argv)
+    pd.program = facts.program
+    pd.classes = sorted(facts.classes)
+    pd.markers = sorted(part.markers)
+    pd.via = list(facts.via)
+    pd.paths = [p.to_dict() for p in facts.paths]
+    pd.hosts = list(facts.hosts)
+    return pd
+
+
+def _combine(
+    policy: PolicySet,
+    parts: list[PartDecision],
+    deciding: list[CompiledRule | None],
+    command_rules: list[CompiledRule],
+    matched: list[str],
+    traces: list[dict[str, object]] | None,
+) -> ApprovalDecision:
+    worst = "allow"
+    for pd in parts:
+        if STRICTNESS[pd.decision] > STRICTNESS[worst]:
+            worst = pd.decision
+    command_rule = _strictest(command_rules) if command_rules else None
+    if command_rule is not None and STRICTNESS[command_rule.decision] > STRICTNESS[worst]:
+        decision = ApprovalDecision(command_rule.decision, "rule_matched", command_rule.reason)
+        _attribute(decision, command_rule)
+        decision.trigger = {"part": None, "text": "the whole command", "span": None}
+    else:
+        index = next(i for i, pd in enumerate(parts) if pd.decision == worst)
+        pd = parts[index]
+        decision = ApprovalDecision(worst, pd.reason_code, pd.reason)
+        rule = deciding[index]
+        if rule is not None:
+            _attribute(decision, rule)
+        if worst == "allow":
+            decision.reason = _allow_reason(parts)
+            decision.trigger = None
+        else:
+            decision.trigger = {"part": index, "text": pd.text, "span": pd.span}
+        decision.risk = max(
+            (r.risk or DEFAULT_RISK[r.decision] for r in deciding if r is not None
+             and r.decision == worst),
+            key=lambda risk: ("low", "medium", "high", "critical").index(risk),
+            default=DEFAULT_RISK[worst],
+        )
+    decision.parts = parts
+    decision.matched = matched
+    decision.policy_digest = policy.digest
+    decision.trace = traces
+    return decision
+
+
+def _attribute(decision: ApprovalDecision, rule: CompiledRule) -> None:
+    decision.policy_id = rule.policy_id
+    decision.scope = rule.scope
+    decision.source = rule.source
+    decision.risk = rule.risk or DEFAULT_RISK[rule.decision]
+
+
+def _allow_reason(parts: list[PartDecision]) -> str:
+    if len(parts) == 1:
+        return parts[0].reason
+    ids = sorted({pd.policy_id for pd in parts if pd.policy_id})
+    return f"every part is allowed ({', '.join(ids)})" if ids else "every part is allowed"

@@ -1,0 +1,665 @@
+"""Compiled matchers: the ``when`` of a rule as small objects that test one part.
+
+Built from the normalised (already validated) policy data, without pydantic, so that the hot
+path can rebuild them from the cache. Every matcher can ``test`` a part (fast) and
+``explain`` itself (for traces): what it requires and what the part has.
+
+A rule with ``target: command`` tests the whole command line instead: each leaf holds when
+*some* part satisfies it (``all: [{classes: [network]}, {classes: [code_exec]}]`` across a
+pipe), ``regex`` reads the raw text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clearance.engine.pathsets import PATH_SETS
+from clearance.shellparse.knowledge import lookup
+from clearance.shellparse.paths import glob_to_regex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.engine.views import Context, PartView
+
+
+def _glob_regex(pattern: str, *, case: bool = True) -> re.Pattern[str]:
+    """``*``, ``?``, ``[…]`` globs over a whole string (no path semantics)."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[":
+            end = pattern.find("]", i + 1)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                chars = pattern[i + 1 : end]
+                if chars.startswith("!"):
+                    chars = "^" + chars[1:]
+                out.append("[" + chars.replace("\\", "\\\\") + "]")
+                i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out) + r"\Z", 0 if case else re.IGNORECASE)
+
+
+def _is_glob(pattern: str) -> bool:
+    return any(c in pattern for c in "*?[")
+
+
+class NameSet:
+    """Exact names plus globs, matched against one string."""
+
+    __slots__ = ("exact", "globs", "patterns")
+
+    def __init__(self, patterns: Sequence[str], *, case: bool = True) -> None:
+        self.patterns = list(patterns)
+        self.exact = frozenset(p if case else p.lower() for p in patterns if not _is_glob(p))
+        self.globs = [_glob_regex(p, case=case) for p in patterns if _is_glob(p)]
+
+    def match(self, value: str) -> bool:
+        return value in self.exact or any(g.match(value) for g in self.globs)
+
+
+class Matcher:
+    """Base: ``test`` a part, ``explain`` why (``(held, text)``)."""
+
+    key = ""
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return ""
+
+    def explain(self, part: PartView, ctx: Context) -> tuple[bool, str]:
+        held = self.test(part, ctx)
+        seen = self.observed(part, ctx)
+        return held, f"{self.describe()}: {'yes' if held else 'no'}" + (
+            f" ({seen})" if seen else ""
+        )
+
+    # --- whole-command evaluation: a leaf holds if some part satisfies it ------------------
+
+    def test_command(self, parts: Sequence[PartView], ctx: Context) -> bool:
+        return any(self.test(part, ctx) for part in parts)
+
+    def explain_command(self, parts: Sequence[PartView], ctx: Context) -> tuple[bool, str]:
+        held = self.test_command(parts, ctx)
+        return held, f"{self.describe()} in some part: {'yes' if held else 'no'}"
+
+    # --- compile-time facts ---------------------------------------------------------------
+
+    def programs(self) -> frozenset[str] | None:
+        """Programs a part must have for this to hold (for the index), or None if any."""
+        return None
+
+    def named_markers(self) -> set[str]:
+        return set()
+
+    def named_programs(self) -> set[str]:
+        return set()
+
+
+class All(Matcher):
+    key = "all"
+
+    def __init__(self, children: list[Matcher]) -> None:
+        self.children = children
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return all(c.test(part, ctx) for c in self.children)
+
+    def test_command(self, parts: Sequence[PartView], ctx: Context) -> bool:
+        return all(c.test_command(parts, ctx) for c in self.children)
+
+    def describe(self) -> str:
+        return "all of (" + "; ".join(c.describe() for c in self.children) + ")"
+
+    def explain(self, part: PartView, ctx: Context) -> tuple[bool, str]:
+        results = [c.explain(part, ctx) for c in self.children]
+        failed = [text for held, text in results if not held]
+        if failed:
+            return False, failed[0]
+        return True, "; ".join(text for _, text in results)
+
+    def explain_command(self, parts: Sequence[PartView], ctx: Context) -> tuple[bool, str]:
+        results = [c.explain_command(parts, ctx) for c in self.children]
+        failed = [text for held, text in results if not held]
+        if failed:
+            return False, failed[0]
+        return True, "; ".join(text for _, text in results)
+
+    def programs(self) -> frozenset[str] | None:
+        best: frozenset[str] | None = None
+        for child in self.children:
+            found = child.programs()
+            if found is not None and (best is None or len(found) < len(best)):
+                best = found
+        return best
+
+    def named_markers(self) -> set[str]:
+        return set().union(*(c.named_markers() for c in self.children))
+
+    def named_programs(self) -> set[str]:
+        return set().union(*(c.named_programs() for c in self.children))
+
+
+class Any_(Matcher):
+    key = "any"
+
+    def __init__(self, children: list[Matcher]) -> None:
+        self.children = children
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return any(c.test(part, ctx) for c in self.children)
+
+    def test_command(self, parts: Sequence[PartView], ctx: Context) -> bool:
+        return any(c.test_command(parts, ctx) for c in self.children)
+
+    def describe(self) -> str:
+        return "any of (" + "; ".join(c.describe() for c in self.children) + ")"
+
+    def explain(self, part: PartView, ctx: Context) -> tuple[bool, str]:
+        results = [c.explain(part, ctx) for c in self.children]
+        passed = [text for held, text in results if held]
+        if passed:
+            return True, passed[0]
+        return False, "none of (" + "; ".join(text for _, text in results) + ")"
+
+    def programs(self) -> frozenset[str] | None:
+        found: set[str] = set()
+        for child in self.children:
+            names = child.programs()
+            if names is None:
+                return None
+            found |= names
+        return frozenset(found)
+
+    def named_markers(self) -> set[str]:
+        return set().union(*(c.named_markers() for c in self.children))
+
+    def named_programs(self) -> set[str]:
+        return set().union(*(c.named_programs() for c in self.children))
+
+
+class Not(Matcher):
+    key = "not"
+
+    def __init__(self, child: Matcher) -> None:
+        self.child = child
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return not self.child.test(part, ctx)
+
+    def test_command(self, parts: Sequence[PartView], ctx: Context) -> bool:
+        return not self.child.test_command(parts, ctx)
+
+    def describe(self) -> str:
+        return f"not ({self.child.describe()})"
+
+    def explain(self, part: PartView, ctx: Context) -> tuple[bool, str]:
+        held, text = self.child.explain(part, ctx)
+        return not held, f"not ({text})"
+
+
+class Program(Matcher):
+    key = "program"
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.names = NameSet(patterns)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return part.program is not None and self.names.match(part.program)
+
+    def describe(self) -> str:
+        return f"program in {self.names.patterns}"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"program is {part.program!r}"
+
+    def programs(self) -> frozenset[str] | None:
+        return None if self.names.globs else self.names.exact
+
+    def named_programs(self) -> set[str]:
+        return set(self.names.exact)
+
+
+class Argv(Matcher):
+    """Prefix patterns: ``git push **``; tokens are globs with ``a|b`` alternatives, ``**``
+    any number of arguments, a final ``$`` means nothing may follow. The first token is
+    matched against the normalised program name."""
+
+    key = "argv"
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.patterns = patterns
+        self.compiled: list[list[NameSet | str]] = []
+        for pattern in patterns:
+            tokens: list[NameSet | str] = []
+            for token in _split_words(pattern):
+                if token in ("**", "$"):
+                    tokens.append(token)
+                else:
+                    tokens.append(NameSet(token.split("|")))
+            self.compiled.append(tokens)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        if part.program is None:
+            return False
+        argv = [part.program, *part.argv[1:]]
+        return any(_match_tokens(tokens, argv, 0, 0) for tokens in self.compiled)
+
+    def describe(self) -> str:
+        return f"argv starts like {self.patterns}"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"argv is {[part.program, *part.argv[1:]]}"
+
+    def programs(self) -> frozenset[str] | None:
+        names: set[str] = set()
+        for tokens in self.compiled:
+            first = tokens[0] if tokens else "**"
+            if not isinstance(first, NameSet) or first.globs:
+                return None
+            names |= first.exact
+        return frozenset(names)
+
+    def named_programs(self) -> set[str]:
+        return set(self.programs() or ())
+
+
+def _split_words(pattern: str) -> list[str]:
+    """Split on blanks, keeping quoted tokens together (``'a b'``)."""
+    words: list[str] = []
+    current: list[str] = []
+    quote = ""
+    started = False
+    for c in pattern:
+        if quote:
+            if c == quote:
+                quote = ""
+            else:
+                current.append(c)
+        elif c in "'\"":
+            quote = c
+            started = True
+        elif c in " \t":
+            if started:
+                words.append("".join(current))
+                current = []
+                started = False
+        else:
+            current.append(c)
+            started = True
+    if started:
+        words.append("".join(current))
+    return words
+
+
+def _match_tokens(tokens: list[NameSet | str], argv: list[str], ti: int, ai: int) -> bool:
+    while ti < len(tokens):
+        token = tokens[ti]
+        if token == "$":
+            return ai == len(argv)
+        if token == "**":
+            return any(_match_tokens(tokens, argv, ti + 1, k) for k in range(ai, len(argv) + 1))
+        if ai >= len(argv):
+            return False
+        assert isinstance(token, NameSet)
+        if not token.match(argv[ai]):
+            return False
+        ti += 1
+        ai += 1
+    return True
+
+
+class Subcommand(Matcher):
+    key = "subcommand"
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.names = NameSet(patterns)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return part.subcommand is not None and self.names.match(part.subcommand)
+
+    def describe(self) -> str:
+        return f"subcommand in {self.names.patterns}"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"subcommand is {part.subcommand!r}"
+
+
+class Flags(Matcher):
+    """Options, in any spelling the program accepts: ``-f`` matches ``-rf``, ``--force``
+    and ``--forc`` when the program's table says they are the same option."""
+
+    key = "flags"
+
+    def __init__(self, flags: list[str]) -> None:
+        self.flags = flags
+        self._canonical: dict[tuple[str | None, str | None], frozenset[str]] = {}
+
+    def wanted(self, program: str | None, subcommand: str | None) -> frozenset[str]:
+        key = (program, subcommand)
+        found = self._canonical.get(key)
+        if found is None:
+            found = frozenset(
+                {f for f in self.flags} | {_canonical(program, subcommand, f) for f in self.flags}
+            )
+            self._canonical[key] = found
+        return found
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return not self.wanted(part.program, part.subcommand).isdisjoint(part.options)
+
+    def describe(self) -> str:
+        return f"flags include one of {self.flags}"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"options are {sorted(part.options)}"
+
+
+def _canonical(program: str | None, subcommand: str | None, flag: str) -> str:
+    if program is None:
+        return flag
+    spec = lookup(program)
+    specs = []
+    while spec is not None:
+        specs.append(spec)
+        if not subcommand or spec.subcommands is None:
+            break
+        head, _, subcommand = subcommand.partition(" ")
+        spec = spec.subcommands.get(head) or spec.default
+    for spec in reversed(specs):
+        opt = spec.options.get(flag)
+        if opt is not None:
+            return opt.name
+    return flag
+
+
+class Classes(Matcher):
+    key = "classes"
+
+    def __init__(self, classes: list[str]) -> None:
+        self.classes = frozenset(classes)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return not self.classes.isdisjoint(part.classes)
+
+    def describe(self) -> str:
+        return f"classes include one of {sorted(self.classes)}"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"classes are {sorted(part.classes)}"
+
+
+class Markers(Matcher):
+    key = "markers"
+
+    def __init__(self, markers: list[str]) -> None:
+        self.markers = frozenset(markers)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return not self.markers.isdisjoint(part.markers)
+
+    def describe(self) -> str:
+        return f"markers include one of {sorted(self.markers)}"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"markers are {sorted(part.markers)}"
+
+    def named_markers(self) -> set[str]:
+        return set(self.markers)
+
+
+class PathGlobs:
+    """Globs over absolute paths, compiled for one workspace and home at a time."""
+
+    def __init__(self, patterns: list[str], sets: list[str]) -> None:
+        self.patterns = list(patterns)
+        for name in sets:
+            self.patterns.append("@" + name)
+        self._compiled: dict[tuple[str, str], re.Pattern[str] | None] = {}
+
+    def regex(self, workspace: str, home: str) -> re.Pattern[str] | None:
+        key = (workspace, home)
+        if key not in self._compiled:
+            alternatives: list[str] = []
+            for pattern in self.patterns:
+                expanded = (
+                    PATH_SETS[pattern[1:]] if pattern.startswith("@") else (pattern,)
+                )
+                for item in expanded:
+                    alternatives.append(_path_regex(item, workspace, home))
+            self._compiled[key] = (
+                re.compile("|".join(f"(?:{a})" for a in alternatives)) if alternatives else None
+            )
+        return self._compiled[key]
+
+
+def _path_regex(pattern: str, workspace: str, home: str) -> str:
+    """Regex for one policy path pattern: gitignore-style, ``$`` at the end for exactly."""
+    workspace = workspace.rstrip("/") or "/"
+    home = home.rstrip("/") or "/"
+    exact = pattern.endswith("$")
+    if exact:
+        pattern = pattern[:-1]
+    tail = "" if exact else "(?:/.*)?"
+    if pattern == "/":
+        return "/" if exact else "/.*"
+    if pattern == "~":
+        return re.escape(home) + tail
+    if pattern.startswith("{workspace}"):
+        rest = pattern[len("{workspace}") :]
+        if not rest:
+            return re.escape(workspace) + tail
+        return re.escape(workspace) + glob_to_regex(rest, home, descendants=not exact)
+    if "/" in pattern.rstrip("/") and not pattern.startswith(("/", "~/")):
+        pattern = workspace + "/" + pattern
+    return glob_to_regex(pattern, home, descendants=not exact)
+
+
+class Paths(Matcher):
+    key = "paths"
+
+    def __init__(self, spec: dict[str, object]) -> None:
+        match = spec.get("match") or []
+        sets = spec.get("sets") or []
+        assert isinstance(match, list) and isinstance(sets, list)
+        self.globs = PathGlobs([str(m) for m in match], [str(s) for s in sets])
+        access = spec.get("access")
+        self.access = frozenset(access) if isinstance(access, list) else None
+        self.location = str(spec.get("location") or "any")
+        source = spec.get("source")
+        self.source = frozenset(source) if isinstance(source, list) else None
+        self.spec = spec
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        regex = self.globs.regex(ctx.workspace, ctx.home) if self.globs.patterns else None
+        for path in part.paths:
+            if self.access is not None and path.access not in self.access and (
+                path.access != "unknown"
+            ):
+                continue
+            if self.source is not None and path.source not in self.source:
+                continue
+            location = self.location
+            if location != "any":
+                where = path.inside_workspace
+                if location == "inside" and where is not True:
+                    continue
+                if location == "outside" and where is not False:
+                    continue
+                if location == "unknown" and where is not None:
+                    continue
+                if location == "not_inside" and where is True:
+                    continue
+            if regex is None:
+                if self.globs.patterns:
+                    continue
+                return True
+            target = path.resolved if path.resolved is not None else path.path
+            if regex.fullmatch(target) or (path.resolved is None and regex.fullmatch(path.path)):
+                return True
+        return False
+
+    def describe(self) -> str:
+        bits = []
+        if self.globs.patterns:
+            bits.append(f"matching {self.globs.patterns}")
+        if self.access is not None:
+            bits.append(f"access {sorted(self.access)}")
+        if self.location != "any":
+            bits.append(f"{self.location} the workspace")
+        if self.source is not None:
+            bits.append(f"from {sorted(self.source)}")
+        return "a path " + ", ".join(bits or ["of any kind"])
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return "paths are " + (
+            ", ".join(f"{p.access} {p.resolved or p.path}" for p in part.paths) or "none"
+        )
+
+
+class Redirects(Paths):
+    key = "redirects"
+
+    def __init__(self, patterns: list[str]) -> None:
+        super().__init__({"match": patterns, "access": ["write"], "source": ["redirect"]})
+
+    def describe(self) -> str:
+        return f"a redirection writes to {self.globs.patterns}"
+
+
+class Hosts(Matcher):
+    key = "hosts"
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.names = NameSet([p.lower() for p in patterns], case=False)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return any(self.names.match(host) for host in part.hosts)
+
+    def describe(self) -> str:
+        return f"a host in {self.names.patterns}"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"hosts are {part.hosts}"
+
+
+class Regex(Matcher):
+    key = "regex"
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.regex = re.compile(pattern)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return self.regex.search(part.normalized) is not None
+
+    def test_command(self, parts: Sequence[PartView], ctx: Context) -> bool:
+        return self.regex.search(ctx.text) is not None or super().test_command(parts, ctx)
+
+    def describe(self) -> str:
+        return f"matches /{self.pattern}/"
+
+
+class Via(Matcher):
+    key = "via"
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.names = NameSet(patterns)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return any(self.names.match(label) for label in part.via)
+
+    def describe(self) -> str:
+        return f"run through one of {self.names.patterns}"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"via {part.via}"
+
+
+class ContextLabel(Matcher):
+    key = "context"
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.names = NameSet(patterns)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return any(self.names.match(label) for label in part.context)
+
+    def describe(self) -> str:
+        return f"in a context like {self.names.patterns}"
+
+
+class Tool(Matcher):
+    """The tool that proposed the action: our kind (``shell``, ``read``…) or its own name."""
+
+    key = "tool"
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.names = NameSet(patterns)
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return self.names.match(ctx.tool_kind) or self.names.match(ctx.tool)
+
+    def describe(self) -> str:
+        return f"tool in {self.names.patterns}"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"tool is {ctx.tool!r} ({ctx.tool_kind})"
+
+
+_LEAVES: dict[str, type[Matcher]] = {
+    "program": Program,
+    "argv": Argv,
+    "subcommand": Subcommand,
+    "flags": Flags,
+    "classes": Classes,
+    "markers": Markers,
+    "hosts": Hosts,
+    "redirects": Redirects,
+    "via": Via,
+    "context": ContextLabel,
+    "tool": Tool,
+}
+
+
+def compile_when(when: dict[str, object]) -> Matcher:
+    """Build the matcher of a validated ``when`` mapping (several keys: all must hold)."""
+    children: list[Matcher] = []
+    for key, value in when.items():
+        if value is None:
+            continue
+        if key == "all":
+            assert isinstance(value, list)
+            children.append(All([compile_when(v) for v in value]))
+        elif key == "any":
+            assert isinstance(value, list)
+            children.append(Any_([compile_when(v) for v in value]))
+        elif key == "not":
+            assert isinstance(value, dict)
+            children.append(Not(compile_when(value)))
+        elif key == "paths":
+            assert isinstance(value, dict)
+            children.append(Paths(value))
+        elif key == "regex":
+            children.append(Regex(str(value)))
+        else:
+            assert isinstance(value, list)
+            children.append(_LEAVES[key]([str(v) for v in value]))  # type: ignore[call-arg]
+    if len(children) == 1:
+        return children[0]
+    return All(children)

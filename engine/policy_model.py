@@ -1,0 +1,240 @@
+"""The policy file schema (pydantic): what a valid policy YAML is.
+
+Only the loader uses these models. Once a file validates, its normalised dump is what the
+compiled-policy cache stores, so a hook that hits the cache never imports pydantic.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from clearance.engine.pathsets import PATH_SETS
+from clearance.shellparse.facts import CLASSES, MARKERS
+
+Decision = Literal["allow", "ask", "deny"]
+Risk = Literal["low", "medium", "high", "critical"]
+Access = Literal["read", "write", "delete", "exec", "unknown"]
+
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+
+
+def _listify(value: Any) -> Any:
+    if isinstance(value, str):
+        return [value]
+    return value
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PathsMatcher(_Strict):
+    """Paths the part touches. ``match`` are gitignore-style globs (``@name`` for a named
+    set); ``access`` limits to reads, writes…; ``location`` to ``inside`` the workspace,
+    ``outside`` it (known to be), ``unknown`` (a path computed at run time, a relative path
+    after ``cd $X``) or ``not_inside`` (outside or unknown)."""
+
+    match: list[str] = []
+    sets: list[str] = []
+    access: list[Access] | None = None
+    location: Literal["inside", "outside", "unknown", "not_inside", "any"] = "any"
+    source: list[Literal["argument", "redirect", "option", "program", "script", "tool"]] | None = (
+        None
+    )
+
+    @field_validator("match", "sets", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return _listify(value)
+
+    @field_validator("match")
+    @classmethod
+    def _globs(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            if pattern.startswith("@"):
+                if pattern[1:] not in PATH_SETS:
+                    raise ValueError(
+                        f"unknown path set {pattern!r}; known: {', '.join(sorted(PATH_SETS))}"
+                    )
+            elif not pattern or pattern.count("[") != pattern.count("]"):
+                raise ValueError(f"invalid glob {pattern!r}")
+        return value
+
+    @field_validator("sets")
+    @classmethod
+    def _sets(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if name not in PATH_SETS:
+                raise ValueError(
+                    f"unknown path set {name!r}; known: {', '.join(sorted(PATH_SETS))}"
+                )
+        return value
+
+
+class When(_Strict):
+    """Matchers; several keys in one mapping must all hold."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    all: list[When] | None = None
+    any: list[When] | None = None
+    not_: When | None = Field(default=None, alias="not")
+    program: list[str] | None = None
+    argv: list[str] | None = None
+    subcommand: list[str] | None = None
+    flags: list[str] | None = None
+    classes: list[str] | None = None
+    paths: PathsMatcher | None = None
+    hosts: list[str] | None = None
+    redirects: list[str] | None = None
+    markers: list[str] | None = None
+    regex: str | None = None
+    via: list[str] | None = None
+    context: list[str] | None = None
+    tool: list[str] | None = None
+
+    @field_validator(
+        "program", "argv", "subcommand", "flags", "classes", "hosts", "redirects", "markers",
+        "via", "context", "tool", mode="before",
+    )
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return _listify(value)
+
+    @field_validator("paths", mode="before")
+    @classmethod
+    def _paths_short(cls, value: Any) -> Any:
+        if isinstance(value, (str, list)):
+            return {"match": _listify(value)}
+        return value
+
+    @field_validator("classes")
+    @classmethod
+    def _classes(cls, value: list[str] | None) -> list[str] | None:
+        for name in value or ():
+            if name not in CLASSES:
+                raise ValueError(f"unknown effect class {name!r}; known: {', '.join(CLASSES)}")
+        return value
+
+    @field_validator("markers")
+    @classmethod
+    def _markers(cls, value: list[str] | None) -> list[str] | None:
+        for name in value or ():
+            if name not in MARKERS:
+                raise ValueError(f"unknown marker {name!r}; known: {', '.join(MARKERS)}")
+        return value
+
+    @field_validator("flags")
+    @classmethod
+    def _flags(cls, value: list[str] | None) -> list[str] | None:
+        for flag in value or ():
+            if not flag.startswith("-"):
+                raise ValueError(f"flag {flag!r} must start with '-'")
+        return value
+
+    @field_validator("regex")
+    @classmethod
+    def _regex(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"invalid regex {value!r}: {exc}") from None
+        return value
+
+    @field_validator("argv", "program", "hosts", "redirects", "via", "subcommand")
+    @classmethod
+    def _patterns(cls, value: list[str] | None) -> list[str] | None:
+        for pattern in value or ():
+            if not pattern.strip():
+                raise ValueError("empty pattern")
+            if pattern.count("[") != pattern.count("]"):
+                raise ValueError(f"invalid glob {pattern!r}: unbalanced '['")
+        return value
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> When:
+        if not self.model_fields_set:
+            raise ValueError("a 'when' needs at least one matcher")
+        return self
+
+
+class ExampleIntent(_Strict):
+    """An example that is not a shell command: ``{tool: Read, input: {file_path: .env}}``."""
+
+    tool: str
+    input: dict[str, Any]
+
+
+Example = Annotated[str | ExampleIntent, Field(union_mode="left_to_right")]
+
+
+class Examples(_Strict):
+    match: list[Example] = []
+    no_match: list[Example] = []
+
+
+class Rule(_Strict):
+    id: str
+    decision: Decision
+    reason: str = Field(min_length=1)
+    when: When
+    target: Literal["part", "command"] = "part"
+    tools: list[str] | None = None
+    risk: Risk | None = None
+    description: str = ""
+    examples: Examples = Examples()
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not _ID.match(value):
+            raise ValueError(f"rule id {value!r}: use letters, digits, '.', '_' and '-'")
+        return value
+
+    @field_validator("tools", mode="before")
+    @classmethod
+    def _tools(cls, value: Any) -> Any:
+        return _listify(value)
+
+
+class Defaults(_Strict):
+    decision: Decision = "ask"
+    unknown_tool: Literal["ask", "deny"] = "ask"
+
+
+class PolicyFile(_Strict):
+    version: Literal[1]
+    id: str
+    description: str = ""
+    extends: list[str] = []
+    defaults: Defaults = Defaults()
+    lock: bool = False
+    rules: list[Rule] = []
+
+    @field_validator("extends", mode="before")
+    @classmethod
+    def _extends(cls, value: Any) -> Any:
+        return [] if value is None else _listify(value)
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not _ID.match(value):
+            raise ValueError(f"policy id {value!r}: use letters, digits, '.', '_' and '-'")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> PolicyFile:
+        seen: set[str] = set()
+        for rule in self.rules:
+            if rule.id in seen:
+                raise ValueError(f"duplicate rule id {rule.id!r}")
+            seen.add(rule.id)
+        return self
+
+
+When.model_rebuild()

@@ -1,0 +1,164 @@
+"""Compiled rules and the policy set: every rule of every scope, indexed by program.
+
+A ``PolicySet`` is built from normalised pack data (what the loader validated, or what the
+cache stored), never from YAML directly. Rules that require a program are filed under it;
+the rest are candidates for every part. The set's digest covers the content of every file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from clearance.engine.decision import STRICTNESS
+from clearance.engine.matchers import NameSet, compile_when
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.engine.matchers import Matcher
+
+#: Order in which scopes are listed (and win ties between equally strict rules).
+SCOPE_ORDER = ("managed", "user", "project", "session", "cli", "default")
+
+
+class CompiledRule:
+    __slots__ = (
+        "decision",
+        "examples",
+        "id",
+        "matcher",
+        "named_markers",
+        "named_programs",
+        "order",
+        "pack",
+        "policy_id",
+        "programs",
+        "reason",
+        "risk",
+        "scope",
+        "source",
+        "target",
+        "tools",
+        "when",
+    )
+
+    def __init__(self, data: dict[str, object], pack: Pack, order: int) -> None:
+        self.id = str(data["id"])
+        self.pack = pack
+        self.policy_id = f"{pack.id}/{self.id}"
+        self.scope = pack.scope
+        self.decision = str(data["decision"])
+        self.reason = str(data["reason"])
+        risk = data.get("risk")
+        self.risk = str(risk) if risk else None
+        self.target = str(data.get("target") or "part")
+        tools = data.get("tools")
+        self.tools = NameSet([str(t) for t in tools]) if isinstance(tools, list) else None
+        when = data["when"]
+        assert isinstance(when, dict)
+        self.when = when
+        self.matcher: Matcher = compile_when(when)
+        self.programs = self.matcher.programs()
+        self.named_markers = frozenset(self.matcher.named_markers())
+        self.named_programs = frozenset(self.matcher.named_programs())
+        examples = data.get("examples") or {}
+        assert isinstance(examples, dict)
+        self.examples = examples
+        line = data.get("line")
+        self.source = f"{pack.display}:{line}" if line else pack.display
+        self.order = order
+
+    def applies_to(self, tool: str, tool_kind: str) -> bool:
+        return self.tools is None or self.tools.match(tool_kind) or self.tools.match(tool)
+
+
+class Pack:
+    """One loaded policy file (or the shipped default)."""
+
+    __slots__ = (
+        "defaults",
+        "description",
+        "digest",
+        "display",
+        "id",
+        "lock",
+        "path",
+        "rules",
+        "scope",
+    )
+
+    def __init__(self, data: dict[str, object]) -> None:
+        self.id = str(data["id"])
+        self.scope = str(data["scope"])
+        self.path = str(data["path"])
+        self.display = str(data.get("display") or data["path"])
+        self.digest = str(data["digest"])
+        self.description = str(data.get("description") or "")
+        defaults = data.get("defaults") or {}
+        assert isinstance(defaults, dict)
+        self.defaults: dict[str, str] = {str(k): str(v) for k, v in defaults.items()}
+        self.lock = bool(data.get("lock"))
+        self.rules: list[CompiledRule] = []
+
+
+class PolicySet:
+    """All rules in force, with the index the evaluator uses."""
+
+    def __init__(self, packs: list[dict[str, object]]) -> None:
+        self.packs: list[Pack] = []
+        self.rules: list[CompiledRule] = []
+        order = 0
+        for data in sorted(
+            packs, key=lambda d: SCOPE_ORDER.index(str(d["scope"]))
+            if str(d["scope"]) in SCOPE_ORDER else len(SCOPE_ORDER)
+        ):
+            pack = Pack(data)
+            raw_rules = data.get("rules") or []
+            assert isinstance(raw_rules, list)
+            for raw in raw_rules:
+                assert isinstance(raw, dict)
+                rule = CompiledRule(raw, pack, order)
+                order += 1
+                pack.rules.append(rule)
+                self.rules.append(rule)
+            self.packs.append(pack)
+        self.by_program: dict[str, list[CompiledRule]] = {}
+        self.any_program: list[CompiledRule] = []
+        self.command_rules: list[CompiledRule] = []
+        for rule in self.rules:
+            if rule.target == "command":
+                self.command_rules.append(rule)
+            elif rule.programs is None:
+                self.any_program.append(rule)
+            else:
+                for name in rule.programs:
+                    self.by_program.setdefault(name, []).append(rule)
+        self.default_decision = "allow"
+        self.unknown_tool_decision = "ask"
+        for pack in self.packs:
+            decision = pack.defaults.get("decision", "ask")
+            if STRICTNESS[decision] > STRICTNESS[self.default_decision]:
+                self.default_decision = decision
+            unknown = pack.defaults.get("unknown_tool", "ask")
+            if STRICTNESS[unknown] > STRICTNESS[self.unknown_tool_decision]:
+                self.unknown_tool_decision = unknown
+        if not self.packs:
+            self.default_decision = "ask"
+        self.locked = any(p.lock and p.scope == "managed" for p in self.packs)
+        digest = hashlib.sha256()
+        for pack in self.packs:
+            digest.update(f"{pack.scope}\0{pack.id}\0{pack.digest}\n".encode())
+        self.digest = "sha256:" + digest.hexdigest()
+
+    def candidates(self, program: str | None) -> list[CompiledRule]:
+        indexed = self.by_program.get(program, []) if program is not None else []
+        if not indexed:
+            return self.any_program
+        if not self.any_program:
+            return indexed
+        return sorted(indexed + self.any_program, key=lambda r: r.order)
+
+    def find(self, policy_id: str) -> CompiledRule | None:
+        for rule in self.rules:
+            if rule.policy_id == policy_id:
+                return rule
+        return None

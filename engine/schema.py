@@ -1,0 +1,99 @@
+"""The pydantic schema of ``ApprovalDecision``: how every surface's JSON is validated.
+
+The evaluator builds decisions as plain objects (a hook must not pay pydantic's import);
+``ApprovalDecision.to_dict`` is the one serialisation, and this model is its contract --
+``parse_decision(d)`` accepts exactly what ``to_dict`` produces, and tests hold the two equal.
+Readers of decisions (the ledger, replay, ``gate`` consumers) validate with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Decision = Literal["allow", "ask", "deny"]
+ReasonCode = Literal[
+    "rule_matched",
+    "default",
+    "parse_error",
+    "dynamic_command",
+    "unknown_program",
+    "inline_code",
+    "depth_limit",
+    "unknown_tool",
+    "managed_lock",
+    "no_op",
+    "policy_error",
+    "bad_input",
+    "internal_error",
+]
+Risk = Literal["low", "medium", "high", "critical"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PathModel(_Model):
+    path: str
+    resolved: str | None
+    access: Literal["read", "write", "delete", "exec", "unknown"]
+    inside_workspace: bool | None
+    source: str
+
+
+class PartDecisionModel(_Model):
+    index: int
+    text: str
+    span: list[int]
+    argv: list[str]
+    program: str | None
+    classes: list[str]
+    markers: list[str]
+    via: list[str]
+    paths: list[PathModel]
+    hosts: list[str]
+    decision: Decision
+    reason_code: ReasonCode
+    reason: str
+    policy_id: str | None
+    matched: list[str]
+
+
+class TraceRule(_Model):
+    rule: str
+    matched: bool
+    why: str
+
+
+class TraceEntry(_Model):
+    part: int | None
+    text: str
+    rules: list[TraceRule]
+
+
+class ApprovalDecisionModel(_Model):
+    decision_id: str
+    time: str
+    decision: Decision
+    reason_code: ReasonCode
+    reason: str
+    policy_id: str | None
+    scope: str | None
+    source: str | None
+    risk: Risk
+    tool: str
+    tool_kind: str
+    subject: str
+    trigger: dict[str, Any] | None
+    parts: list[PartDecisionModel]
+    matched: list[str]
+    errors: list[str]
+    policy_digest: str
+    trace: list[TraceEntry] | None
+
+
+def parse_decision(data: object) -> ApprovalDecisionModel:
+    """Validate a serialised decision (raises pydantic's ValidationError)."""
+    return ApprovalDecisionModel.model_validate(data)

@@ -1,0 +1,65 @@
+"""What matchers look at: one part (a simple command, or the action of a file or web tool)
+and the context of the decision (tool, workspace, home, the whole text)."""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import PathFact, SimpleCommandFacts
+
+_BUNDLE = re.compile(r"-[A-Za-z0-9]{2,}\Z")
+
+
+class Context:
+    __slots__ = ("cwd", "home", "text", "tool", "tool_kind", "workspace")
+
+    def __init__(
+        self, tool: str, tool_kind: str, workspace: str, home: str, cwd: str, text: str
+    ) -> None:
+        self.tool = tool
+        self.tool_kind = tool_kind
+        self.workspace = workspace
+        self.home = home
+        self.cwd = cwd
+        #: The whole command line (or the subject of a file/web tool).
+        self.text = text
+
+
+class PartView:
+    """A part with what matchers need precomputed once."""
+
+    __slots__ = (
+        "argv",
+        "classes",
+        "context",
+        "facts",
+        "hosts",
+        "markers",
+        "normalized",
+        "options",
+        "paths",
+        "program",
+        "subcommand",
+        "via",
+    )
+
+    def __init__(self, facts: SimpleCommandFacts, extra_markers: frozenset[str]) -> None:
+        self.facts = facts
+        self.program = facts.program
+        self.argv = facts.argv
+        self.subcommand = facts.subcommand
+        self.classes = facts.classes
+        self.markers = facts.markers | extra_markers if extra_markers else facts.markers
+        self.paths: list[PathFact] = facts.paths
+        self.hosts = facts.hosts
+        self.via = facts.via
+        self.context = facts.context
+        options = set(facts.options)
+        for option in facts.options:
+            if _BUNDLE.match(option):
+                options.update("-" + letter for letter in option[1:])
+        self.options = frozenset(options)
+        head = [facts.program] if facts.program is not None else facts.argv[:1]
+        self.normalized = " ".join([*head, *facts.argv[1:]])
