@@ -136,6 +136,51 @@ def explain_command(
     _check(True, command, as_json, policy, cwd, tool, input_json, ledger, True)
 
 
+@app.command("test")
+def test_command(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(help="Policy files, *.test.yaml files or directories (default: the "
+                       "policies in force here)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
+    cwd: Annotated[str | None, typer.Option("--cwd", help="Directory to discover from.")] = None,
+) -> None:
+    """Run every rule's examples and every *.test.yaml case; report rule coverage."""
+    from clearance.commands.policy import run_test
+
+    raise typer.Exit(run_test(paths or [], as_json=as_json, cwd=cwd))
+
+
+@app.command("lint")
+def lint_command(
+    paths: Annotated[list[str] | None, typer.Argument(help="Policy files or directories.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print findings as JSON.")] = False,
+    cwd: Annotated[str | None, typer.Option("--cwd", help="Directory to discover from.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+) -> None:
+    """Find rules that never match, shadowed rules, duplicate ids, rules without examples."""
+    from clearance.commands.policy import run_lint
+
+    raise typer.Exit(run_lint(paths or [], as_json=as_json, cwd=cwd, strict=strict))
+
+
+policy_app = typer.Typer(help="Inspect the policy in force.", no_args_is_help=True)
+app.add_typer(policy_app, name="policy")
+
+
+@policy_app.command("show")
+def policy_show_command(
+    policy: PolicyOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    cwd: Annotated[str | None, typer.Option("--cwd", help="Directory to discover from.")] = None,
+) -> None:
+    """The effective merged policy: every rule with its scope and source."""
+    from clearance.commands.policy import run_policy_show
+
+    raise typer.Exit(run_policy_show(policy, as_json=as_json, cwd=cwd))
+
+
 @app.callback()
 def _root() -> None:
     """Policy-as-code governance for AI coding agents."""

@@ -57,11 +57,14 @@ def load_policy(
     session: list[dict[str, object]] | None = None,
     env: Mapping[str, str] | None = None,
     use_cache: bool = True,
+    check: bool = True,
 ) -> PolicySet:
     """The policy set in force; raises ``PolicyError`` (with file:line:column) if any file is
-    broken or any rule's examples do not behave as declared."""
+    broken or, unless ``check`` is false (``clearance test`` reports them one by one), any
+    rule's examples do not behave as declared."""
     sources = policy_sources(cwd, files, env)
     key = cache.key_for(sources)
+    use_cache = use_cache and check
     packs = cache.load(key, env) if use_cache else None
     if packs is None:
         from clearance.engine.examples import check_examples
@@ -78,7 +81,7 @@ def load_policy(
                 issues.extend(exc.issues)
         if issues:
             raise PolicyError(issues)
-        problems = check_examples(PolicySet(packs))
+        problems = check_examples(PolicySet(packs)) if check else []
         if problems:
             raise PolicyError(problems)
         if use_cache:

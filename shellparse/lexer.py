@@ -35,9 +35,11 @@ from clearance.shellparse.tokens import KEYWORDS, OPERATORS, Token
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Container
+    from collections.abc import Callable, Container
 
     from clearance.shellparse.nodes import Part
+
+    Memo = tuple[Part, int, list[HereDoc]] | ShellSyntaxError
 
 #: Deepest nesting of substitutions (``$(…)``, backquotes, ``<(…)``) the lexer follows.
 MAX_DEPTH = 48
@@ -97,13 +99,26 @@ def parse_script(text: str, depth: int = 0, origin: str | None = None) -> Script
 class Lexer:
     """Tokens of ``text`` from ``pos``; ``subst`` makes it stop at an unmatched ``)``."""
 
-    def __init__(self, text: str, pos: int = 0, *, depth: int = 0, subst: bool = False) -> None:
+    def __init__(
+        self,
+        text: str,
+        pos: int = 0,
+        *,
+        depth: int = 0,
+        subst: bool = False,
+        memo: dict[tuple[int, int, bool], Memo] | None = None,
+    ) -> None:
         self.text = text
         self.pos = pos
         self.n = len(text)
         self.depth = depth
         self.subst = subst
         self.pending: list[HereDoc] = []
+        #: Expansions already read, by (offset, depth, inside double quotes), shared by every
+        #: lexer over the same text. Reading is tried more than one way (`$((…))` as
+        #: arithmetic, then as a command; `((…))`, then as subshells): without this, text
+        #: nested that way is read twice per level -- exponential time.
+        self.memo: dict[tuple[int, int, bool], Memo] = {} if memo is None else memo
         self.prev = "NEWLINE"
         self.prev2 = "NEWLINE"
         #: In ``subst`` mode, the offset of the ``)`` that ended the substitution.
@@ -401,6 +416,40 @@ class Lexer:
                 pos = m.end()
 
     def _dollar(self, pos: int, *, in_dq: bool) -> tuple[Part, int]:
+        if self.text[pos + 1 : pos + 2] in ("(", "{", "["):
+            return self._memoized(pos, in_dq, self._dollar_uncached)
+        return self._dollar_uncached(pos, in_dq)
+
+    def _memoized(
+        self, pos: int, in_dq: bool, read: Callable[[int, bool], tuple[Part, int]]
+    ) -> tuple[Part, int]:
+        """``read(pos, in_dq)``, once per offset and depth; here-documents it opens included."""
+        key = (pos, self.depth, in_dq)
+        hit = self.memo.get(key)
+        if hit is None:
+            mark = len(self.pending)
+            try:
+                part, end = read(pos, in_dq)
+            except ShellSyntaxError as exc:
+                del self.pending[mark:]
+                self.memo[key] = exc
+                raise
+            self.memo[key] = (part, end, self.pending[mark:])
+            return part, end
+        if isinstance(hit, ShellSyntaxError):
+            raise hit
+        part, end, heredocs = hit
+        self._add_pending(heredocs)
+        return part, end
+
+    def _add_pending(self, heredocs: list[HereDoc]) -> None:
+        """Queue here-documents opened inside an expansion, each once (text read twice opens
+        the same ones again)."""
+        for heredoc in heredocs:
+            if not any(heredoc is queued for queued in self.pending):
+                self.pending.append(heredoc)
+
+    def _dollar_uncached(self, pos: int, in_dq: bool) -> tuple[Part, int]:
         text = self.text
         following = text[pos + 1 : pos + 2]
         if following == "(":
@@ -520,7 +569,7 @@ class Lexer:
         start = dollar + 2
         if self.text[start] == "|":
             start += 1
-        inner = Lexer(self.text, start, depth=self.depth + 1, subst=True)
+        inner = Lexer(self.text, start, depth=self.depth + 1, subst=True, memo=self.memo)
         inner.closer = "RBRACE"
         try:
             script = parse_tokens(inner)
@@ -531,6 +580,7 @@ class Lexer:
             # it runs; so does this text as a command.
             return self._invalid_parameter(dollar)
         assert isinstance(script, Script)
+        self._add_pending(inner.pending)
         end = inner.end_pos
         return CommandSubstitution(script, self.text[dollar : end + 1], False), end + 1
 
@@ -618,9 +668,14 @@ class Lexer:
         raise ShellSyntaxError("unterminated $'…' string", start - 2, "unterminated")
 
     def _backtick(self, pos: int, *, in_dq: bool) -> tuple[CommandSubstitution, int]:
+        part, end = self._memoized(pos - 1, in_dq, self._backtick_uncached)
+        assert isinstance(part, CommandSubstitution)
+        return part, end
+
+    def _backtick_uncached(self, opening: int, in_dq: bool) -> tuple[CommandSubstitution, int]:
+        pos = opening + 1
         text = self.text
         n = self.n
-        opening = pos - 1
         out: list[str] = []
         while pos < n:
             c = text[pos]
@@ -656,11 +711,10 @@ class Lexer:
         """Parse the script of ``$(…)``/``<(…)`` starting at ``pos``; returns it and its ``)``."""
         if self.depth + 1 > MAX_DEPTH:
             raise ShellSyntaxError("substitutions nested too deeply", pos, "depth_limit")
-        inner = Lexer(self.text, pos, depth=self.depth + 1, subst=True)
+        inner = Lexer(self.text, pos, depth=self.depth + 1, subst=True, memo=self.memo)
         script = parse_tokens(inner)
         assert isinstance(script, Script)
-        if inner.pending:
-            self.pending.extend(inner.pending)
+        self._add_pending(inner.pending)
         return script, inner.end_pos
 
     def _arith(self, pos: int, closing: str) -> tuple[ArithmeticExpansion, int] | None:
@@ -669,6 +723,13 @@ class Lexer:
         Returns ``None`` when the text does not close as arithmetic (``((a) (b))`` is two
         subshells), letting the caller read it another way.
         """
+        mark = len(self.pending)
+        found = self._arith_scan(pos, closing)
+        if found is None:
+            del self.pending[mark:]  # read again another way, they will be queued again
+        return found
+
+    def _arith_scan(self, pos: int, closing: str) -> tuple[ArithmeticExpansion, int] | None:
         text = self.text
         n = self.n
         start = pos

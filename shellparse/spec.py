@@ -191,6 +191,6 @@ class Spec:
         return table
 
 
-def sub(name: str, classes: str = "", **kwargs: object) -> Spec:
-    """A subcommand spec (same fields as ``Spec``)."""
-    return Spec(name, classes, **kwargs)  # type: ignore[arg-type]
+def sub(name: str, classes: str = "", flags: str = "", **kwargs: object) -> Spec:
+    """A subcommand spec (same fields as ``Spec``; ``flags`` may be given third)."""
+    return Spec(name, classes, flags=flags, **kwargs)  # type: ignore[arg-type]

@@ -89,8 +89,7 @@ SPECS = [
         "build",
         operands="none",
         options=[Opt("-C", value="required", role="cwd")],
-        flags="-j= -k= -v -q -f= -t= -o= -c= -p= -D= -P= --config= --project= "
-        "--filter= --scope=",
+        flags="-j= -k= -v -q -f= -t= -o= -c= -p= -D= -P= --config= --project= --filter= --scope=",
     ),
     Spec(
         "gcc|g++|cc|c++|clang|clang++|rustc|javac|kotlinc|scalac|ghc|ocamlfind|ocamlopt|"
@@ -118,8 +117,12 @@ SPECS = [
         options=[
             # pytest empties the base temporary directory before a run
             Opt("--basetemp", value="required", role="delete"),
-            Opt("--junitxml --junit-xml --html --result-log --report-log --json-report-file "
-                "--cov-config", value="required", role="write"),
+            Opt(
+                "--junitxml --junit-xml --html --result-log --report-log --json-report-file "
+                "--cov-config",
+                value="required",
+                role="write",
+            ),
             Opt("-c/--config-file", value="required", role="read"),
             Opt("--rootdir --confcutdir", value="required", role="read"),
         ],
@@ -130,8 +133,11 @@ SPECS = [
         "test",
         operands="read",
         options=[
-            Opt("--outputFile --output-file --coverageDirectory --outputDir --output",
-                value="required", role="write"),
+            Opt(
+                "--outputFile --output-file --coverageDirectory --outputDir --output",
+                value="required",
+                role="write",
+            ),
             Opt("-c --config --rootDir", value="required", role="read"),
             Opt("-u --updateSnapshot --update", adds="write"),
         ],
@@ -210,9 +216,13 @@ SPECS = [
         operands="read",
         options=[
             *_CONFIG,
-            Opt("-o --output --output-file --junit-xml --html-report --txt-report "
+            Opt(
+                "-o --output --output-file --junit-xml --html-report --txt-report "
                 "--xml-report --cobertura-xml-report --linecount-report --any-exprs-report "
-                "--lineprecision-report --cache-dir", value="required", role="write"),
+                "--lineprecision-report --cache-dir",
+                value="required",
+                role="write",
+            ),
             Opt("--fix -w --write -i --in-place --autofix", adds="write"),
         ],
         flags="-p/--package= -m/--module= --python-version= --python-executable= --strict "
@@ -294,9 +304,10 @@ SPECS = [
         "build write",
         operands="write",
         handler="check_only",
-        options=[Opt("-c/--check-only/--check --diff"), Opt("--settings-path --settings-file "
-                                                             "--sp", value="required",
-                                                             role="read")],
+        options=[
+            Opt("-c/--check-only/--check --diff"),
+            Opt("--settings-path --settings-file --sp", value="required", role="read"),
+        ],
         flags="--profile= -l/--line-length/-w/--line-width= --py= -m/--multi-line= "
         "--skip= --skip-glob= --extend-skip= --filter-files --atomic -q/--quiet "
         "-v/--verbose --color --float-to-top --ca/--combine-as --tc/--trailing-comma "

@@ -7,7 +7,7 @@ clearance cannot see: ``code_exec``), inline code (``inline_code``), or standard
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec
+from clearance.shellparse.spec import Opt, Spec, opts
 
 _SHELL_OPTIONS = [
     Opt("-c", role="shell", value="required", ends=True),
@@ -39,29 +39,36 @@ SPECS = [
         options=[
             Opt("-c", value="required", role="code", ends=True),
             Opt("-m", value="required", role="module", ends=True),
-            Opt("-W -X --check-hash-based-pycs", value="required"),
-            Opt("-b -B -d -E -h -i -I -O -OO -P -q -s -S -u -v -V -x --version --help"),
         ],
+        flags="-W= -X= --check-hash-based-pycs= -b -bb -B -d -E -h -? --help --help-env "
+        "--help-xoptions --help-all -i -I -O -OO -P -q -s -S -u -v -V --version -x",
     ),
     Spec(
-        "node|nodejs|deno-eval|tsx|ts-node|esno|bun-eval",
+        "node|nodejs|tsx|ts-node|esno",
         "",
         operands=("exec", "none"),
         permute=False,
         handler="interpreter",
         options=[
-            Opt("-e --eval -p --print", value="required", role="code", ends=True),
-            Opt(
-                "-r --require --import --loader --experimental-loader --input-type "
-                "--env-file --conditions -C --title --inspect-port",
+            Opt("-e/--eval", value="required", role="code", ends=True),
+            Opt("-p/--print", value="required", role="code", ends=True),
+            # a module loaded before the program: code from wherever it is named
+            *opts(
+                "-r/--require --import --loader --experimental-loader",
                 value="required",
+                role="exec",
             ),
-            Opt(
-                "-i --interactive -v --version -h --help -c --check --inspect "
-                "--inspect-brk --watch --test --no-warnings --enable-source-maps "
-                "--trace-warnings --experimental-vm-modules --expose-gc"
-            ),
+            Opt("--env-file --env-file-if-exists", value="required", role="read"),
+            Opt("--run", value="required", adds="code_exec"),
         ],
+        flags="--input-type= -C/--conditions= --title= --inspect-port= --inspect=? "
+        "--inspect-brk=? --inspect-wait=? -i/--interactive -v/--version -h/--help -c/--check "
+        "--watch --watch-path= --test --test-name-pattern= --test-reporter= "
+        "--no-warnings --enable-source-maps --trace-warnings --experimental-vm-modules "
+        "--expose-gc --experimental-strip-types --no-experimental-strip-types "
+        "--max-old-space-size= --stack-size= --unhandled-rejections= --trace-uncaught "
+        "--no-deprecation --throw-deprecation --experimental-specifier-resolution= "
+        "--experimental-modules --abort-on-uncaught-exception --preserve-symlinks",
     ),
     Spec(
         "deno",
@@ -87,11 +94,14 @@ SPECS = [
         permute=False,
         handler="interpreter",
         options=[
-            Opt("-e -E", value="required", role="code"),
+            Opt("-e", value="required", role="code"),
+            Opt("-E", value="required", role="code"),
             Opt("-i", value="optional", adds="write", operands="write"),
-            Opt("-M -m -I -x -F -l -0 -d -D", value="optional"),
-            Opt("-n -p -a -s -T -t -U -w -W -X -c -v -V -h -S -C"),
+            # ``-M``/``-m`` load a module, ``-I`` adds where modules come from
+            *opts("-M -m", value="optional", adds="code_exec"),
         ],
+        flags="-I=? -x=? -F=? -l=? -0=? -d=? -D=? -C=? -n -p -a -s -T -t -U -w -W -X -c "
+        "-v -V -h -S",
     ),
     Spec(
         "ruby|jruby|irb",
@@ -101,10 +111,12 @@ SPECS = [
         handler="interpreter",
         options=[
             Opt("-e", value="required", role="code"),
-            Opt("-r -I -C -E -F -x", value="required"),
-            Opt("-i", value="optional", adds="write"),
-            Opt("-n -p -a -l -s -w -W -v -c -d -y"),
+            Opt("-r", value="required", adds="code_exec"),
+            Opt("-i", value="optional", adds="write", operands="write"),
+            Opt("-C", value="required", role="cwd"),
         ],
+        flags="-I= -E= -F= -x=? -W=? -n -p -a -l -s -w -v -c -d -y --version -h --help "
+        "--disable-gems --jit --yjit --enable= --disable= --encoding=",
     ),
     Spec(
         "php",
@@ -113,27 +125,41 @@ SPECS = [
         permute=False,
         handler="interpreter",
         options=[
-            Opt("-r", value="required", role="code"),
-            Opt("-f", value="required", role="exec"),
+            *opts("-r -B -R -E", value="required", role="code"),
+            *opts("-f -F -z", value="required", role="exec"),
             Opt("-S", value="required", adds="network process_control"),
-            Opt("-d -c -t -z", value="required"),
+            Opt("-t", value="required", role="read"),
+            Opt("-c", value="required", role="read"),
+            Opt("-l", adds="read_only"),
         ],
+        flags="-d= -a -n -q -i -m -v -s -w -H -h -e",
     ),
-    Spec(
-        "lua|luajit|tclsh|wish|expect|julia|Rscript|R|octave|guile|racket|sbcl|clisp|"
-        "scheme|ocaml|erl|elixir|iex|groovy|jshell|kotlin|scala|swipl|gforth|awk-script|"
-        "osascript|pwsh|powershell|cscript|wscript|nu|elvish|xonsh|janet|gawk-script",
-        "",
-        operands=("exec", "none"),
-        permute=False,
-        handler="interpreter",
-        options=[
-            Opt(
-                "-e -c --eval -E -Command -command -ex --exec --expression",
-                value="required",
-                role="code",
-            )
-        ],
+    *(
+        Spec(
+            names,
+            "",
+            operands=("exec", "none"),
+            permute=False,
+            handler="interpreter",
+            options=opts(code_options, value="required", role="code"),
+        )
+        for names, code_options in (
+            ("lua|luajit", "-e"),
+            ("tclsh|wish|expect", "-c"),
+            ("julia", "-e/--eval -E/--print"),
+            ("Rscript", "-e"),
+            ("R", "-e"),
+            ("octave", "--eval"),
+            ("guile|racket|sbcl|clisp|scheme", "-c -e --eval --expression"),
+            ("ocaml", "-e"),
+            ("erl", "-eval"),
+            ("elixir|iex", "-e --eval"),
+            ("groovy", "-e"),
+            ("jshell|kotlin|scala|swipl|gforth|janet|nu|elvish|xonsh", "-c -e --eval -g"),
+            ("osascript", "-e"),
+            ("pwsh|powershell", "-c -Command -command -EncodedCommand -e -ec"),
+            ("cscript|wscript", "-e"),
+        )
     ),
     Spec(
         "java",

@@ -1,10 +1,18 @@
-"""The network: fetching, uploading, remote shells, tunnels and listeners."""
+"""The network: fetching, uploading, remote shells, tunnels and listeners.
+
+What leaves the machine is what a policy on exfiltration needs: curl's ``-d @file``, ``-T``,
+``-F name=@file``, wget's ``--post-file``, scp's local sources are all reads of those files
+(and ``secret_read`` when the file holds credentials), next to the hosts they go to.
+"""
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec
+from clearance.shellparse.spec import Opt, Spec, opts
 
-_SSH_VALUES = "-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B"
+_SSH_FLAGS = (
+    "-b= -c= -D= -E= -e= -F= -I= -J= -L= -l= -m= -O= -p= -Q= -R= -S= -W= -w= -B= -i= "
+    "-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V -v -vv -vvv -X -x -Y -y"
+)
 
 SPECS = [
     Spec(
@@ -12,32 +20,52 @@ SPECS = [
         "network",
         operands="url",
         handler="curl",
+        abbrev=True,
         options=[
-            Opt("-o --output", value="required", role="write"),
-            Opt("-O --remote-name --remote-name-all -J --remote-header-name", adds="write"),
-            Opt("-T --upload-file", value="required", role="read"),
-            Opt("-K --config", value="required", role="read"),
-            Opt(
-                "-d --data --data-binary --data-raw --data-ascii --data-urlencode "
-                "-F --form --form-string --json",
+            Opt("-o/--output", value="required", role="write"),
+            Opt("-O/--remote-name --remote-name-all -J/--remote-header-name", adds="write"),
+            Opt("--output-dir", value="required", role="write"),
+            Opt("-T/--upload-file", value="required", role="read"),
+            Opt("-K/--config", value="required", role="read"),
+            *opts(
+                "-d/--data --data-binary --data-raw --data-ascii --data-urlencode -F/--form "
+                "--form-string --json",
                 value="required",
             ),
-            Opt("-x --proxy --preproxy", value="required", role="url"),
-            Opt("-u --user -U --proxy-user --oauth2-bearer", value="required"),
-            Opt(
-                "-H --header -A --user-agent -e --referer -X --request -b --cookie "
-                "-c --cookie-jar -m --max-time --connect-timeout --retry -w "
-                "--write-out -r --range -Y -y -z --time-cond --resolve --connect-to "
-                "--cacert --capath -E --cert --key --ciphers --interface --limit-rate "
-                "--max-filesize --max-redirs --proto --proto-redir --dns-servers "
-                "--unix-socket --url-query --variable --expand-url --trace "
-                "--trace-ascii --stderr -D --dump-header --create-dirs-mode "
-                "--retry-delay --retry-max-time -C --continue-at -Q --quote",
+            *opts("-x/--proxy --preproxy", value="required", role="url"),
+            *opts(
+                "-c/--cookie-jar -D/--dump-header --trace --trace-ascii --stderr "
+                "--etag-save --hsts --alt-svc",
                 value="required",
+                role="write",
             ),
             Opt("--url", value="required", role="url"),
+            Opt("-q/--disable"),
         ],
-        short="sSfLIikvq#gGNZ0123456",
+        flags="-u/--user= -U/--proxy-user= --oauth2-bearer= -H/--header= -A/--user-agent= "
+        "-e/--referer= -X/--request= -b/--cookie= -m/--max-time= --connect-timeout= "
+        "--retry= -w/--write-out= -r/--range= -Y/--speed-limit= -y/--speed-time= "
+        "-z/--time-cond= --resolve= --connect-to= --cacert= --capath= -E/--cert= --key= "
+        "--cert-type= --key-type= --ciphers= --interface= --limit-rate= --max-filesize= "
+        "--max-redirs= --proto= --proto-redir= --proto-default= --dns-servers= --unix-socket= "
+        "--abstract-unix-socket= --url-query= --variable= --expand-url= --create-dirs "
+        "--create-file-mode= --retry-delay= --retry-max-time= -C/--continue-at= -Q/--quote= "
+        "-P/--ftp-port= -t/--telnet-option= --noproxy= --aws-sigv4= --pass= --pinnedpubkey= "
+        "--doh-url= --tls-max= --happy-eyeballs-timeout-ms= --keepalive-time= "
+        "--local-port= --mail-from= --mail-rcpt= --mail-auth= --sasl-authzid= "
+        "--service-name= --socks4= --socks4a= --socks5= --socks5-hostname= "
+        "--proxy-header= --request-target= --compressed --compressed-ssh -s/--silent "
+        "-S/--show-error -f/--fail --fail-with-body --fail-early -L/--location "
+        "--location-trusted -I/--head -i/--include -k/--insecure -v/--verbose -g/--globoff "
+        "-G/--get -N/--no-buffer -Z/--parallel --parallel-max= --parallel-immediate "
+        "-0/--http1.0 --http1.1 --http2 --http2-prior-knowledge --http3 --http3-only "
+        "-1/--tlsv1 -2/--sslv2 -3/--sslv3 -4/--ipv4 -6/--ipv6 -#/--progress-bar "
+        "--no-progress-meter -j/--junk-session-cookies -l/--list-only -M/--manual "
+        "-n/--netrc --netrc-optional --netrc-file= -p/--proxytunnel -R/--remote-time "
+        "-a/--append -B/--use-ascii --crlf --raw --tcp-nodelay --path-as-is --ssl "
+        "--ssl-reqd --retry-all-errors --retry-connrefused --digest --basic --ntlm "
+        "--negotiate --anyauth --styled-output --no-styled-output -h/--help=? "
+        "-V/--version --tls13-ciphers= --max-time=",
     ),
     Spec(
         "wget|wget2",
@@ -45,72 +73,119 @@ SPECS = [
         operands="url",
         abbrev=True,
         options=[
-            Opt("-O --output-document", value="required", role="write"),
-            Opt("-P --directory-prefix", value="required", role="write"),
-            Opt(
-                "-i --input-file --post-file --body-file --load-cookies",
+            Opt("-O/--output-document", value="required", role="write"),
+            Opt("-P/--directory-prefix", value="required", role="write"),
+            *opts(
+                "-i/--input-file --post-file --body-file --load-cookies --ca-certificate "
+                "--certificate --private-key",
                 value="required",
                 role="read",
             ),
-            Opt(
-                "-o --output-file -a --append-output --save-cookies", value="required", role="write"
-            ),
-            Opt(
-                "--post-data --body-data --header -U --user-agent --user "
-                "--password --method -e --execute -t --tries -T --timeout "
-                "--limit-rate -l --level -A --accept -R --reject -D --domains",
+            *opts(
+                "-o/--output-file -a/--append-output --save-cookies --warc-file",
                 value="required",
+                role="write",
             ),
+            # ``-e COMMAND`` is a wgetrc line: ``-e use_proxy=on``, ``-e output_document=…``
+            Opt("-e/--execute", value="required", adds="code_exec"),
         ],
-        short="qvncrNpkmSbxEK",
+        flags="--post-data= --body-data= --header= -U/--user-agent= --user= --password= "
+        "--http-user= --http-password= --method= -t/--tries= -T/--timeout= --limit-rate= "
+        "-l/--level= -A/--accept= -R/--reject= -D/--domains= --exclude-domains= "
+        "-I/--include-directories= -X/--exclude-directories= --referer= -w/--wait= "
+        "--waitretry= --dns-timeout= --connect-timeout= --read-timeout= -Q/--quota= "
+        "--bind-address= --cut-dirs= --default-page= --restrict-file-names= "
+        "--max-redirect= --proxy-user= --proxy-password= --https-only --secure-protocol= "
+        "--progress= -q/--quiet -v/--verbose -nv/--no-verbose -d/--debug -c/--continue "
+        "-N/--timestamping -r/--recursive -np/--no-parent -nd/--no-directories "
+        "-x/--force-directories -nH/--no-host-directories -m/--mirror "
+        "-k/--convert-links -K/--backup-converted -p/--page-requisites -H/--span-hosts "
+        "-S/--server-response --spider -b/--background --no-check-certificate "
+        "--no-cache --no-cookies --content-disposition --trust-server-names "
+        "-E/--adjust-extension --no-clobber -nc -4/--inet4-only -6/--inet6-only "
+        "-F/--force-html -B/--base= --compression= -V/--version -h/--help",
     ),
-    Spec("http|https|xh|xhs|httpie|aria2c|axel|lynx|w3m|links|elinks", "network", operands="url"),
     Spec(
-        "ssh|autossh",
+        "http|https|xh|xhs|httpie|aria2c|axel|lynx|w3m|links|elinks",
+        "network",
+        operands="url",
+        options=[Opt("-o/--output -d/--dir", value="required", role="write")],
+        flags="-a/--auth= -A/--auth-type= -v/--verbose -h/--headers -b/--body -f/--form "
+        "-j/--json --download -F/--follow --print= -p= --session= --timeout= -x= -s= -c",
+    ),
+    Spec(
+        "ssh|autossh|mosh",
         "network",
         operands=("host", "remote_shell"),
         permute=False,
-        options=[Opt(_SSH_VALUES, value="required")],
-        short="46AaCfGgKkMNnqsTtVvXxYy",
+        flags=_SSH_FLAGS,
         handler="ssh",
     ),
     Spec(
         "scp|sftp",
         "network",
         operands="url_or_path",
-        options=[Opt("-P -i -F -o -c -l -S -J -D -X", value="required")],
-        short="346ABCOpqRrTv",
+        options=[
+            Opt("-i -F", value="required", role="read"),
+            Opt("-S", value="required", role="exec"),
+            Opt("-r", operands="url_or_path_tree"),
+        ],
+        flags="-P= -o= -c= -l= -J= -D= -X= -b= -s= -3 -4 -6 -A -B -C -O -p -q -R -T -v",
         handler="ssh_transfer",
     ),
     Spec(
         "rsync",
         "read_only",
-        operands="copy",
+        operands="copy_tree",
         handler="rsync",
+        abbrev=True,
         options=[
-            Opt("-e --rsh", value="required", role="shell"),
+            Opt("-e/--rsh", value="required", role="shell"),
             Opt("--rsync-path", value="required", role="shell"),
             Opt(
                 "--delete --delete-before --delete-during --delete-after "
                 "--delete-delay --delete-excluded --remove-source-files",
                 adds="delete",
             ),
-            Opt(
-                "--exclude --include --exclude-from --include-from --files-from "
-                "--filter -f --chmod --chown --timeout --port --password-file "
-                "--log-file --partial-dir --temp-dir -T --backup-dir --suffix "
-                "--compare-dest --link-dest --copy-dest --bwlimit --max-size "
-                "--min-size --info --debug",
+            *opts(
+                "--exclude-from --include-from --files-from --password-file",
                 value="required",
+                role="read",
             ),
+            Opt("--log-file", value="required", role="write"),
+            Opt("-n/--dry-run", adds="read_only"),
         ],
-        short="avzrlptgoDPhnucqiHAXSWxRbkKLE",
-        abbrev=True,
+        flags="--exclude= --include= -f/--filter= --chmod= --chown= --timeout= --port= "
+        "--partial-dir= -T/--temp-dir= --backup-dir= --suffix= --compare-dest= "
+        "--link-dest= --copy-dest= --bwlimit= --max-size= --min-size= --info= --debug= "
+        "-a/--archive -v/--verbose -z/--compress -r/--recursive -l/--links -p/--perms "
+        "-t/--times -g/--group -o/--owner -D -P -h/--human-readable -u/--update "
+        "-c/--checksum -q/--quiet -i/--itemize-changes -H/--hard-links -A/--acls "
+        "-X/--xattrs -S/--sparse -W/--whole-file -x/--one-file-system -R/--relative "
+        "-b/--backup -k/--copy-dirlinks -K/--keep-dirlinks -L/--copy-links -E/--executability "
+        "--progress --partial --stats --mkpath --ignore-existing --existing --inplace "
+        "--append --append-verify --size-only --no-motd --list-only --numeric-ids "
+        "--safe-links --munge-links --force --prune-empty-dirs -m -C/--cvs-exclude "
+        "-F -y/--fuzzy -8/--8-bit-output -4/--ipv4 -6/--ipv6 --version --help",
     ),
     Spec(
-        "nc|ncat|netcat|socat|telnet|ftp|tftp|lftp|ncftp|smbclient|openssl|s_client|"
-        "websocat|wscat|grpcurl|mosquitto_pub|mosquitto_sub|kcat|redis-cli|psql|mysql|"
-        "mongo|mongosh|sqlcmd|cqlsh",
+        "nc|ncat|netcat",
+        "network",
+        operands=("host", "none"),
+        handler="netcat",
+        options=[
+            *opts("-e/--exec -c/--sh-exec --lua-exec", value="required"),
+            Opt("-l/--listen", adds="process_control"),
+            Opt("-o/--output", value="required", role="write"),
+        ],
+        flags="-p/--source-port= -s/--source= -w/--wait= -i/--idle-timeout= -q= -x/--proxy= "
+        "-X/--proxy-type= -m/--max-conns= -g= -G= -n/--nodns -u/--udp -v/--verbose -vv "
+        "-z -k/--keep-open -N/--no-shutdown -4 -6 -U/--unixsock -C/--crlf -t/--telnet "
+        "--ssl --send-only --recv-only --allow= --deny= -d/--delay= -b -D -r -h",
+    ),
+    Spec(
+        "socat|telnet|ftp|tftp|lftp|ncftp|smbclient|openssl|s_client|websocat|wscat|grpcurl|"
+        "mosquitto_pub|mosquitto_sub|kcat|redis-cli|psql|mysql|mongo|mongosh|sqlcmd|cqlsh",
         "network",
         operands="host",
         handler="netcat",
@@ -121,5 +196,6 @@ SPECS = [
         "speedtest-cli|curlie",
         "network",
         operands="host",
+        flags="-c= -i= -W= -w= -t= -s= -p= -I= -q -n -v -4 -6 -T= -U -b",
     ),
 ]

@@ -29,21 +29,82 @@ BUILD_SCRIPTS = frozenset(
     )
 )
 
+# Options every npm-like command accepts. ``--script-shell`` names the program scripts run
+# under, ``--node-options`` what node loads: both are code. ``-g`` makes an install
+# system-wide.
+_NODE_OPTIONS = [
+    Opt("-C/--prefix/--dir/--cwd", value="required", role="cwd"),
+    Opt("-g/--global --location", adds="system"),
+    Opt("--script-shell", value="required", role="exec"),
+    Opt("--node-options", value="required", adds="code_exec"),
+    Opt("--registry", value="required", role="url"),
+    Opt("--userconfig --globalconfig", value="required", role="read"),
+]
+_NODE_FLAGS = (
+    "-w/--workspace/--filter/-F= --workspaces -ws --include-workspace-root "
+    "-r/--recursive -y/--yes --no -f/--force -D/--save-dev/--dev -P/--save-prod/--prod "
+    "-O/--save-optional/--optional -E/--save-exact/--exact -B/--save-bundle --no-save "
+    "-S/--save --dry-run --omit= --include= --legacy-peer-deps --strict-peer-deps "
+    "--production --loglevel= -s/--silent -q/--quiet -d -dd --json --parseable "
+    "-l/--long --depth= --tag= --access= --otp= --scope= --audit --no-audit --fund "
+    "--no-fund --package-lock --no-package-lock --package-lock-only --foreground-scripts "
+    "--if-present --ignore-scripts --before= --engine-strict --strict-ssl --color=? "
+    "--no-color --progress --no-progress --unicode --update-notifier --offline "
+    "--prefer-offline --prefer-online --frozen-lockfile --no-frozen-lockfile "
+    "--immutable --pure-lockfile --check-files --network-timeout= --cache= --cache-dir= "
+    "--ignore-engines --non-interactive --mutex= --stream --parallel --sequential "
+    "--reporter= --aggregate-output --workspace-root -W --shamefully-hoist "
+    "--lockfile-only --fix-lockfile --resolution-only --reporter-hide-prefix "
+    "--use-stderr --report-summary --changed-files-ignore-pattern= --test-pattern= "
+    "--fail-if-no-match --no-bail --bail --sort --no-sort --resume-from= "
+    "-v/--version -h/--help --verbose"
+)
 _NPM_RUN = sub("run", _SCRIPT, operands=("none", "none"), handler="npm_run", permute=False)
 
 
-def _node_pm(name: str) -> Spec:
+def _node_pm(name: str, *, implicit_run: bool, local_exec: bool) -> Spec:
+    """npm, pnpm, yarn: the same verbs, a few differences.
+
+    ``implicit_run``: ``pnpm build`` runs the ``build`` script (npm refuses an unknown verb);
+    ``local_exec``: ``pnpm exec`` runs an installed binary, ``npm exec`` may fetch one.
+    """
+    install = sub(
+        "install",
+        _INSTALL,
+        operands="none",
+        options=list(_NODE_OPTIONS),
+        flags=_NODE_FLAGS,
+        abbrev=True,
+    )
+    runner_options = [
+        Opt("-c/--call", value="required", role="shell"),
+        Opt("-p/--package", value="required"),
+        *_NODE_OPTIONS,
+    ]
+    runner = sub(
+        "exec",
+        "" if local_exec else "package_install network",
+        operands="command",
+        permute=False,
+        options=runner_options,
+        flags=_NODE_FLAGS,
+    )
+    fetcher = sub(
+        "dlx",
+        "package_install network",
+        operands="command",
+        permute=False,
+        options=[
+            Opt("-c/--shell-mode", value="required", role="shell"),
+            Opt("-p/--package", value="required"),
+        ],
+    )
     return Spec(
         name,
         "",
         subcommands={
             **{
-                n: sub(
-                    n,
-                    _INSTALL,
-                    operands="none",
-                    options=[Opt("-g --global --location", adds="system")],
-                )
+                n: install
                 for n in (
                     "install",
                     "i",
@@ -55,6 +116,7 @@ def _node_pm(name: str) -> Spec:
                     "upgrade",
                     "dedupe",
                     "rebuild",
+                    "rb",
                     "link",
                     "ln",
                     "import",
@@ -62,14 +124,22 @@ def _node_pm(name: str) -> Spec:
                     "install-test",
                     "it",
                     "install-ci-test",
+                    "cit",
+                    "fetch",
                 )
             },
             **{
-                n: sub(n, "package_install write")
+                n: sub(
+                    n,
+                    "package_install write",
+                    flags=_NODE_FLAGS,
+                    options=_NODE_OPTIONS,
+                    abbrev=True,
+                )
                 for n in ("uninstall", "remove", "rm", "un", "unlink", "r")
             },
             **{
-                n: sub(n, "read_only")
+                n: sub(n, "read_only", flags=_NODE_FLAGS, options=_NODE_OPTIONS, abbrev=True)
                 for n in (
                     "ls",
                     "list",
@@ -79,6 +149,7 @@ def _node_pm(name: str) -> Spec:
                     "explain",
                     "outdated",
                     "help",
+                    "help-search",
                     "version",
                     "-v",
                     "--version",
@@ -89,41 +160,75 @@ def _node_pm(name: str) -> Spec:
                     "doctor",
                     "licenses",
                     "store",
+                    "query",
+                    "sbom",
+                    "find-dupes",
+                    "completion",
                 )
             },
             **{
-                n: sub(n, "read_only network")
+                n: sub(
+                    n, "read_only network", flags=_NODE_FLAGS, options=_NODE_OPTIONS, abbrev=True
+                )
                 for n in (
                     "view",
                     "info",
                     "show",
                     "v",
                     "search",
+                    "s",
+                    "se",
+                    "find",
                     "audit",
                     "ping",
                     "whoami",
                     "dist-tag",
+                    "repo",
+                    "docs",
+                    "bugs",
+                    "home",
+                    "stars",
+                    "diff",
                 )
             },
-            "test": sub("test", "test"),
-            "t": sub("t", "test"),
-            "tst": sub("tst", "test"),
-            "start": sub("start", _SCRIPT),
-            "stop": sub("stop", _SCRIPT),
-            "restart": sub("restart", _SCRIPT),
+            **{
+                n: sub(n, "test", flags=_NODE_FLAGS, options=_NODE_OPTIONS, abbrev=True)
+                for n in ("test", "t", "tst")
+            },
+            **{n: sub(n, _SCRIPT) for n in ("start", "stop", "restart")},
             "run": _NPM_RUN,
             "run-script": _NPM_RUN,
             "rum": _NPM_RUN,
             "urn": _NPM_RUN,
-            "exec": sub("exec", "package_install network", operands="command", permute=False),
-            "x": sub("x", "package_install network", operands="command", permute=False),
-            "dlx": sub("dlx", "package_install network", operands="command", permute=False),
+            "exec": runner,
+            "x": sub(
+                "x",
+                "package_install network",
+                operands="command",
+                permute=False,
+                options=runner_options,
+                flags=_NODE_FLAGS,
+            ),
+            "dlx": fetcher,
             "create": sub("create", "package_install network write"),
             "init": sub("init", "write"),
             "publish": sub("publish", "network vcs_write"),
             "unpublish": sub("unpublish", "network vcs_destructive"),
             "deprecate": sub("deprecate", "network vcs_write"),
+            "undeprecate": sub("undeprecate", "network vcs_write"),
+            "owner": sub("owner", "network vcs_write"),
+            "access": sub("access", "network vcs_write"),
+            "team": sub("team", "network vcs_write"),
+            "org": sub("org", "network vcs_write"),
+            "hook": sub("hook", "network vcs_write"),
+            "star": sub("star", "network"),
+            "unstar": sub("unstar", "network"),
             "pack": sub("pack", "build write"),
+            "shrinkwrap": sub("shrinkwrap", "write"),
+            "pkg": sub("pkg", "write"),
+            "edit": sub("edit", "write code_exec"),
+            # runs a shell in a package's directory
+            "explore": sub("explore", "code_exec", operands=("none", "shell_words")),
             "config": sub(
                 "config",
                 "read_only",
@@ -131,6 +236,7 @@ def _node_pm(name: str) -> Spec:
                     "set": sub("set", "system"),
                     "delete": sub("delete", "system"),
                     "edit": sub("edit", "system"),
+                    "fix": sub("fix", "system"),
                     "get": sub("get", "read_only"),
                     "list": sub("list", "read_only"),
                 },
@@ -143,29 +249,144 @@ def _node_pm(name: str) -> Spec:
             "adduser": sub("adduser", "network system"),
             "logout": sub("logout", "network system"),
             "token": sub("token", "secret_read network"),
-            "workspace": sub("workspace", _SCRIPT),
+            "profile": sub("profile", "secret_read network"),
+            "workspace": sub("workspace", _SCRIPT, operands=("none", "command"), permute=False),
             "workspaces": sub("workspaces", _SCRIPT),
+            "recursive": sub("recursive", _SCRIPT),
         },
-        default=sub(name, _SCRIPT, handler="npm_run_implicit"),
-        options=[
-            Opt("-C --prefix --dir --cwd", value="required", role="cwd"),
-            Opt("-w --workspace --filter -F", value="required"),
-        ],
+        default=(
+            sub(name, _SCRIPT, handler="npm_run_implicit") if implicit_run else sub(name, "unknown")
+        ),
+        options=_NODE_OPTIONS,
+        flags=_NODE_FLAGS,
+        abbrev=True,
         handler="npm_global",
     )
 
 
+_PIP_GENERAL = (
+    "-h/--help --debug --isolated --require-virtualenv --python= -v/--verbose -V/--version "
+    "-q/--quiet --log= --no-input --keyring-provider= --proxy= --retries= --timeout= "
+    "--exists-action= --cert= --client-cert= --cache-dir= --no-cache-dir "
+    "--disable-pip-version-check --no-color --no-python-version-warning --use-feature= "
+    "--use-deprecated= --resume-retries="
+)
+_PIP_INSTALL = [
+    Opt("-r/--requirement -c/--constraint --report", value="required", role="read"),
+    Opt("-e/--editable", value="required", role="url_or_path"),
+    Opt("-t/--target --prefix --root --src", value="required", role="write"),
+    Opt("-i/--index-url --extra-index-url", value="required", role="url"),
+    Opt("-f/--find-links", value="required", role="url_or_path"),
+    Opt("--trusted-host", value="required", role="host"),
+    Opt("--break-system-packages --user", adds="system"),
+]
+_PIP_INSTALL_FLAGS = (
+    _PIP_GENERAL + " -U/--upgrade --upgrade-strategy= --force-reinstall -I/--ignore-installed "
+    "--no-deps --pre --no-index --no-binary= --only-binary= --prefer-binary --require-hashes "
+    "--no-build-isolation --use-pep517 --no-use-pep517 --check-build-dependencies "
+    "-C/--config-settings= --global-option= --dry-run --no-warn-script-location "
+    "--no-warn-conflicts --progress-bar= --root-user-action= --compile --no-compile "
+    "--platform= --python-version= --implementation= --abi= --group= --no-clean "
+    "--ignore-requires-python -d/--dest= --no-index"
+)
+
+_CARGO_OPTIONS = [
+    Opt("--target-dir --artifact-dir --out-dir", value="required", role="write"),
+    Opt("--manifest-path --lockfile-path", value="required", role="read"),
+    Opt("--config", value="required", adds="code_exec"),
+]
+_CARGO_FLAGS = (
+    "-p/--package= --workspace --all --exclude= --lib --bins --bin= --examples --example= "
+    "--tests --test= --benches --bench= --all-targets -F/--features= --all-features "
+    "--no-default-features -r/--release --profile= -j/--jobs= --target= "
+    "--message-format= --keep-going --timings=? --future-incompat-report "
+    "--ignore-rust-version --frozen --locked --offline -v/--verbose -q/--quiet --color= "
+    "-Z= --unit-graph --build-plan -e/--edges= -i/--invert= --depth= --prefix= "
+    "--no-dedupe -d/--duplicates --charset= --format= --open --no-deps --document-private-items "
+    "--fix --allow-dirty --allow-staged"
+)
+
+# ``-toolexec`` runs every compiler tool through a program of the caller's choosing.
+_GO_OPTIONS = [
+    Opt("-o", value="required", role="write"),
+    Opt("-C", value="required", role="cwd"),
+    Opt("-toolexec", value="required", role="shell"),
+    Opt("-modfile -overlay -pgo", value="required", role="read"),
+]
+_GO_FLAGS = (
+    "-a -n -p= -race -msan -asan -cover -covermode= -coverpkg= -v -work -x -asmflags= "
+    "-buildmode= -buildvcs=? -compiler= -gccgoflags= -gcflags= -installsuffix= -ldflags= "
+    "-linkshared -mod= -modcacherw -pkgdir= -tags= -trimpath -json -m -u -f= -e -deps "
+    "-test -export -find -compiled -retracted -reuse="
+)
+_GO_TEST_FLAGS = (
+    "-run= -bench= -benchtime= -benchmem -count= -cpu= -failfast -fullpath -list= "
+    "-parallel= -short -shuffle= -skip= -timeout= -vet= -fuzz= -fuzztime= -fuzzminimizetime= "
+    "-covermode= -coverpkg= -c -i -json"
+)
+
+_UV_FLAGS = (
+    "--cache-dir= -n/--no-cache -q/--quiet -v/--verbose --color= --native-tls --offline "
+    "--no-progress --python-preference= --no-python-downloads --allow-insecure-host= "
+    "--no-config --index= --default-index= -i/--index-url= --extra-index-url= "
+    "-f/--find-links= --index-strategy= --keyring-provider= --resolution= --prerelease= "
+    "--exclude-newer= --link-mode= --compile-bytecode --refresh --refresh-package= "
+    "--reinstall --reinstall-package= --upgrade -U --upgrade-package= -P= "
+    "--no-build-isolation --no-sources --managed-python --no-managed-python -h/--help "
+    "-V/--version"
+)
+
 SPECS = [
-    _node_pm("npm"),
-    _node_pm("pnpm"),
-    _node_pm("yarn"),
-    _node_pm("bun"),
+    _node_pm("npm", implicit_run=False, local_exec=False),
+    _node_pm("pnpm", implicit_run=True, local_exec=True),
+    _node_pm("yarn", implicit_run=True, local_exec=True),
+    Spec(
+        "bun",
+        "",
+        subcommands={
+            "run": sub("run", _SCRIPT, operands=("none", "none"), handler="npm_run", permute=False),
+            "test": sub("test", "test"),
+            "install": sub("install", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
+            "i": sub("i", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
+            "add": sub("add", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
+            "update": sub("update", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
+            "remove": sub("remove", "package_install write"),
+            "rm": sub("rm", "package_install write"),
+            "x": sub("x", "package_install network", operands="command", permute=False),
+            "build": sub(
+                "build",
+                "build write",
+                options=[Opt("--outdir --outfile", value="required", role="write")],
+            ),
+            "init": sub("init", "write"),
+            "create": sub("create", "package_install network write"),
+            "pm": sub("pm", "read_only"),
+            "outdated": sub("outdated", "read_only network"),
+            "upgrade": sub("upgrade", "package_install network system"),
+            "link": sub("link", _INSTALL),
+            "publish": sub("publish", "network vcs_write"),
+        },
+        # ``bun file.ts`` runs a file; ``bun build`` a script of that name.
+        default=sub("bun", _SCRIPT, handler="npm_run_implicit"),
+        options=[
+            Opt("-e/--eval -p/--print", value="required", role="code", ends=True),
+            Opt("--cwd", value="required", role="cwd"),
+        ],
+        flags="--watch --hot --smol -r/--preload= --env-file= --silent --bun "
+        "-v/--version -h/--help --revision",
+    ),
     Spec(
         "npx|pnpx|bunx",
         "package_install network",
         operands="command",
         permute=False,
-        options=[Opt("-p --package -c --call", value="required")],
+        options=[
+            Opt("-c/--call", value="required", role="shell"),
+            Opt("-p/--package", value="required"),
+        ],
+        flags="-y/--yes --no -q/--quiet --ignore-existing --prefer-offline --prefer-online "
+        "--offline -w/--workspace= --workspaces --include-workspace-root --registry= "
+        "--node-options= --shell= --bun",
         handler="npx",
     ),
     Spec("corepack", "package_install network"),
@@ -177,23 +398,45 @@ SPECS = [
             "install": sub(
                 "install",
                 _INSTALL,
-                options=[
-                    Opt("-r --requirement -c --constraint", value="required", role="read"),
-                    Opt("-e --editable", value="required", role="read"),
-                    Opt(
-                        "-i --index-url --extra-index-url -f --find-links",
-                        value="required",
-                        role="url",
-                    ),
-                    Opt("-t --target --prefix --root", value="required", role="write"),
-                ],
+                options=_PIP_INSTALL,
+                flags=_PIP_INSTALL_FLAGS,
+                abbrev=True,
+                handler="pip_install",
+            ),
+            "download": sub(
+                "download",
+                "network write",
+                options=_PIP_INSTALL,
+                flags=_PIP_INSTALL_FLAGS,
                 abbrev=True,
             ),
-            "download": sub("download", "network write"),
-            "uninstall": sub("uninstall", "package_install write"),
-            "wheel": sub("wheel", "build network write"),
+            "uninstall": sub(
+                "uninstall",
+                "package_install write",
+                options=[
+                    Opt("-r/--requirement", value="required", role="read"),
+                    Opt("--break-system-packages", adds="system"),
+                ],
+                flags=_PIP_GENERAL + " -y/--yes --root-user-action=",
+                abbrev=True,
+            ),
+            "wheel": sub(
+                "wheel",
+                "build network write",
+                options=[*_PIP_INSTALL, Opt("-w/--wheel-dir", value="required", role="write")],
+                flags=_PIP_INSTALL_FLAGS,
+                abbrev=True,
+            ),
             **{
-                n: sub(n, "read_only")
+                n: sub(
+                    n,
+                    "read_only",
+                    flags=_PIP_GENERAL + " --path= --user --local "
+                    "-o/--outdated -u/--uptodate -e/--editable --format= --not-required "
+                    "--exclude-editable --include-editable --exclude= -f/--files "
+                    "--all --pre",
+                    abbrev=True,
+                )
                 for n in (
                     "list",
                     "show",
@@ -213,6 +456,7 @@ SPECS = [
             "config": sub("config", "system"),
         },
         default=sub("pip", "unknown"),
+        flags=_PIP_GENERAL,
         abbrev=True,
     ),
     Spec(
@@ -265,13 +509,14 @@ SPECS = [
                 operands="command",
                 permute=False,
                 options=[
-                    Opt(
-                        "--with --from --python -p --directory --project --package "
-                        "--env-file --group --extra",
-                        value="required",
-                    ),
-                    Opt("--script -m --module", value="required", role="module"),
+                    Opt("-m/--module", value="required", role="module"),
+                    Opt("--with-requirements --env-file", value="required", role="read"),
+                    Opt("--directory --project", value="required", role="cwd"),
                 ],
+                flags=_UV_FLAGS + " --with= --with-editable= -p/--python= --package= "
+                "--group= --only-group= --extra= --all-extras --no-extra= --no-dev --dev "
+                "--frozen --locked --isolated --no-sync --no-project --script -s --gui-script "
+                "--all-packages --active --no-env-file --exact --inexact --no-editable",
             ),
             "tool": sub(
                 "tool",
@@ -282,7 +527,8 @@ SPECS = [
                         "package_install network",
                         operands="command",
                         permute=False,
-                        options=[Opt("--from --with --python", value="required")],
+                        flags=_UV_FLAGS + " --from= --with= --with-editable= "
+                        "--with-requirements= -p/--python= --isolated",
                     ),
                     "install": sub("install", _INSTALL),
                     "upgrade": sub("upgrade", _INSTALL),
@@ -314,15 +560,18 @@ SPECS = [
         },
         default=sub("uv", "unknown"),
         options=[
-            Opt("--directory --project --config-file --cache-dir", value="required", role="cwd")
+            Opt("--directory --project", value="required", role="cwd"),
+            Opt("--config-file", value="required", role="read"),
         ],
+        flags=_UV_FLAGS,
     ),
     Spec(
         "uvx",
         "package_install network",
         operands="command",
         permute=False,
-        options=[Opt("--from --with --python -p", value="required")],
+        flags=_UV_FLAGS + " --from= --with= --with-editable= --with-requirements= "
+        "-p/--python= --isolated",
     ),
     Spec(
         "poetry",
@@ -391,7 +640,7 @@ SPECS = [
         "",
         subcommands={
             **{
-                n: sub(n, "build")
+                n: sub(n, "build", _CARGO_FLAGS, options=_CARGO_OPTIONS)
                 for n in (
                     "build",
                     "b",
@@ -404,7 +653,6 @@ SPECS = [
                     "rustdoc",
                     "metadata",
                     "tree",
-                    "fix",
                     "bloat",
                     "expand",
                     "udeps",
@@ -416,8 +664,20 @@ SPECS = [
                     "hack",
                 )
             },
+            "fix": sub(
+                "fix",
+                "build write",
+                _CARGO_FLAGS + " --allow-dirty --allow-staged "
+                "--allow-no-vcs --broken-code --edition --edition-idioms",
+                options=_CARGO_OPTIONS,
+            ),
             **{
-                n: sub(n, "test")
+                n: sub(
+                    n,
+                    "test",
+                    _CARGO_FLAGS + " --no-run --no-fail-fast --doc",
+                    options=_CARGO_OPTIONS,
+                )
                 for n in (
                     "test",
                     "t",
@@ -430,10 +690,25 @@ SPECS = [
                     "mutants",
                 )
             },
-            "run": sub("run", "build code_exec"),
-            "r": sub("r", "build code_exec"),
-            "fmt": sub("fmt", "build write"),
-            "install": sub("install", _INSTALL),
+            "run": sub("run", "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
+            "r": sub("r", "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
+            "fmt": sub(
+                "fmt",
+                "build write",
+                "--all -p/--package= --manifest-path= --message-format= -v/--verbose -q/--quiet",
+                options=[Opt("--check")],
+                handler="check_only",
+            ),
+            "install": sub(
+                "install",
+                _INSTALL,
+                _CARGO_FLAGS + " --version= --vers= --git= --branch= --tag= --rev= "
+                "--registry= --index= --list -f/--force --no-track --debug --bin= --example=",
+                options=[
+                    Opt("--path", value="required", role="read"),
+                    Opt("--root", value="required", role="write"),
+                ],
+            ),
             "uninstall": sub("uninstall", "package_install"),
             "add": sub("add", _INSTALL),
             "remove": sub("remove", "package_install write"),
@@ -445,10 +720,16 @@ SPECS = [
             "publish": sub("publish", "network vcs_write"),
             "yank": sub("yank", "network vcs_write"),
             "login": sub("login", "network system"),
+            "logout": sub("logout", "network system"),
             "owner": sub("owner", "network"),
-            "new": sub("new", "write"),
+            "new": sub("new", "write", operands="write"),
             "init": sub("init", "write"),
-            "clean": sub("clean", "delete build"),
+            "clean": sub(
+                "clean",
+                "delete build",
+                _CARGO_FLAGS + " --doc -n/--dry-run",
+                options=_CARGO_OPTIONS,
+            ),
             "package": sub("package", "build write"),
             "search": sub("search", "read_only network"),
             "version": sub("version", "read_only"),
@@ -459,7 +740,14 @@ SPECS = [
             "watch": sub("watch", "build code_exec"),
         },
         default=sub("cargo", "unknown"),
-        options=[Opt("-C --manifest-path --config -Z", value="required")],
+        options=[
+            Opt("-C", value="required", role="cwd"),
+            Opt("--manifest-path", value="required", role="read"),
+            # ``--config KEY=VALUE`` can name programs cargo runs (a rustc wrapper, a runner)
+            Opt("--config", value="required", adds="code_exec"),
+        ],
+        flags="-Z= -v/--verbose -vv -q/--quiet --color= --frozen --locked --offline --list "
+        "--explain= -V/--version -h/--help",
     ),
     Spec(
         "rustup",
@@ -477,23 +765,50 @@ SPECS = [
         "",
         subcommands={
             **{
-                n: sub(n, "build")
-                for n in ("build", "vet", "list", "doc", "tool", "fix", "version", "help", "env")
+                n: sub(n, "build", _GO_FLAGS, options=_GO_OPTIONS, single_dash_long=True)
+                for n in ("build", "vet", "list", "doc", "fix", "version", "help")
             },
+            "tool": sub("tool", "build", operands="none"),
+            "env": sub(
+                "env",
+                "read_only",
+                single_dash_long=True,
+                # ``go env -w GOFLAGS=-toolexec=…`` persists into every later go command
+                options=[Opt("-w -u", adds="system code_exec")],
+                flags="-json -changed",
+            ),
             "test": sub(
                 "test",
                 "test",
+                _GO_FLAGS + " " + _GO_TEST_FLAGS,
                 options=[
+                    *_GO_OPTIONS,
                     Opt("-exec", value="required", role="shell"),
-                    Opt("-toolexec", value="required", role="shell"),
+                    Opt(
+                        "-coverprofile -cpuprofile -memprofile -blockprofile -mutexprofile "
+                        "-trace -outputdir -o",
+                        value="required",
+                        role="write",
+                    ),
+                    Opt("-args", ends=True),
                 ],
                 single_dash_long=True,
             ),
-            "run": sub("run", "build code_exec"),
-            "generate": sub("generate", "code_exec"),
-            "fmt": sub("fmt", "write build"),
-            "get": sub("get", _INSTALL),
-            "install": sub("install", _INSTALL),
+            "run": sub(
+                "run",
+                "build code_exec",
+                _GO_FLAGS,
+                options=[*_GO_OPTIONS, Opt("-exec", value="required", role="shell")],
+                single_dash_long=True,
+            ),
+            "generate": sub(
+                "generate", "code_exec", single_dash_long=True, flags="-run= -skip= -n -v -x"
+            ),
+            "fmt": sub("fmt", "write build", flags="-n -x -mod="),
+            "get": sub("get", _INSTALL, _GO_FLAGS + " -t -u -tool", single_dash_long=True),
+            "install": sub(
+                "install", _INSTALL, _GO_FLAGS, options=_GO_OPTIONS, single_dash_long=True
+            ),
             "mod": sub(
                 "mod",
                 "",
@@ -510,8 +825,14 @@ SPECS = [
                 default=sub("mod", "unknown"),
             ),
             "work": sub("work", "write"),
-            "clean": sub("clean", "delete build"),
+            "clean": sub(
+                "clean",
+                "delete build",
+                single_dash_long=True,
+                flags="-i -n -r -x -cache -testcache -modcache -fuzzcache",
+            ),
             "telemetry": sub("telemetry", "system"),
+            "bug": sub("bug", "read_only"),
         },
         default=sub("go", "unknown"),
     ),

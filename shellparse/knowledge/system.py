@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec, sub
+from clearance.shellparse.spec import Opt, Spec, opts, sub
 
 _READ_VERBS = (
     "get",
@@ -41,6 +41,45 @@ _READ_VERBS = (
     "validate",
     "show-account",
     "env-list",
+)
+
+_KUBECTL_FLAGS = (
+    "-n/--namespace= --context= --cluster= -s/--server= --token= --user= --as= "
+    "--as-group= -l/--selector= -o/--output= -A/--all-namespaces --field-selector= "
+    "-w/--watch --show-labels --sort-by= --request-timeout= --insecure-skip-tls-verify "
+    "--certificate-authority= --client-certificate= --client-key= -v= --v= "
+    "--dry-run=? --force --grace-period= --wait --timeout= -R/--recursive -k= "
+    "--all --cascade=? --now -c/--container= --tail= --since= -p/--previous --follow "
+    "--replicas= --image= --port= --type= --record --overwrite --local"
+)
+
+_KUBECTL_OPTIONS = [Opt("-f/--filename", value="required", role="url_or_path")]
+
+# Options of ``docker run`` that weaken the container's walls, and those that take a value.
+_DOCKER_RUN_OPTIONS = [
+    Opt("--privileged", adds="privilege"),
+    *opts(
+        "--pid --ipc --uts --userns --cgroupns --network/--net --cap-add --device "
+        "--security-opt --device-cgroup-rule",
+        value="required",
+        role="docker_namespace",
+    ),
+    *opts("-v/--volume --mount", value="required", role="none"),
+    Opt("--env-file --label-file --cidfile --cgroup-parent", value="required", role="read"),
+    Opt("--entrypoint", value="required", adds="code_exec"),
+]
+_DOCKER_RUN_FLAGS = (
+    "-e/--env= --name= -p/--publish= -w/--workdir= -u/--user= -l/--label= --platform= "
+    "--restart= -m/--memory= --memory-swap= --memory-reservation= --cpus= --cpu-shares/-c= "
+    "--cpuset-cpus= -h/--hostname= --add-host= --dns= --dns-search= --dns-option= "
+    "--health-cmd= --health-interval= --health-retries= --health-timeout= --log-driver= "
+    "--log-opt= --tmpfs= --ulimit= --gpus= --shm-size= --stop-signal= --stop-timeout= "
+    "--expose= --link= --network-alias= --ip= --ip6= --mac-address= --group-add= "
+    "--sysctl= --storage-opt= --volumes-from= --pull= --isolation= --runtime= --domainname= "
+    "--oom-score-adj= --pids-limit= --attach/-a= --detach-keys= --annotation= "
+    "--blkio-weight= --kernel-memory= --cpu-period= --cpu-quota= --cap-drop= "
+    "--volume-driver= --init --rm -d/--detach -i/--interactive -t/--tty -P/--publish-all "
+    "--read-only -q/--quiet --no-healthcheck --oom-kill-disable --sig-proxy --disable-content-trust"
 )
 
 SPECS = [
@@ -128,22 +167,16 @@ SPECS = [
                 "run",
                 "code_exec process_control",
                 handler="docker_run",
-                options=[
-                    Opt(
-                        "--privileged --pid --ipc --cap-add --device --security-opt --userns --uts",
-                        value="optional",
-                        adds="privilege",
-                    ),
-                    Opt("-v --volume --mount", value="required", role="none"),
-                    Opt(
-                        "-e --env --env-file --name -p --publish -w --workdir -u "
-                        "--user --network --net --entrypoint -l --label "
-                        "--platform --restart --memory -m --cpus --hostname -h "
-                        "--add-host --dns --health-cmd --log-driver --log-opt "
-                        "--tmpfs --ulimit --gpus --shm-size --stop-signal",
-                        value="required",
-                    ),
-                ],
+                options=_DOCKER_RUN_OPTIONS,
+                flags=_DOCKER_RUN_FLAGS,
+                permute=False,
+            ),
+            "create": sub(
+                "create",
+                "process_control",
+                handler="docker_run",
+                options=_DOCKER_RUN_OPTIONS,
+                flags=_DOCKER_RUN_FLAGS,
                 permute=False,
             ),
             "exec": sub(
@@ -152,10 +185,11 @@ SPECS = [
                 operands=("none", "command"),
                 permute=False,
                 options=[
-                    Opt("-e --env --env-file -u --user -w --workdir", value="required"),
                     Opt("--privileged", adds="privilege"),
-                    Opt("-i -t -it -d --detach --interactive --tty"),
+                    Opt("-w/--workdir", value="required"),
+                    Opt("--env-file", value="required", role="read"),
                 ],
+                flags="-e/--env= -u/--user= -i/--interactive -t/--tty -d/--detach --detach-keys=",
             ),
             "build": sub("build", "build network"),
             "buildx": sub("buildx", "build network"),
@@ -211,7 +245,6 @@ SPECS = [
                     "restart",
                     "pause",
                     "unpause",
-                    "create",
                     "update",
                     "wait",
                 )
@@ -253,28 +286,46 @@ SPECS = [
             "secret": sub("secret", "secret_read system"),
         },
         default=sub("docker", "unknown"),
-        options=[Opt("-H --host --context -c --config -l --log-level", value="required")],
+        options=[
+            Opt("-H/--host", value="required", role="url"),
+            Opt("--config", value="required", role="read"),
+        ],
+        flags="-c/--context= -l/--log-level= -D/--debug --tls --tlsverify --tlscacert= "
+        "--tlscert= --tlskey= -v/--version --help",
     ),
     Spec(
         "kubectl|oc|k",
         "network",
         subcommands={
-            **{n: sub(n, "network read_only") for n in _READ_VERBS},
-            "get": sub("get", "network read_only", handler="kubectl_secrets"),
-            "describe": sub("describe", "network read_only", handler="kubectl_secrets"),
+            **{
+                n: sub(n, "network read_only", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS)
+                for n in _READ_VERBS
+            },
+            "get": sub(
+                "get",
+                "network read_only",
+                _KUBECTL_FLAGS,
+                options=_KUBECTL_OPTIONS,
+                handler="kubectl_secrets",
+            ),
+            "describe": sub(
+                "describe",
+                "network read_only",
+                _KUBECTL_FLAGS,
+                options=_KUBECTL_OPTIONS,
+                handler="kubectl_secrets",
+            ),
             "exec": sub(
                 "exec",
                 "network code_exec",
                 operands=("none", "remote_command"),
                 permute=False,
                 handler="kubectl_exec",
-                options=[
-                    Opt("-c --container -n --namespace -f --filename --context", value="required"),
-                    Opt("-i -t -it --stdin --tty -q"),
-                ],
+                flags=_KUBECTL_FLAGS + " -c/--container= -f/--filename= -i/--stdin -t/--tty "
+                "-q/--quiet --pod-running-timeout=",
             ),
             **{
-                n: sub(n, "network system")
+                n: sub(n, "network system", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS)
                 for n in (
                     "apply",
                     "create",
@@ -297,21 +348,22 @@ SPECS = [
                     "config",
                 )
             },
-            "delete": sub("delete", "network delete system"),
-            "port-forward": sub("port-forward", "network process_control"),
-            "proxy": sub("proxy", "network process_control"),
-            "cp": sub("cp", "network write"),
-            "debug": sub("debug", "network code_exec"),
-            "attach": sub("attach", "network code_exec"),
+            "delete": sub(
+                "delete", "network delete system", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS
+            ),
+            "port-forward": sub(
+                "port-forward", "network process_control", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS
+            ),
+            "proxy": sub(
+                "proxy", "network process_control", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS
+            ),
+            "cp": sub("cp", "network write", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS),
+            "debug": sub("debug", "network code_exec", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS),
+            "attach": sub("attach", "network code_exec", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS),
         },
-        default=sub("kubectl", "network unknown"),
-        options=[
-            Opt(
-                "-n --namespace --context --cluster --kubeconfig -s --server --token "
-                "--user --as -l --selector -o --output",
-                value="required",
-            )
-        ],
+        default=sub("kubectl", "network unknown", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS),
+        options=[Opt("--kubeconfig", value="required", role="read")],
+        flags=_KUBECTL_FLAGS,
     ),
     Spec(
         "helm",

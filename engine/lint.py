@@ -1,0 +1,135 @@
+"""``clearance lint``: rules that cannot do what their author meant.
+
+Findings: rules that can never match (their matchers require disjoint programs, or a tool
+that cannot carry what they look at), rules shadowed by stricter ones (every example a rule
+matches is also matched by a stricter rule, so it never decides), duplicate ids across packs,
+rules without examples, and reasons too thin to tell an agent anything.
+"""
+
+from __future__ import annotations
+
+from clearance.engine.decision import STRICTNESS
+from clearance.engine.examples import rule_matches
+from clearance.engine.matchers import All, Argv, Program
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.engine.matchers import Matcher
+    from clearance.engine.rules import CompiledRule, PolicySet
+
+
+class Finding:
+    __slots__ = ("kind", "message", "policy_id", "severity", "source")
+
+    def __init__(
+        self, severity: str, kind: str, policy_id: str, source: str, message: str
+    ) -> None:
+        self.severity = severity
+        self.kind = kind
+        self.policy_id = policy_id
+        self.source = source
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.severity}: [{self.policy_id}] {self.kind}: {self.message}"
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "severity": self.severity,
+            "kind": self.kind,
+            "policy_id": self.policy_id,
+            "source": self.source,
+            "message": self.message,
+        }
+
+
+def _program_sets(matcher: Matcher) -> list[frozenset[str]]:
+    if isinstance(matcher, All):
+        out: list[frozenset[str]] = []
+        for child in matcher.children:
+            out.extend(_program_sets(child))
+        return out
+    if isinstance(matcher, (Program, Argv)):
+        found = matcher.programs()
+        return [found] if found is not None else []
+    return []
+
+
+def never_matches(rule: CompiledRule) -> str | None:
+    sets = _program_sets(rule.matcher)
+    for i, a in enumerate(sets):
+        for b in sets[i + 1 :]:
+            if a.isdisjoint(b):
+                return f"it requires the program to be one of {sorted(a)} and one of {sorted(b)}"
+    if rule.tools is not None and rule.programs:
+        kinds = {"read", "write", "edit", "fetch", "search", "list", "agent"}
+        if all(t in kinds for t in rule.tools.patterns) and not any(
+            p in ("read_file", "write_file", "edit_file", "list", "web_fetch", "web_search")
+            for p in rule.programs
+        ):
+            return "it names programs but applies only to tools that run none"
+    return None
+
+
+def shadowed_by(rule: CompiledRule, policy: PolicySet) -> CompiledRule | None:
+    examples = rule.examples.get("match") or []
+    assert isinstance(examples, list)
+    if not examples or rule.decision == "deny":
+        return None
+    stricter = [r for r in policy.rules if STRICTNESS[r.decision] > STRICTNESS[rule.decision]]
+    for candidate in stricter:
+        if all(rule_matches(candidate, example, policy) for example in examples):
+            return candidate
+    return None
+
+
+def lint(policy: PolicySet) -> list[Finding]:
+    findings: list[Finding] = []
+    seen_packs: dict[str, str] = {}
+    for pack in policy.packs:
+        if pack.id in seen_packs and seen_packs[pack.id] != pack.path:
+            findings.append(
+                Finding(
+                    "error",
+                    "duplicate-id",
+                    pack.id,
+                    pack.display,
+                    f"pack id {pack.id!r} is also used by {seen_packs[pack.id]}: policy ids "
+                    "in decisions would be ambiguous",
+                )
+            )
+        seen_packs.setdefault(pack.id, pack.path)
+    ids: dict[str, CompiledRule] = {}
+    for rule in policy.rules:
+        if rule.policy_id in ids and ids[rule.policy_id].pack.path != rule.pack.path:
+            findings.append(
+                Finding("error", "duplicate-id", rule.policy_id, rule.source,
+                        f"also defined at {ids[rule.policy_id].source}")
+            )
+        ids.setdefault(rule.policy_id, rule)
+        why = never_matches(rule)
+        if why is not None:
+            findings.append(Finding("error", "never-matches", rule.policy_id, rule.source, why))
+        shadow = shadowed_by(rule, policy)
+        if shadow is not None:
+            findings.append(
+                Finding(
+                    "warning",
+                    "shadowed",
+                    rule.policy_id,
+                    rule.source,
+                    f"every example it matches is also matched by the stricter "
+                    f"{shadow.policy_id} ({shadow.decision}), so it never decides them",
+                )
+            )
+        if not (rule.examples.get("match") or []):
+            findings.append(
+                Finding("warning", "no-examples", rule.policy_id, rule.source,
+                        "no 'match' examples: nothing shows what the rule is for")
+            )
+        if len(rule.reason.split()) < 3:
+            findings.append(
+                Finding("warning", "thin-reason", rule.policy_id, rule.source,
+                        f"reason {rule.reason!r} tells the agent little")
+            )
+    return findings
