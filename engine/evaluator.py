@@ -75,7 +75,7 @@ def evaluate(
         pd = _part_decision(policy, index, part, ctx)
         matched: list[CompiledRule] = []
         considered: list[dict[str, object]] = []
-        for rule in policy.candidates(part.program):
+        for rule in policy.candidates(part.program, part.class_key):
             if not rule.applies_to(ctx.tool, ctx.tool_kind):
                 if trace:
                     considered.append(

@@ -104,6 +104,10 @@ class Matcher:
         """Programs a part must have for this to hold (for the index), or None if any."""
         return None
 
+    def required_classes(self) -> frozenset[str] | None:
+        """Effect classes of which a part must have one for this to hold, or None."""
+        return None
+
     def named_markers(self) -> set[str]:
         return set()
 
@@ -148,6 +152,14 @@ class All(Matcher):
                 best = found
         return best
 
+    def required_classes(self) -> frozenset[str] | None:
+        best: frozenset[str] | None = None
+        for child in self.children:
+            found = child.required_classes()
+            if found is not None and (best is None or len(found) < len(best)):
+                best = found
+        return best
+
     def named_markers(self) -> set[str]:
         return set().union(*(c.named_markers() for c in self.children))
 
@@ -181,6 +193,15 @@ class Any_(Matcher):
         found: set[str] = set()
         for child in self.children:
             names = child.programs()
+            if names is None:
+                return None
+            found |= names
+        return frozenset(found)
+
+    def required_classes(self) -> frozenset[str] | None:
+        found: set[str] = set()
+        for child in self.children:
+            names = child.required_classes()
             if names is None:
                 return None
             found |= names
@@ -399,6 +420,9 @@ class Classes(Matcher):
 
     def describe(self) -> str:
         return f"classes include one of {sorted(self.classes)}"
+
+    def required_classes(self) -> frozenset[str] | None:
+        return self.classes
 
     def observed(self, part: PartView, ctx: Context) -> str:
         return f"classes are {sorted(part.classes)}"

@@ -121,17 +121,27 @@ class PolicySet:
                 pack.rules.append(rule)
                 self.rules.append(rule)
             self.packs.append(pack)
+        # The index: a rule that requires a program is filed under each program it names;
+        # else one that requires an effect class under each class; else it is a candidate
+        # for every part. Candidates for a part are the union, in rule order.
         self.by_program: dict[str, list[CompiledRule]] = {}
+        self.by_class: dict[str, list[CompiledRule]] = {}
         self.any_program: list[CompiledRule] = []
         self.command_rules: list[CompiledRule] = []
         for rule in self.rules:
             if rule.target == "command":
                 self.command_rules.append(rule)
-            elif rule.programs is None:
-                self.any_program.append(rule)
-            else:
+            elif rule.programs is not None:
                 for name in rule.programs:
                     self.by_program.setdefault(name, []).append(rule)
+            else:
+                classes = rule.matcher.required_classes()
+                if classes is None:
+                    self.any_program.append(rule)
+                else:
+                    for name in classes:
+                        self.by_class.setdefault(name, []).append(rule)
+        self._candidates: dict[tuple[str | None, frozenset[str]], list[CompiledRule]] = {}
         self.default_decision = "allow"
         self.unknown_tool_decision = "ask"
         for pack in self.packs:
@@ -149,13 +159,22 @@ class PolicySet:
             digest.update(f"{pack.scope}\0{pack.id}\0{pack.digest}\n".encode())
         self.digest = "sha256:" + digest.hexdigest()
 
-    def candidates(self, program: str | None) -> list[CompiledRule]:
-        indexed = self.by_program.get(program, []) if program is not None else []
-        if not indexed:
-            return self.any_program
-        if not self.any_program:
-            return indexed
-        return sorted(indexed + self.any_program, key=lambda r: r.order)
+    def candidates(self, program: str | None, classes: frozenset[str]) -> list[CompiledRule]:
+        """Rules that may match a part with this program and these classes, in rule order."""
+        key = (program, classes)
+        found = self._candidates.get(key)
+        if found is None:
+            chosen: dict[int, CompiledRule] = {r.order: r for r in self.any_program}
+            if program is not None:
+                for rule in self.by_program.get(program, ()):
+                    chosen[rule.order] = rule
+            for name in classes:
+                for rule in self.by_class.get(name, ()):
+                    chosen[rule.order] = rule
+            found = [chosen[order] for order in sorted(chosen)]
+            if len(self._candidates) < 4096:
+                self._candidates[key] = found
+        return found
 
     def find(self, policy_id: str) -> CompiledRule | None:
         for rule in self.rules:

@@ -32,6 +32,7 @@ class PartView:
 
     __slots__ = (
         "argv",
+        "class_key",
         "classes",
         "context",
         "facts",
@@ -51,6 +52,7 @@ class PartView:
         self.argv = facts.argv
         self.subcommand = facts.subcommand
         self.classes = facts.classes
+        self.class_key = frozenset(facts.classes)
         self.markers = facts.markers | extra_markers if extra_markers else facts.markers
         self.paths: list[PathFact] = facts.paths
         self.hosts = facts.hosts

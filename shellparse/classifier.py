@@ -13,9 +13,17 @@ import re
 from clearance.shellparse import handlers
 from clearance.shellparse.expand import DYNAMIC, GLOB, RESOLVED, TILDE_USER
 from clearance.shellparse.facts import PathFact
-from clearance.shellparse.knowledge import lookup
+from clearance.shellparse.knowledge import lookup, lookup_module
 from clearance.shellparse.options import parse_args
-from clearance.shellparse.paths import HARMLESS_DEVICES, inside, is_secret, resolve
+from clearance.shellparse.paths import (
+    HARMLESS_DEVICES,
+    SYSTEM_PREFIXES,
+    holds_secrets,
+    inside,
+    is_secret,
+    is_sensitive_write,
+    resolve,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,14 +49,25 @@ _VERSIONED = re.compile(r"(python|pip|pydoc|ruby|gem|perl|php|lua|node|idle)[0-9
 _URL = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^/?#@]*@)?(\[[^\]]+\]|[^/?#:]+)")
 _SCP = re.compile(r"(?:[^@/:\s]+@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!//)")
 
-ROLE_ACCESS = {"read": "read", "write": "write", "delete": "delete", "exec": "exec"}
+#: Roles that are a path, and how the path is accessed. ``read_tree``: everything under it
+#: is read (``tar c``, ``grep -r``, ``rsync``), so it reads any secret it contains.
+ROLE_ACCESS = {
+    "read": "read",
+    "read_tree": "read",
+    "write": "write",
+    "delete": "delete",
+    "exec": "exec",
+}
 ACCESS_CLASS = {"write": "write", "delete": "delete", "exec": "code_exec"}
+
+#: ``Nested.cwd`` for a wrapper that changes directory to a place the text does not give.
+UNKNOWN_CWD = "\0unknown"
 
 
 class Nested:
     """A command another command runs: argv, a shell string, or interpreter code."""
 
-    __slots__ = ("argv", "context", "flags", "label", "markers", "shell")
+    __slots__ = ("argv", "context", "cwd", "flags", "label", "markers", "module", "shell")
 
     def __init__(
         self,
@@ -59,6 +78,8 @@ class Nested:
         shell: str | None = None,
         context: str | None = None,
         markers: tuple[str, ...] = (),
+        cwd: str | None = None,
+        module: bool = False,
     ) -> None:
         self.label = label
         #: Markers the inner command gets (``dynamic_argument`` for find's ``{}``…).
@@ -67,6 +88,11 @@ class Nested:
         self.flags = flags
         self.shell = shell
         self.context = context
+        #: The directory the inner command runs in when the wrapper changes it (``sudo -D /``,
+        #: ``env -C dir``); ``UNKNOWN_CWD`` when that place is not in the text.
+        self.cwd = cwd
+        #: ``argv[0]`` names a Python module (``python -m http.server``), not a program.
+        self.module = module
 
 
 def normalize_program(raw: str) -> tuple[str, bool]:
@@ -93,6 +119,9 @@ class Classifier:
     def __init__(self, workspace: str, home: str) -> None:
         self.workspace = workspace
         self.home = home
+        #: While a handler runs: the directory its program works in when an option moved it
+        #: (``git -C dir``, ``tar -C dir``), else ``None`` (the command's own cwd).
+        self.current_cwd: str | None = None
 
     # --- facts ---------------------------------------------------------------------------
 
@@ -105,13 +134,20 @@ class Classifier:
         source: str = "argument",
         dynamic: bool = False,
         cwd: str | None = None,
+        tree: bool = False,
     ) -> None:
+        """Record a path ``fact`` touches, with the classes and markers it implies.
+
+        ``tree``: everything under the path is read, so a directory that holds secrets
+        (``~``, ``~/.ssh``) is a secret read.
+        """
         if value in {"", "-"}:
             return
         if dynamic or ("$" in value and not value.startswith("/")):
             resolved = None
         else:
-            resolved = resolve(value, env.cwd if cwd is None else cwd, self.home)
+            base = env.cwd if cwd is None else (None if cwd == UNKNOWN_CWD else cwd)
+            resolved = resolve(value, base, self.home)
         if resolved in HARMLESS_DEVICES:
             return
         fact.paths.append(
@@ -119,12 +155,17 @@ class Classifier:
         )
         if access in ACCESS_CLASS:
             fact.classes.add(ACCESS_CLASS[access])
-        if (
-            resolved is not None
-            and access in ("read", "unknown", "exec")
-            and is_secret(resolved, self.home)
+        if resolved is None:
+            return
+        if access in ("read", "unknown", "exec") and (
+            holds_secrets(resolved, self.home) if tree else is_secret(resolved, self.home)
         ):
             fact.classes.add("secret_read")
+        if access in ("write", "delete", "unknown"):
+            if resolved.startswith(SYSTEM_PREFIXES) or resolved in ("/dev", "/sys", "/proc"):
+                fact.classes.add("system")
+            if access != "unknown" and is_sensitive_write(resolved, self.home, self.workspace):
+                fact.markers.add("sensitive_write")
 
     def add_host(self, fact: SimpleCommandFacts, value: str) -> None:
         found = hosts_in(value)
@@ -140,9 +181,17 @@ class Classifier:
     # --- classification ------------------------------------------------------------------
 
     def classify(
-        self, fact: SimpleCommandFacts, argv: list[str], flags: list[int], env: Env
+        self,
+        fact: SimpleCommandFacts,
+        argv: list[str],
+        flags: list[int],
+        env: Env,
+        module: bool = False,
     ) -> list[Nested]:
-        """Fill ``fact`` for ``argv``; return the commands it runs in turn."""
+        """Fill ``fact`` for ``argv``; return the commands it runs in turn.
+
+        ``module``: ``argv[0]`` is a Python module run with ``-m``.
+        """
         if not argv:
             return []
         first = flags[0]
@@ -159,7 +208,8 @@ class Classifier:
         fact.program_raw = raw
         if "PATH" in env.vars and not by_path:
             fact.markers.add("path_modified")
-        spec = lookup(name)
+        spec = lookup_module(raw) if module else lookup(name)
+        by_path = by_path and not module
         if by_path and not raw.startswith(SYSTEM_DIRS):
             self.add_path(fact, raw, "exec", env, source="program")
         if spec is None:
@@ -203,6 +253,7 @@ class Classifier:
             parsed = parse_args(current, args, stop_at_operand=True)
             self._options(fact, current, parsed, env, dynamic, cwd, nested)
             if current.handler is not None:
+                self.current_cwd = cwd[0]
                 handler = getattr(handlers, current.handler)
                 handler(self, fact, args[: parsed.rest_index], flags, parsed, env, nested)
             if parsed.rest_index >= len(args):
@@ -224,8 +275,24 @@ class Classifier:
         roles = self._options(fact, current, parsed, env, dynamic, cwd, nested)
         self._operands(fact, current, roles, parsed, args, flags, env, cwd[0], nested)
         if current.handler is not None:
+            self.current_cwd = cwd[0]
             getattr(handlers, current.handler)(self, fact, args, flags, parsed, env, nested)
         return nested
+
+    def apply_options(
+        self,
+        fact: SimpleCommandFacts,
+        spec: Spec,
+        parsed: ParsedArgs,
+        env: Env,
+        dynamic: set[str],
+        nested: list[Nested],
+    ) -> str | None:
+        """Apply the options of a command line a handler parsed again (old-style ``tar``);
+        returns the directory an option moved to, if any."""
+        cwd: list[str | None] = [None]
+        self._options(fact, spec, parsed, env, dynamic, cwd, nested)
+        return cwd[0]
 
     def _options(
         self,
@@ -250,7 +317,7 @@ class Classifier:
                 roles = opt.operands
             if value is None or opt.role == "none":
                 continue
-            self.role(fact, opt.role, value, env, value in dynamic, cwd, nested, source="option")
+            self.role(fact, opt.role, value, env, value in dynamic, cwd, nested, "option", opt.name)
         return roles
 
     def role(
@@ -263,12 +330,22 @@ class Classifier:
         cwd: list[str | None],
         nested: list[Nested],
         source: str = "argument",
+        option: str | None = None,
     ) -> None:
+        """Record what ``value`` is, given its role (see ``spec``); ``option`` names the
+        option it is the value of, for labels."""
         if dynamic:
             fact.markers.add("dynamic_argument")
+        tree = role.endswith("_tree")
+        if tree:
+            role = role[: -len("_tree")]
         access = ROLE_ACCESS.get(role)
-        if access is not None:
-            self.add_path(fact, value, access, env, source, dynamic, cwd[0])
+        if access == "exec" and hosts_in(value):
+            # code fetched and run in one go: ``deno run https://…``, ``php -f http://…``
+            self.add_host(fact, value)
+            fact.classes.update(("code_exec", "remote_code_exec"))
+        elif access is not None:
+            self.add_path(fact, value, access, env, source, dynamic, cwd[0], tree)
         elif role == "remote":
             if hosts_in(value) or _SCP.match(value):
                 self.add_host(fact, value)
@@ -278,19 +355,21 @@ class Classifier:
             if hosts_in(value) or _SCP.match(value):
                 self.add_host(fact, value)
             else:
-                self.add_path(fact, value, "read", env, source, dynamic, cwd[0])
+                self.add_path(fact, value, "read", env, source, dynamic, cwd[0], tree)
         elif role == "cwd":
             self.add_path(fact, value, "read", env, source, dynamic, cwd[0])
-            cwd[0] = None if dynamic else resolve(value, env.cwd, self.home)
+            base = env.cwd if cwd[0] is None else (None if cwd[0] == UNKNOWN_CWD else cwd[0])
+            where = None if dynamic else resolve(value, base, self.home)
+            cwd[0] = UNKNOWN_CWD if where is None else where
         elif role == "code":
             fact.classes.add("code_exec")
             fact.markers.add("inline_code")
         elif role == "shell":
-            nested.append(Nested(f"{fact.program} -c", shell=value))
-        elif role == "module":
-            pass  # handled with the operands
+            label = f"{fact.program} {option}" if option else f"{fact.program}"
+            nested.append(Nested(label, shell=value))
         elif role == "unknown":
             self.add_path(fact, value, "unknown", env, source, dynamic, cwd[0])
+        # "module" is handled with the operands; "none" is not a path
 
     def _operands(
         self,
@@ -312,7 +391,9 @@ class Classifier:
         if module is not None:
             argv = [module, *operands]
             mflags = [0] + [flags[i] for i in index]
-            nested.append(Nested(f"{fact.program} -m", argv=argv, flags=mflags))
+            nested.append(
+                Nested(f"{fact.program} -m", argv=argv, flags=mflags, cwd=cwd, module=True)
+            )
             return
         if isinstance(roles, str):
             roles = (roles,)
@@ -329,12 +410,13 @@ class Classifier:
             if role in ("command", "shell_words", "remote_shell", "remote_command"):
                 rest = args[index[k] :]
                 rest_flags = flags[index[k] :]
-                self._rest(fact, role, rest, rest_flags, nested)
+                self._rest(fact, role, rest, rest_flags, nested, cwd)
                 return
-            if role in ("copy", "move"):
+            if role in ("copy", "move", "copy_tree"):
                 last = len(operands) - 1
                 if target_dir or k < last:
-                    self.role(fact, "read", value, env, dyn, cwd_box, nested)
+                    read = "read_tree" if role == "copy_tree" else "read"
+                    self.role(fact, read, value, env, dyn, cwd_box, nested)
                     if role == "move":
                         self.role(fact, "delete", value, env, dyn, cwd_box, nested)
                 else:
@@ -350,14 +432,15 @@ class Classifier:
         rest: list[str],
         rest_flags: list[int],
         nested: list[Nested],
+        cwd: str | None = None,
     ) -> None:
         label = fact.program or "?"
         if role == "command":
-            nested.append(Nested(label, argv=list(rest), flags=list(rest_flags)))
+            nested.append(Nested(label, argv=list(rest), flags=list(rest_flags), cwd=cwd))
         elif role == "shell_words":
             if any(f & DYNAMIC for f in rest_flags):
                 fact.markers.add("dynamic_argument")
-            nested.append(Nested(label, shell=" ".join(rest)))
+            nested.append(Nested(label, shell=" ".join(rest), cwd=cwd))
         elif role == "remote_command":
             nested.append(Nested(label, argv=list(rest), flags=list(rest_flags), context="remote"))
         else:  # remote_shell: what ssh sends to the other machine

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from clearance.shellparse.classifier import Classifier, Nested
+from clearance.shellparse.classifier import UNKNOWN_CWD, Classifier, Nested
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.expand import (
     BRACE,
@@ -357,10 +357,11 @@ class Extractor:
         env: Env,
         scope: Scope,
         stdin_text: str | None,
+        module: bool = False,
     ) -> None:
         """Classify ``fact``, record it, then analyse every command it runs in turn."""
         _flag_markers(fact, flags)
-        nested = self.classifier.classify(fact, argv, flags, env)
+        nested = self.classifier.classify(fact, argv, flags, env, module)
         self.out.append(fact)
         if "stdin_code" in fact.markers and stdin_text is not None and fact.program in _SHELLS:
             nested.append(Nested(f"{fact.program} < stdin", shell=stdin_text))
@@ -381,6 +382,9 @@ class Extractor:
             inner = inner.with_context(request.context)
             if request.context.startswith("remote"):
                 inner = inner.with_marker("remote")
+        if request.cwd is not None:
+            env = env.copy()
+            env.cwd = None if request.cwd == UNKNOWN_CWD else request.cwd
         if request.argv is not None:
             flags = request.flags if request.flags is not None else [0] * len(request.argv)
             if not request.argv:
@@ -392,7 +396,7 @@ class Extractor:
             child.stdin = fact.stdin
             if env.cwd is None:
                 child.markers.add("unknown_cwd")
-            self.emit(child, list(request.argv), list(flags), env, inner, None)
+            self.emit(child, list(request.argv), list(flags), env, inner, None, request.module)
             return
         assert request.shell is not None
         try:

@@ -12,6 +12,7 @@ import re
 from clearance.shellparse.expand import DYNAMIC
 from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES, DANGEROUS_VARIABLES
 from clearance.shellparse.knowledge.packages import BUILD_SCRIPTS, TEST_SCRIPTS
+from clearance.shellparse.paths import resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +25,25 @@ if TYPE_CHECKING:
     Flags = list[int]
 
 PLACEHOLDER = "{input}"
+
+
+class _Lazy:
+    """A regular expression compiled on first use: most processes never need most of these,
+    and compiling them all would cost a hook call milliseconds at start-up."""
+
+    __slots__ = ("_compiled", "_flags", "_pattern")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._pattern = pattern
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def rx(self) -> re.Pattern[str]:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self._pattern, self._flags)
+        return compiled
 
 
 def _nested(label: str, **kwargs: object) -> Nested:
@@ -46,18 +66,22 @@ def _option_values(parsed: ParsedArgs, *names: str) -> list[str]:
 
 # --- interpreters ---------------------------------------------------------------------------
 
-_EMBEDDED_CALL = re.compile(
+_EMBEDDED_CALL = _Lazy(
     r"""(?:\b(?:system|popen|popen2|popen3|check_output|check_call|getoutput|getstatusoutput|
     run|call|Popen|spawn|spawnSync|exec|execSync|execFile|execFileSync|shell_exec|passthru|
-    proc_open|qx|backticks)\s*\(\s*|`)\s*[rbuf]?(['"`])((?:\\.|(?!\1).)*)\1""",
+    proc_open|qx|backticks)\s*\(\s*)\s*[rbuf]?(['"`])((?:\\.|(?!\1).)*)\1""",
     re.VERBOSE | re.DOTALL,
 )
-_EMBEDDED_LIST = re.compile(
+_EMBEDDED_LIST = _Lazy(
     r"""\b(?:run|call|Popen|check_output|check_call|spawn|spawnSync|execFile|execFileSync|
     execv|execvp|execve|execl|execlp)\s*\(\s*\[((?:\s*['"][^'"]*['"]\s*,?)+)\s*\]""",
     re.VERBOSE,
 )
-_QUOTED_ITEM = re.compile(r"""['"]([^'"]*)['"]""")
+_QUOTED_ITEM = _Lazy(r"""['"]([^'"]*)['"]""")
+# Backticks and %x{} (ruby, perl), qx{} / qx() (perl): a shell command as a string literal.
+_EMBEDDED_QUOTED = _Lazy(
+    r"""`([^`]+)`|%x\{([^}]*)\}|%x\(([^)]*)\)|%x\[([^\]]*)\]|\bqx\s*\{([^}]*)\}|\bqx\s*\(([^)]*)\)"""
+)
 
 
 def embedded_commands(code: str, label: str) -> list[Nested]:
@@ -65,14 +89,18 @@ def embedded_commands(code: str, label: str) -> list[Nested]:
     ``subprocess.run(["rm", "-rf", …])``. Best effort: what is found is added, and the
     interpreter's own ``inline_code`` marker stays whatever is found."""
     found: list[Nested] = []
-    for m in _EMBEDDED_CALL.finditer(code):
+    for m in _EMBEDDED_CALL.rx.finditer(code):
         text = m.group(2)
         if text.strip():
             found.append(_nested(label, shell=text.replace("\\n", "\n").replace('\\"', '"')))
-    for m in _EMBEDDED_LIST.finditer(code):
-        argv = _QUOTED_ITEM.findall(m.group(1))
+    for m in _EMBEDDED_LIST.rx.finditer(code):
+        argv = _QUOTED_ITEM.rx.findall(m.group(1))
         if argv:
             found.append(_nested(label, argv=argv, flags=[0] * len(argv)))
+    for m in _EMBEDDED_QUOTED.rx.finditer(code):
+        text = next((g for g in m.groups() if g), "")
+        if text.strip() and not any(n.shell == text for n in found):
+            found.append(_nested(label, shell=text))
     return found[:16]
 
 
@@ -107,6 +135,9 @@ def interpreter(
 # --- files ------------------------------------------------------------------------------------
 
 
+_MODE_LIKE = _Lazy(r"-[rwxXst]+")
+
+
 def chmod(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -116,9 +147,18 @@ def chmod(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    if not parsed.operands:
+    operands = parsed.operands
+    if not operands:
         return
-    mode = parsed.operands[0]
+    mode = operands[0]
+    # ``chmod -x file``: a symbolic mode that starts with ``-`` reads as options; then every
+    # operand is a file.
+    dashed = [s for o, s, _ in parsed.options if o is None and _MODE_LIKE.rx.fullmatch(s)]
+    if dashed and not _has(fact, "--reference"):
+        for value in operands[:1]:
+            c.add_path(fact, value, "write", env)
+        mode = "".join(dashed)
+        fact.options = [o for o in fact.options if o not in dashed]
     if ("s" in mode.split("=")[-1] and not mode.isdigit()) or (
         mode.isdigit() and len(mode) == 4 and mode[0] in "2467"
     ):
@@ -274,11 +314,21 @@ def fd_exec(
             break
 
 
-def _sed_scripts(parsed: ParsedArgs) -> list[str]:
+def _sed_scripts(parsed: ParsedArgs) -> tuple[list[str], list[str]]:
+    """The scripts and the files of a sed command line.
+
+    BSD sed's ``-i`` takes its backup suffix as the next argument (``sed -i '' 's/a/b/' f``);
+    GNU sed reads that empty word as the script. Both readings are kept: an empty first
+    operand after ``-i`` is skipped, so the script that runs is the one analysed.
+    """
     scripts = _option_values(parsed, "--expression")
-    if not scripts and not _option_values(parsed, "--file") and parsed.operands:
-        scripts = [parsed.operands[0]]
-    return scripts
+    operands = list(parsed.operands)
+    if any(o is not None and o.name == "--in-place" and v is None for o, _, v in parsed.options):
+        if len(operands) > 1 and operands[0] == "":
+            operands = operands[1:]
+    if not scripts and not _option_values(parsed, "--file") and operands:
+        return [operands[0]], operands[1:]
+    return scripts, operands
 
 
 def sed(
@@ -290,10 +340,10 @@ def sed(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    scripts = _sed_scripts(parsed)
-    in_place = _has(fact, "--in-place")
-    if in_place:
-        files = parsed.operands[0 if _option_values(parsed, "--expression", "--file") else 1 :]
+    scripts, files = _sed_scripts(parsed)
+    if _has(fact, "--in-place"):
+        written = {*files, *scripts}
+        fact.paths = [p for p in fact.paths if p.access != "read" or p.path not in written]
         for value in files:
             c.add_path(fact, value, "write", env)
     for script in scripts:
@@ -389,10 +439,10 @@ def sed_effects(script: str) -> list[tuple[str, str]]:
     return effects
 
 
-_AWK_SYSTEM = re.compile(r"\bsystem\s*\(\s*\"((?:\\.|[^\"\\])*)\"")
-_AWK_PIPE = re.compile(r"\"((?:\\.|[^\"\\])*)\"\s*\|\s*getline|\|\s*&?\s*\"((?:\\.|[^\"\\])*)\"")
-_AWK_WRITE = re.compile(r"(?:print|printf)[^;}\n]*?>>?\s*\"((?:\\.|[^\"\\])*)\"")
-_AWK_EXEC = re.compile(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
+_AWK_SYSTEM = _Lazy(r"\bsystem\s*\(\s*\"((?:\\.|[^\"\\])*)\"")
+_AWK_PIPE = _Lazy(r"\"((?:\\.|[^\"\\])*)\"\s*\|\s*getline|\|\s*&?\s*\"((?:\\.|[^\"\\])*)\"")
+_AWK_WRITE = _Lazy(r"(?:print|printf)[^;}\n]*?>>?\s*\"((?:\\.|[^\"\\])*)\"")
+_AWK_EXEC = _Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
 
 
 def awk(
@@ -409,20 +459,54 @@ def awk(
             fact.classes.add("code_exec")
         return
     program = parsed.operands[0]
-    if _AWK_EXEC.search(program):
+    if _AWK_EXEC.rx.search(program):
         fact.classes.add("code_exec")
         fact.markers.add("inline_code")
-    for m in _AWK_SYSTEM.finditer(program):
+    for m in _AWK_SYSTEM.rx.finditer(program):
         nested.append(_nested("awk system()", shell=m.group(1).replace('\\"', '"')))
-    for m in _AWK_PIPE.finditer(program):
+    for m in _AWK_PIPE.rx.finditer(program):
         text = m.group(1) or m.group(2)
         if text:
             nested.append(_nested("awk pipe", shell=text.replace('\\"', '"')))
-    for m in _AWK_WRITE.finditer(program):
+    for m in _AWK_WRITE.rx.finditer(program):
         c.add_path(fact, m.group(1), "write", env, source="script")
     if "inplace" in _option_values(parsed, "--include"):
         for value in parsed.operands[1:]:
             c.add_path(fact, value, "write", env)
+
+
+_TAR_VALUE_LETTERS = "fCTXIbHKLNVgF"
+_TAR_MODES = {
+    "--create": "create",
+    "--append": "create",
+    "--update": "create",
+    "--catenate": "create",
+    "--delete": "create",
+    "--extract": "extract",
+    "--list": "list",
+    "--diff": "list",
+    "--test-label": "list",
+}
+
+
+def _tar_words(args: Args, flags: Flags) -> tuple[Args, Flags]:
+    """Old-style tar (``tar czf a.tgz dir``): the first word is letters without a dash, and
+    the letters that take values take the next words in order. Rewritten as ``-c -z -f a.tgz``
+    so the table parses it like any other command line."""
+    if not args or args[0].startswith("-"):
+        return args, flags
+    letters = args[0]
+    out: Args = []
+    out_flags: Flags = []
+    rest = 1
+    for letter in letters:
+        out.append("-" + letter)
+        out_flags.append(flags[0])
+        if letter in _TAR_VALUE_LETTERS and rest < len(args):
+            out.append(args[rest])
+            out_flags.append(flags[rest])
+            rest += 1
+    return out + args[rest:], out_flags + flags[rest:]
 
 
 def tar(
@@ -434,105 +518,55 @@ def tar(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    mode = ""
-    archive: str | None = None
-    directory: str | None = None
-    operands: list[str] = []
-    pending_value: list[str] = []
-    i = 0
-    letters_taking_value = "fCbHIKLNTVX"
-    options: list[str] = []
-    while i < len(args):
-        arg = args[i]
-        if pending_value:
-            letter = pending_value.pop(0)
-            if letter == "f":
-                archive = arg
-            elif letter == "C":
-                directory = arg
-            elif letter == "I":
-                nested.append(_nested("tar -I", argv=arg.split(), flags=[0] * len(arg.split())))
-            elif letter == "T":
-                c.add_path(fact, arg, "read", env, source="option")
-            i += 1
-            continue
-        if arg.startswith("--"):
-            name, _, value = arg.partition("=")
-            options.append(name)
-            long_mode = {
-                "--create": "c",
-                "--extract": "x",
-                "--get": "x",
-                "--list": "t",
-                "--append": "r",
-                "--update": "u",
-                "--delete": "D",
-                "--concatenate": "A",
-                "--catenate": "A",
-                "--diff": "d",
-                "--compare": "d",
-            }.get(name)
-            if long_mode:
-                mode += long_mode
-            if name == "--file":
-                archive = value or (args[i + 1] if i + 1 < len(args) else None)
-                i += 0 if value else 1
-            elif name == "--directory":
-                directory = value or (args[i + 1] if i + 1 < len(args) else None)
-                i += 0 if value else 1
-            elif name in ("--to-command", "--info-script", "--new-volume-script"):
-                command = value or (args[i + 1] if i + 1 < len(args) else "")
-                i += 0 if value else 1
-                nested.append(_nested(f"tar {name}", shell=command))
-            elif name == "--checkpoint-action" and value.startswith("exec="):
-                nested.append(_nested("tar --checkpoint-action", shell=value[5:]))
-            elif name == "--use-compress-program":
-                command = value or (args[i + 1] if i + 1 < len(args) else "")
-                i += 0 if value else 1
-                nested.append(_nested("tar -I", shell=command))
-            elif name == "--remove-files":
-                fact.classes.add("delete")
-            i += 1
-            continue
-        if (i == 0 and not arg.startswith("-")) or (arg.startswith("-") and len(arg) > 1):
-            letters = arg.lstrip("-")
-            for j, letter in enumerate(letters):
-                options.append("-" + letter)
-                if letter in "cxtruAd":
-                    mode += letter
-                if letter in letters_taking_value:
-                    if arg.startswith("-") and j + 1 < len(letters):
-                        rest = letters[j + 1 :]
-                        if letter == "f":
-                            archive = rest
-                        elif letter == "C":
-                            directory = rest
-                        break
-                    pending_value.append(letter)
-            i += 1
-            continue
-        operands.append(arg)
-        i += 1
-    fact.options = options
-    if "c" in mode or "r" in mode or "u" in mode or "A" in mode or "D" in mode:
-        fact.classes.add("write")
-        if archive:
-            c.add_path(fact, archive, "write", env, source="option")
-        for value in operands:
-            c.add_path(fact, value, "read", env)
-            if "--remove-files" in options:
-                c.add_path(fact, value, "delete", env)
-    elif "x" in mode:
-        fact.classes.add("write")
-        if archive:
-            c.add_path(fact, archive, "read", env, source="option")
-        c.add_path(fact, directory or ".", "write", env, source="option")
-        if "-P" in options or "--absolute-names" in options:
-            fact.classes.add("system")
-    elif archive:
-        c.add_path(fact, archive, "read", env, source="option")
-    if archive and (archive.startswith(("http://", "https://")) or ":" in archive.split("/")[0]):
+    from clearance.shellparse.knowledge import lookup
+    from clearance.shellparse.options import parse_args
+
+    spec = lookup("tar")
+    assert spec is not None
+    words, word_flags = _tar_words(args, flags)
+    if words is not args:
+        parsed = parse_args(spec, words)
+        fact.paths = []
+        fact.options = []
+        fact.classes.difference_update(("delete", "secret_read", "code_exec"))
+        dynamic = {a for a, f in zip(words, word_flags, strict=False) if f & DYNAMIC}
+        c.current_cwd = c.apply_options(fact, spec, parsed, env, dynamic, nested)
+    names = {o.name for o, _, _ in parsed.options if o is not None}
+    mode = next((_TAR_MODES[n] for n in _TAR_MODES if n in names), "")
+    archive = next(iter(_option_values(parsed, "--file")), None)
+    directory = next(iter(_option_values(parsed, "--directory")), None)
+    cwd = c.current_cwd
+    if directory is not None:
+        cwd = resolve(directory, env.cwd if cwd is None else cwd, c.home) or cwd
+    for value in _option_values(parsed, "--use-compress-program"):
+        argv = value.split()
+        nested.append(_nested("tar --use-compress-program", argv=argv, flags=[0] * len(argv)))
+    for value in _option_values(parsed, "--checkpoint-action"):
+        if value.startswith("exec="):
+            nested.append(_nested("tar --checkpoint-action", shell=value[5:]))
+    remote = archive is not None and (
+        "://" in archive or ":" in archive.split("/")[0] and "--force-local" not in names
+    )
+    if remote and archive is not None:
         c.add_host(fact, archive)
+    if mode == "create":
+        fact.classes.add("write")
+        if archive is not None and not remote:
+            c.add_path(fact, archive, "write", env, source="option")
+        for value in parsed.operands:
+            c.add_path(fact, value, "read", env, cwd=cwd, tree=True)
+            if "--remove-files" in names:
+                c.add_path(fact, value, "delete", env, cwd=cwd)
+    elif mode == "extract":
+        fact.classes.add("write")
+        if archive is not None and not remote:
+            c.add_path(fact, archive, "read", env, source="option")
+        if "--to-stdout" not in names:
+            c.add_path(fact, directory or ".", "write", env, source="option")
+        if "--absolute-names" in names:
+            fact.classes.add("system")
+    elif archive is not None and not remote:
+        c.add_path(fact, archive, "read", env, source="option")
 
 
 def dd(
@@ -554,6 +588,22 @@ def dd(
             c.add_path(fact, value, "write", env)
 
 
+#: Options that make a formatter report instead of rewriting (canonical spellings).
+_CHECK_OPTIONS = (
+    "--check",
+    "--check-only",
+    "--diff",
+    "-d",
+    "-l",
+    "--list",
+    "-n",
+    "--dry-run",
+    "--list-different",
+    "--lint",
+    "--verify",
+)
+
+
 def check_only(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -563,7 +613,7 @@ def check_only(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    if _has(fact, "--check", "--diff", "-d", "-l", "--list", "-n", "--dry-run"):
+    if _has(fact, *_CHECK_OPTIONS):
         fact.classes.discard("write")
         for path in fact.paths:
             if path.access == "write" and path.source == "argument":
@@ -573,7 +623,7 @@ def check_only(
 # --- version control ----------------------------------------------------------------------
 
 #: git configuration keys whose value is a program git runs, or that load more configuration.
-GIT_CODE_KEYS = re.compile(
+GIT_CODE_KEYS = _Lazy(
     r"""(core\.(pager|editor|sshcommand|hookspath|fsmonitor|gitproxy|askpass|
     attributesfile|excludesfile)|diff\..*\.(textconv|command)|diff\.external|
     merge\..*\.driver|filter\..*\.(clean|smudge|process)|alias\..*|credential\..*helper|
@@ -584,7 +634,7 @@ GIT_CODE_KEYS = re.compile(
     core\.sshcommand|ssh\.variant|http\..*proxy.*|notes\.displayref)""",
     re.VERBOSE,
 )
-_GIT_SHELL_KEYS = re.compile(
+_GIT_SHELL_KEYS = _Lazy(
     r"(core\.(pager|editor|sshcommand|fsmonitor|gitproxy|askpass)|sequence\.editor|"
     r"diff\.external|diff\..*\.(textconv|command)|merge\..*\.driver|"
     r"filter\..*\.(clean|smudge|process)|credential\..*helper|pager\..*|"
@@ -594,7 +644,7 @@ _GIT_SHELL_KEYS = re.compile(
 
 def _git_config_value(key: str, value: str, fact: SimpleCommandFacts, nested: list[Nested]) -> None:
     key = key.lower()
-    if not GIT_CODE_KEYS.fullmatch(key):
+    if not GIT_CODE_KEYS.rx.fullmatch(key):
         return
     fact.classes.add("code_exec")
     fact.markers.add("env_code")
@@ -604,7 +654,7 @@ def _git_config_value(key: str, value: str, fact: SimpleCommandFacts, nested: li
             command = value[1:]
     elif key.startswith(("submodule.", "credential")) and value.startswith("!"):
         command = value[1:]
-    elif _GIT_SHELL_KEYS.fullmatch(key):
+    elif _GIT_SHELL_KEYS.rx.fullmatch(key):
         command = value
     if command:
         nested.append(_nested(f"git config {key}", shell=command))
@@ -666,6 +716,25 @@ def git_config(
         fact.classes.add("system")
     if len(operands) >= 2:
         _git_config_value(operands[0], operands[1], fact, nested)
+
+
+def git_clean(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Without pathspecs, ``git clean`` works on the whole directory it runs in."""
+    if not parsed.operands:
+        c.add_path(fact, ".", "delete", env, cwd=c.current_cwd)
+    if _has(fact, "--dry-run"):
+        fact.classes.discard("delete")
+        for path in fact.paths:
+            if path.access == "delete":
+                path.access = "read"
 
 
 def git_checkout(
@@ -742,7 +811,49 @@ def gh_api(
         fact.classes.add("vcs_destructive")
 
 
-# --- packages -------------------------------------------------------------------------------
+# --- builds and packages --------------------------------------------------------------------
+
+#: make variables whose value is the program that runs every recipe line.
+_MAKE_SHELL_VARIABLES = frozenset(("SHELL", "MAKESHELL", ".SHELLFLAGS", "MAKEFLAGS"))
+
+
+def make(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``make VAR=value`` overrides the Makefile; ``SHELL=prog`` runs every recipe with it."""
+    for value in parsed.operands:
+        name, eq, setting = value.partition("=")
+        if eq and name.strip() in _MAKE_SHELL_VARIABLES:
+            fact.markers.add("env_code")
+            fact.classes.add("code_exec")
+            if name.strip() in ("SHELL", "MAKESHELL") and setting:
+                c.add_path(fact, setting, "exec", env, source="argument")
+
+
+def pip_install(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Requirements given as URLs or paths (``pip install git+https://…``, ``pip install
+    ./pkg``) fetch from those hosts or build that directory's code."""
+    for value in parsed.operands:
+        spec = value.split("@", 1)[1].strip() if " @ " in value or "@ " in value else value
+        target = spec.split("+", 1)[1] if spec.startswith(("git+", "hg+", "svn+", "bzr+")) else spec
+        if "://" in target:
+            c.add_host(fact, target)
+        elif target.startswith((".", "/", "~")) or target.endswith((".whl", ".tar.gz", ".zip")):
+            c.add_path(fact, target, "read", env)
 
 
 def _script_classes(fact: SimpleCommandFacts, name: str) -> None:
@@ -794,9 +905,12 @@ def npm_global(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    """Options before the subcommand: ``-g`` makes any install system-wide."""
-    if _has(fact, "-g", "--global"):
+    """Options before the subcommand: ``-g`` makes any install system-wide; a bare ``yarn``
+    installs the dependencies."""
+    if _has(fact, "--global"):
         fact.classes.add("system")
+    if fact.program == "yarn" and fact.subcommand is None and not parsed.operands:
+        fact.classes.update(("package_install", "network"))
 
 
 def npx(
@@ -890,15 +1004,23 @@ def ssh_transfer(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    fact.paths = [p for p in fact.paths if p.path not in parsed.operands]
+    """scp/sftp: every operand but the last is a source; ``host:path`` operands are remote."""
     operands = parsed.operands
+    fact.paths = [p for p in fact.paths if p.path not in operands]
+    tree = _has(fact, "-r")
     for k, value in enumerate(operands):
-        from clearance.shellparse.classifier import _SCP
-
-        if _SCP.match(value) or "://" in value:
+        if _remote_operand(value):
             c.add_host(fact, value)
+        elif k == len(operands) - 1 and len(operands) > 1:
+            c.add_path(fact, value, "write", env)
         else:
-            c.add_path(fact, value, "write" if k == len(operands) - 1 else "read", env)
+            c.add_path(fact, value, "read", env, tree=tree)
+
+
+def _remote_operand(value: str) -> bool:
+    from clearance.shellparse.classifier import _SCP
+
+    return "://" in value or (_SCP.match(value) is not None and not value.startswith(("/", ".")))
 
 
 def rsync(
@@ -910,7 +1032,20 @@ def rsync(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    ssh_transfer(c, fact, args, flags, parsed, env, nested)
+    """rsync: like scp (``host:path`` is remote), reading whole trees."""
+    operands = parsed.operands
+    fact.paths = [p for p in fact.paths if p.path not in operands or p.source != "argument"]
+    for k, value in enumerate(operands):
+        if _remote_operand(value):
+            c.add_host(fact, value)
+        elif k == len(operands) - 1 and len(operands) > 1:
+            c.add_path(fact, value, "write", env)
+            if "delete" in fact.classes:
+                c.add_path(fact, value, "delete", env)
+        else:
+            c.add_path(fact, value, "read", env, tree=True)
+            if _has(fact, "--remove-source-files"):
+                c.add_path(fact, value, "delete", env)
     if fact.hosts:
         fact.classes.add("network")
 
@@ -924,18 +1059,23 @@ def netcat(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    fact.paths = []
+    """nc/ncat/socat: ``-e``/``-c`` and socat's ``EXEC:``/``SYSTEM:`` hand the connection to a
+    program -- a remote shell."""
+    fact.paths = [p for p in fact.paths if p.source != "argument"]
     for i, arg in enumerate(args):
         if arg in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") and i + 1 < len(args):
             fact.classes.update(("code_exec", "remote_code_exec"))
             nested.append(_nested(f"{fact.program} {arg}", shell=args[i + 1]))
-        elif arg in ("-l", "--listen", "-lp", "-lvp", "-lnvp", "-nlvp"):
-            fact.classes.add("process_control")
         upper = arg.upper()
         for prefix in ("EXEC:", "SYSTEM:"):
             if upper.startswith(prefix):
                 fact.classes.update(("code_exec", "remote_code_exec"))
-                nested.append(_nested(f"{fact.program} {prefix}", shell=arg[len(prefix) :]))
+                command = arg[len(prefix) :].split(",")[0]
+                nested.append(_nested(f"{fact.program} {prefix}", shell=command))
+        if upper.startswith(("TCP-LISTEN:", "UDP-LISTEN:", "OPENSSL-LISTEN:", "UNIX-LISTEN:")):
+            fact.classes.add("process_control")
+        elif fact.program == "socat" and upper.startswith(("OPEN:", "FILE:", "CREATE:")):
+            c.add_path(fact, arg.split(":", 1)[1].split(",")[0], "unknown", env)
 
 
 # --- wrappers ------------------------------------------------------------------------------
@@ -952,6 +1092,119 @@ def wrapper(
 ) -> None:
     if fact.program in ("nohup", "setsid"):
         fact.markers.add("background")
+
+
+def su(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Without ``-c``, su and runuser start an interactive shell as the other user."""
+    has_command = any(o is not None and o.role == "shell" for o, _, _ in parsed.options)
+    if not has_command and not (fact.program == "runuser" and _has(fact, "--user")):
+        fact.classes.add("code_exec")
+
+
+def sg(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``sg GROUP -c 'cmd'`` and ``sg GROUP cmd``: the command runs as the group."""
+    operands = parsed.operands
+    if len(operands) >= 3 and operands[1] in ("-c", "--command"):
+        nested.clear()
+        nested.append(_nested("sg -c", shell=operands[2]))
+    elif len(operands) == 1:
+        fact.classes.add("code_exec")
+
+
+def capsh(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``capsh [options] -- ARGS``: ARGS go to a shell (``capsh -- -c 'cmd'``)."""
+    if "--" in args:
+        rest = args[args.index("--") + 1 :]
+        rest_flags = flags[args.index("--") + 1 :]
+        nested.append(_nested("capsh --", argv=["bash", *rest], flags=[0, *rest_flags]))
+    for value in args:
+        if value.startswith("--shell="):
+            c.add_path(fact, value.split("=", 1)[1], "exec", env, source="option")
+
+
+def flock(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``flock FILE -c 'cmd'``: flock reads ``-c`` itself after the lock file."""
+    operands = parsed.operands
+    if len(operands) >= 3 and operands[1] in ("-c", "--command"):
+        nested.clear()
+        nested.append(_nested("flock -c", shell=operands[2]))
+
+
+def chroot(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Without a command, chroot, nsenter and unshare start an interactive shell."""
+    if not nested:
+        fact.classes.add("code_exec")
+
+
+def entr(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``entr -s 'cmd'`` runs its operand with the shell."""
+    if _has(fact, "-s") and parsed.operands:
+        nested.clear()
+        nested.append(_nested("entr -s", shell=" ".join(parsed.operands)))
+
+
+def start_stop_daemon(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``start-stop-daemon --start --exec PROG -- ARGS`` runs PROG with ARGS."""
+    programs = _option_values(parsed, "--exec", "--startas")
+    if programs and _has(fact, "--start"):
+        argv = [programs[-1], *parsed.operands]
+        nested.append(_nested("start-stop-daemon", argv=argv, flags=[0] * len(argv)))
 
 
 def command_builtin(
@@ -993,6 +1246,8 @@ def env(
     operands = parsed.operands
     index = parsed.operand_index
     k = 0
+    if operands[:1] == ["-"]:  # ``env - cmd``: the same as ``env -i cmd``
+        k = 1
     while k < len(operands) and "=" in operands[k] and not operands[k].startswith("="):
         name, _, value = operands[k].partition("=")
         if not name.replace("_", "a").isalnum():
@@ -1008,7 +1263,7 @@ def env(
         k += 1
     if k < len(operands):
         start = index[k]
-        nested.append(_nested("env", argv=args[start:], flags=flags[start:]))
+        nested.append(_nested("env", argv=args[start:], flags=flags[start:], cwd=c.current_cwd))
     elif not any(opt is not None and opt.role == "shell" for opt, _, _ in parsed.options):
         fact.classes.add("secret_read")  # prints the environment
 
@@ -1036,12 +1291,14 @@ def xargs(
     env: Env,
     nested: list[Nested],
 ) -> None:
+    """The command xargs runs, with ``{input}`` (or the ``-I`` string) standing for the
+    words it reads: unknown, hence ``dynamic_argument``."""
     replace = None
-    for opt, spelling, value in parsed.options:
-        if opt is not None and opt.name in ("-I", "--replace"):
+    for opt, _spelling, value in parsed.options:
+        if opt is not None and opt.name == "-I":
             replace = value or "{}"
-        elif spelling == "-i":
-            replace = "{}"
+        elif opt is not None and opt.name == "--replace":
+            replace = value or "{}"
     if parsed.operand_index:
         start = parsed.operand_index[0]
         argv = list(args[start:])
@@ -1067,18 +1324,50 @@ def parallel(
     env: Env,
     nested: list[Nested],
 ) -> None:
+    """``parallel CMD ::: A B``: CMD runs once per argument (appended, or in place of
+    ``{}``). Arguments given on the line are substituted; from a file or stdin they are not
+    known, and the command carries ``dynamic_argument``."""
     operands = parsed.operands
     command: list[str] = []
-    for value in operands:
-        if value in (":::", "::::", ":::+", "::::+"):
-            break
-        command.append(value)
-    if command:
-        fact.markers.add("dynamic_argument")
-        nested.append(_nested("parallel", shell=" ".join(command)))
-    else:
+    values: list[str] = []
+    from_file = False
+    k = 0
+    while k < len(operands) and operands[k] not in (":::", "::::", ":::+", "::::+"):
+        command.append(operands[k])
+        k += 1
+    while k < len(operands):
+        if operands[k] in ("::::", "::::+"):
+            from_file = True
+            k += 1
+            if k < len(operands):
+                c.add_path(fact, operands[k], "read", env)
+        elif operands[k] in (":::", ":::+"):
+            pass
+        else:
+            values.append(operands[k])
+        k += 1
+    if not command:
         fact.classes.add("code_exec")
         fact.markers.add("stdin_code")
+        return
+    template = " ".join(command)
+    if values and not from_file and not _option_values(parsed, "--arg-file"):
+        for value in values[:_MAX_EXPANDED]:
+            quoted = "'" + value.replace("'", "'\\''") + "'"
+            if "{}" in template:
+                line = template.replace("{}", quoted)
+            else:
+                line = f"{template} {quoted}"
+            nested.append(_nested("parallel", shell=line))
+        if len(values) > _MAX_EXPANDED:
+            fact.markers.add("truncated")
+        return
+    fact.markers.add("dynamic_argument")
+    nested.append(_nested("parallel", shell=template + (" " if "{}" in template else " {}")))
+
+
+#: Most commands one ``parallel … ::: A B C`` line is expanded into for analysis.
+_MAX_EXPANDED = 16
 
 
 def alias(
@@ -1094,6 +1383,10 @@ def alias(
         name, eq, text = value.partition("=")
         if eq and text:
             nested.append(_nested(f"alias {name}", shell=text))
+
+
+#: tmux key names: what send-keys presses rather than types.
+_TMUX_KEYS = frozenset(("Enter", "C-m", "C-j", "KPEnter", "C-c", "C-d", "Escape", "Space", "Tab"))
 
 
 def tmux(
@@ -1126,8 +1419,14 @@ def tmux(
                 nested.append(_nested(f"tmux {arg}", shell=tail[-1]))
             break
         if arg in ("send-keys", "send"):
+            # typed into a shell in the pane: runs like a command line
             fact.classes.add("code_exec")
             fact.markers.add("inline_code")
+            keys = [a for a in args[i + 1 :] if not a.startswith("-") and a not in _TMUX_KEYS]
+            targets = {args[j + 1] for j in range(i + 1, len(args) - 1) if args[j] == "-t"}
+            typed = " ".join(k for k in keys if k not in targets)
+            if typed:
+                nested.append(_nested("tmux send-keys", shell=typed))
             break
     if not args:
         fact.classes.add("code_exec")
@@ -1142,8 +1441,56 @@ def at(
     env: Env,
     nested: list[Nested],
 ) -> None:
+    """``at``/``batch`` run their standard input (or ``-f FILE``) later, as a shell script."""
     fact.classes.add("code_exec")
-    fact.markers.add("stdin_code")
+    if _has(fact, "-l", "-d", "-r", "-c", "-q") and not fact.stdin:
+        return
+    files = _option_values(parsed, "-f")
+    for value in files:
+        c.add_path(fact, value, "exec", env, source="option")
+    if files:
+        return
+    if fact.stdin_text is not None:
+        nested.append(_nested(f"{fact.program} (scheduled)", shell=fact.stdin_text))
+    else:
+        fact.markers.add("stdin_code")
+
+
+_CRON_TIME = _Lazy(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
+
+
+def crontab(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """crontab installs a table of commands that run later: each line is analysed when the
+    table is on the command line's standard input; from a file it is code not seen."""
+    if _has(fact, "-l"):
+        fact.classes.discard("system")
+        fact.classes.add("read_only")
+        return
+    if _has(fact, "-r"):
+        fact.classes.add("delete")
+        return
+    fact.classes.add("code_exec")
+    operands = parsed.operands
+    if operands and operands[0] != "-":
+        return  # the file operand is an exec path: code not seen
+    if fact.stdin_text is None:
+        fact.markers.add("stdin_code")
+        return
+    for line in fact.stdin_text.splitlines()[:_MAX_EXPANDED]:
+        line = line.strip()
+        if not line or line.startswith("#") or "=" in line.split(None, 1)[0]:
+            continue
+        m = _CRON_TIME.rx.match(line)
+        if m is not None and m.group(1).strip():
+            nested.append(_nested("crontab (scheduled)", shell=m.group(1)))
 
 
 # --- system ------------------------------------------------------------------------------
@@ -1171,37 +1518,50 @@ def docker_run(
     env: Env,
     nested: list[Nested],
 ) -> None:
+    """docker run/create: mounts and namespaces that reach the host, and the command the
+    container runs."""
     for opt, _spelling, value in parsed.options:
-        if value and opt is not None and opt.name in ("-v", "--volume", "--mount"):
-            source = value.split(":")[0] if opt.name != "--mount" else ""
-            if opt.name == "--mount":
+        if opt is None or value is None:
+            continue
+        name = opt.name
+        if name in ("--volume", "--mount"):
+            source = value.split(":")[0] if name == "--volume" else ""
+            if name == "--mount":
                 for item in value.split(","):
                     if item.startswith(("source=", "src=")):
                         source = item.split("=", 1)[1]
-            if source in (
-                "/",
-                "/etc",
-                "/root",
-                "/var/run/docker.sock",
-                "/run/docker.sock",
-                "/home",
-                "/proc",
-                "/sys",
-                "/dev",
-            ) or source.startswith("/var/run"):
-                fact.classes.add("privilege")
-            if source.startswith(("/", ".", "~")):
-                c.add_path(fact, source, "write", env, source="option")
-    if len(parsed.operands) > 1:
-        start = parsed.operand_index[1]
-        nested.append(
-            _nested(
-                f"docker run {parsed.operands[0]}",
-                argv=args[start:],
-                flags=flags[start:],
-                context="container",
+            resolved = (
+                resolve(source, env.cwd, c.home) if source.startswith(("/", ".", "~")) else None
             )
+            if resolved is not None and (
+                resolved in _DOCKER_HOST_PATHS or resolved.startswith(("/var/run", "/run"))
+            ):
+                fact.classes.add("privilege")
+            if resolved is not None:
+                read_only = ":ro" in value or ",readonly" in value or ",ro" in value
+                c.add_path(fact, source, "read" if read_only else "write", env, source="option")
+        elif name in _DOCKER_NAMESPACES and (value == "host" or value.startswith("container:")):
+            fact.classes.add("privilege")
+        elif name in ("--cap-add", "--device", "--device-cgroup-rule"):
+            fact.classes.add("privilege")
+        elif name == "--security-opt" and ("unconfined" in value or "disable" in value):
+            fact.classes.add("privilege")
+    entrypoint = _option_values(parsed, "--entrypoint")
+    if len(parsed.operands) > 1 or entrypoint:
+        start = parsed.operand_index[1] if len(parsed.operands) > 1 else len(args)
+        argv = [*entrypoint[-1:], *args[start:]]
+        argv_flags = [0] * len(entrypoint[-1:]) + list(flags[start:])
+        image = parsed.operands[0] if parsed.operands else "?"
+        nested.append(
+            _nested(f"docker run {image}", argv=argv, flags=argv_flags, context="container")
         )
+
+
+#: Host directories whose mount gives a container the machine.
+_DOCKER_HOST_PATHS = frozenset(
+    ("/", "/etc", "/root", "/home", "/proc", "/sys", "/dev", "/boot", "/usr", "/var", "/lib")
+)
+_DOCKER_NAMESPACES = frozenset(("--pid", "--ipc", "--uts", "--userns", "--cgroupns", "--network"))
 
 
 def kubectl_exec(
@@ -1236,7 +1596,7 @@ def kubectl_secrets(
         fact.classes.add("secret_read")
 
 
-_CLOUD_SECRET = re.compile(
+_CLOUD_SECRET = _Lazy(
     r"get-secret-value|get-parameters?$|print-access-token|print-identity-token|"
     r"get-access-token|get-session-token|get-login-password|assume-role|"
     r"export-credentials|configure$|credentials|secrets$|keys$|access-secret"
@@ -1259,7 +1619,7 @@ _CLOUD_READ = frozenset(
         "tail",
     )
 )
-_CLOUD_DELETE = re.compile(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
+_CLOUD_DELETE = _Lazy(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
 
 
 def cloud_cli(
@@ -1272,10 +1632,10 @@ def cloud_cli(
     nested: list[Nested],
 ) -> None:
     words = [a for a in parsed.operands if not a.startswith("-")]
-    if any(_CLOUD_SECRET.search(w) for w in words) or "--with-decryption" in args:
+    if any(_CLOUD_SECRET.rx.search(w) for w in words) or "--with-decryption" in args:
         fact.classes.add("secret_read")
         return
-    if any(_CLOUD_DELETE.match(w) for w in words[:3]):
+    if any(_CLOUD_DELETE.rx.match(w) for w in words[:3]):
         fact.classes.add("delete")
         return
     if any(w.split("-")[0] in _CLOUD_READ for w in words[:3]):

@@ -275,11 +275,7 @@ class Lexer:
                     return self._emit(keyword, part.text, pos, end)
                 if part.text == "-p" and self.prev == "TIME" and "TIMEOPT" in accepts:
                     return self._emit("TIMEOPT", "-p", pos, end)
-                if (
-                    part.text in _NEVER_A_COMMAND
-                    and "IF" in accepts
-                    and self._keyword_position()
-                ):
+                if part.text in _NEVER_A_COMMAND and "IF" in accepts and self._keyword_position():
                     # Where a command may start, bash reads `then`, `done`, `}`, `]]`… as
                     # reserved words even when they cannot stand there, which is a syntax
                     # error -- never a command named `done`.

@@ -60,6 +60,86 @@ SECRET_PATTERNS = (
     "/proc/*/environ",
 )
 
+#: Files that make code run later, or decide what an agent may do: writing them is a way to
+#: persist or to escalate, even inside the workspace (a git hook runs at the next commit, a
+#: shell start-up file at the next login, an agent's settings file loosens its own rules).
+#: Shared with the engine as the ``autorun`` path set.
+SENSITIVE_WRITE_PATTERNS = (
+    "~/.bashrc",
+    "~/.bash_profile",
+    "~/.bash_login",
+    "~/.bash_logout",
+    "~/.profile",
+    "~/.zshrc",
+    "~/.zshenv",
+    "~/.zprofile",
+    "~/.zlogin",
+    "~/.kshrc",
+    "~/.cshrc",
+    "~/.tcshrc",
+    "~/.inputrc",
+    "~/.config/fish/**",
+    "~/.config/autostart/**",
+    "~/.config/systemd/**",
+    "~/.config/environment.d/**",
+    "~/.local/share/systemd/**",
+    "~/.local/bin/**",
+    "~/bin/**",
+    "~/.ssh/**",
+    "~/.gitconfig",
+    "~/.config/git/**",
+    "~/.npmrc",
+    "~/.yarnrc*",
+    "~/.pip/**",
+    "~/.config/pip/**",
+    "~/.pypirc",
+    "~/.cargo/config*",
+    "~/.docker/config.json",
+    "~/.kube/**",
+    "~/.aws/**",
+    "~/Library/LaunchAgents/**",
+    "~/Library/LaunchDaemons/**",
+    "~/.vimrc",
+    "~/.config/nvim/**",
+    "~/.emacs",
+    "~/.emacs.d/**",
+    "~/.tmux.conf",
+    "~/.claude/**",
+    "~/.claude.json",
+    "~/.codex/**",
+    "~/.gemini/**",
+    "~/.cursor/**",
+    "~/.config/clearance/**",
+    ".git/hooks/**",
+    ".git/config",
+    ".git/info/attributes",
+    ".gitattributes",
+    ".envrc",
+    ".husky/**",
+    ".pre-commit-config.yaml",
+    ".claude/**",
+    ".codex/**",
+    ".gemini/**",
+    ".cursor/**",
+    ".vscode/tasks.json",
+    ".vscode/settings.json",
+    ".clearance/**",
+    "CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    "/etc/**",
+    "/usr/lib/systemd/**",
+    "/lib/systemd/**",
+    "/var/spool/cron/**",
+    "/var/spool/at/**",
+    "/Library/LaunchAgents/**",
+    "/Library/LaunchDaemons/**",
+    "/boot/**",
+)
+
+#: Where writing touches the machine itself rather than files: devices, the kernel.
+SYSTEM_PREFIXES = ("/dev/", "/sys/", "/proc/", "/boot/")
+
 #: Template files that look like secrets by name but hold none.
 NOT_SECRET_SUFFIXES = (".example", ".sample", ".template", ".dist", ".defaults")
 
@@ -131,6 +211,56 @@ def is_secret(resolved: str, home: str) -> bool:
     if resolved.endswith(NOT_SECRET_SUFFIXES):
         return False
     return secret_regex(home).fullmatch(resolved) is not None
+
+
+def _fixed_prefix(pattern: str, home: str) -> str | None:
+    """The directory part of an anchored pattern before any wildcard (``~/.ssh/**`` gives
+    ``/home/u/.ssh``); ``None`` for a pattern that matches anywhere."""
+    if pattern.startswith("~/"):
+        pattern = home.rstrip("/") + pattern[1:]
+    if not pattern.startswith("/"):
+        return None
+    cut = min((i for i, c in enumerate(pattern) if c in "*?["), default=len(pattern))
+    return pattern[:cut].rstrip("/") or "/"
+
+
+_roots_cache: dict[str, tuple[str, ...]] = {}
+
+
+def secret_roots(home: str) -> tuple[str, ...]:
+    """Directories and files that anchored secret patterns name, e.g. ``~/.ssh``."""
+    found = _roots_cache.get(home)
+    if found is None:
+        roots = {_fixed_prefix(p, home) for p in SECRET_PATTERNS}
+        found = _roots_cache[home] = tuple(sorted(r for r in roots if r is not None))
+    return found
+
+
+def holds_secrets(resolved: str, home: str) -> bool:
+    """Reading everything under ``resolved`` reads a secret: it is one, or it contains a
+    place that holds them (``tar czf - ~`` reads ``~/.ssh``)."""
+    if is_secret(resolved, home):
+        return True
+    prefix = resolved.rstrip("/") + "/"
+    return any(root == resolved or root.startswith(prefix) for root in secret_roots(home))
+
+
+_sensitive_cache: dict[tuple[str, str], re.Pattern[str]] = {}
+
+
+def is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
+    """Writing ``resolved`` makes code run later or changes what an agent may do."""
+    key = (home, workspace)
+    found = _sensitive_cache.get(key)
+    if found is None:
+        parts = []
+        for pattern in SENSITIVE_WRITE_PATTERNS:
+            if not pattern.startswith(("/", "~/")):
+                # in the workspace, at any depth (a nested repository has hooks too)
+                pattern = workspace.rstrip("/") + "/**/" + pattern
+            parts.append(f"(?:{glob_to_regex(pattern, home)})")
+        found = _sensitive_cache[key] = re.compile("|".join(parts))
+    return found.fullmatch(resolved) is not None
 
 
 def resolve(path: str, cwd: str | None, home: str) -> str | None:

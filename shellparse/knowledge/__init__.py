@@ -103,5 +103,18 @@ COMMAND_STRING_VARIABLES = frozenset(
 )
 
 
+#: ``python -m`` modules that are not programs of their own (``http.server``, ``venv``).
+MODULES: dict[str, Spec] = {}
+for _spec in interpreters.MODULES:
+    for _name in _spec.name.split("|"):
+        MODULES[_name] = _spec
+
+
 def lookup(name: str) -> Spec | None:
     return PROGRAMS.get(name)
+
+
+def lookup_module(name: str) -> Spec | None:
+    """What ``python -m name`` runs: a module's own spec, else the program of that name
+    (``python -m pytest`` is pytest)."""
+    return MODULES.get(name) or PROGRAMS.get(name)

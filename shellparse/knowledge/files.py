@@ -479,7 +479,59 @@ SPECS = [
     ),
     Spec("perl-rename|rename|prename", "write", operands=("none", "move")),
     # --- archives -----------------------------------------------------------------------------
-    Spec("tar|gtar|bsdtar", "read_only", handler="tar"),
+    # The tar handler expands the old-style first word (``tar czf a.tgz dir``) and parses the
+    # result against this table; modes and roles are read from the canonical names.
+    Spec(
+        "tar|gtar|bsdtar",
+        "read_only",
+        handler="tar",
+        abbrev=True,
+        options=[
+            *opts(
+                "-A/--catenate/--concatenate -c/--create -d/--diff/--compare --delete "
+                "-r/--append -t/--list --test-label -u/--update -x/--extract/--get"
+            ),
+            Opt("-f/--file", value="required"),
+            Opt("-C/--directory", value="required"),
+            *opts("-T/--files-from -X/--exclude-from", value="required", role="read"),
+            Opt("-I/--use-compress-program", value="required"),
+            *opts(
+                "--to-command -F/--info-script/--new-volume-script --rsh-command --rmt-command",
+                value="required",
+                role="shell",
+            ),
+            Opt("--checkpoint-action", value="required"),
+            *opts("--index-file -g/--listed-incremental", value="required", role="write"),
+            Opt("--remove-files", adds="delete"),
+            Opt("-P/--absolute-names"),
+        ],
+        flags="-b/--blocking-factor= -H/--format= -K/--starting-file= -L/--tape-length= "
+        "-N/--newer/--after-date= -V/--label= --exclude= --transform/--xform= "
+        "--strip-components= --owner= --group= --mode= --mtime= --backup=? --suffix= "
+        "--checkpoint=? --occurrence=? --record-size= --volno-file= --sort= --newer-mtime= "
+        "--hole-detection= --one-top-level=? --exclude-tag= --exclude-tag-all= "
+        "--exclude-tag-under= --quoting-style= --quote-chars= --no-quote-chars= "
+        "--pax-option= --warning= --totals=? --atime-preserve=? --level= --sparse-version= "
+        "-z/--gzip/--gunzip/--ungzip -j/--bzip2 -J/--xz --zstd --lzma --lzip --lzop "
+        "-Z/--compress/--uncompress -a/--auto-compress -v/--verbose "
+        "-p/--preserve-permissions/--same-permissions -k/--keep-old-files --keep-newer-files "
+        "--keep-directory-symlink --overwrite --overwrite-dir -m/--touch -O/--to-stdout "
+        "-h/--dereference -l/--check-links -S/--sparse -W/--verify "
+        "-w/--interactive/--confirmation -B/--read-full-records -i/--ignore-zeros "
+        "-M/--multi-volume -R/--block-number -s/--preserve-order/--same-order "
+        "-U/--unlink-first --recursive-unlink --no-recursion --recursion --wildcards "
+        "--no-wildcards --wildcards-match-slash --numeric-owner --same-owner "
+        "--no-same-owner --no-same-permissions --exclude-vcs --exclude-vcs-ignores "
+        "--exclude-backups --exclude-caches --exclude-caches-all --ignore-case "
+        "--no-ignore-case --anchored --no-anchored --full-time --show-transformed-names "
+        "--utc --null --no-null --verbatim-files-from --unquote --no-unquote "
+        "--ignore-failed-read --restrict --skip-old-files --delay-directory-restore "
+        "--acls --no-acls --selinux --no-selinux --xattrs --no-xattrs --seek -n "
+        "--no-seek --check-device --no-check-device --force-local --posix "
+        "--old-archive/--portability -o -G/--incremental --show-defaults --show-omitted-dirs "
+        "--show-stored-names --index-file= --help --usage --version -e -q --fast-read "
+        "--no-same-owner --include= --options= -y -s --strip=",
+    ),
     Spec(
         "zip",
         "write",

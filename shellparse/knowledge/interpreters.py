@@ -11,13 +11,109 @@ from clearance.shellparse.spec import Opt, Spec, opts
 
 _SHELL_OPTIONS = [
     Opt("-c", role="shell", value="required", ends=True),
-    Opt("-o +o -O +O --rcfile --init-file", value="required"),
-    Opt("-s", adds=""),
-    Opt(
-        "-i -l --login -e -u -x -v -n -f -h -m -p -r -a -b -B -C -E -H -k -P -T "
-        "--norc --noprofile --posix --restricted --noediting --verbose --debugger "
-        "--dump-strings --dump-po-strings --pretty-print"
+    # start-up files the shell runs before anything else
+    Opt("--rcfile --init-file", value="required", role="exec"),
+    *opts("-o -O", value="required"),
+    Opt("-s"),
+]
+_SHELL_FLAGS = (
+    "-i -l/--login -e -u -x -v -n -f -h -m -p -r -a -b -B -C -E -H -k -P -T --norc "
+    "--noprofile --posix --restricted --noediting --verbose --debugger --dump-strings "
+    "--dump-po-strings --pretty-print --version --help"
+)
+
+_DENO_RUN_FLAGS = (
+    "-A/--allow-all --allow-read=? --allow-write=? --allow-net=? --allow-env=? --allow-run=? "
+    "--allow-ffi=? --allow-sys=? --allow-import=? --deny-read=? --deny-write=? "
+    "--deny-net=? --deny-env=? --deny-run=? -q/--quiet --watch=? --reload=? --no-check=? "
+    "--unstable -c/--config= --import-map= --lock=? --no-lock --cert= --v8-flags= --seed= "
+    "--location= --env-file=? --no-prompt --node-modules-dir=? --cached-only"
+)
+
+# What ``python -m MODULE`` runs, for the modules that are not also programs of their own
+# (``python -m pytest`` is looked up as ``pytest``). An unlisted module is an unknown program.
+_PYTHON_MODULES = [
+    Spec(
+        "http.server",
+        "network process_control",
+        operands="none",
+        options=[
+            Opt("-d/--directory", value="required", role="read_tree"),
+            Opt("--cgi", adds="code_exec"),
+        ],
+        flags="-b/--bind= -p/--protocol=",
     ),
+    Spec(
+        "venv|virtualenv",
+        "write build",
+        operands="write",
+        flags="--system-site-packages --symlinks --copies --clear --upgrade --without-pip "
+        "--prompt= --upgrade-deps --without-scm-ignore-files -p/--python=",
+    ),
+    Spec("unittest|doctest", "test", operands="none", flags="-v -q -f -c -b -k= -s= -p= -t="),
+    Spec(
+        "json.tool",
+        "read_only",
+        operands=("read", "write"),
+        flags="--sort-keys --indent= --tab --no-indent --compact --json-lines --no-ensure-ascii",
+    ),
+    Spec(
+        "compileall|py_compile",
+        "build write",
+        operands="read",
+        flags="-l -r= -f -q -b -d= -s= -p= -x= -i= -j= --invalidation-mode= -o= -e=",
+    ),
+    Spec(
+        "build",
+        "build write",
+        operands="read",
+        options=[Opt("-o/--outdir", value="required", role="write")],
+        flags="-s/--sdist -w/--wheel -n/--no-isolation -x/--skip-dependency-check "
+        "-C/--config-setting= --installer=",
+    ),
+    Spec("twine", "network vcs_write"),
+    Spec(
+        "ensurepip", "package_install", flags="--upgrade --user --root= --altinstall --default-pip"
+    ),
+    Spec(
+        "site|sysconfig|platform|this|tokenize|pydoc|tabnanny|pyclbr|calendar|"
+        "base64|quopri|uu|filecmp|pickletools|dis|ast|inspect|locale|mimetypes|"
+        "encodings.rot_13|sqlite3.dump",
+        "read_only",
+        operands="read",
+    ),
+    Spec(
+        "zipfile|tarfile|gzip",
+        "write",
+        operands="read",
+        options=[
+            Opt("-e/--extract", value="required", role="read", operands="write"),
+            Opt("-c/--create", value="required", role="write", operands="read"),
+        ],
+        flags="-l/--list= -t/--test= -v/--verbose -d/--decompress",
+    ),
+    # run the code they are given: a script, a statement, a REPL
+    Spec(
+        "timeit",
+        "code_exec",
+        operands="code",
+        flags="-n/--number= -r/--repeat= -s/--setup= -p/--process -u/--unit= -v/--verbose",
+    ),
+    Spec(
+        "cProfile|profile|pdb|trace|runpy|tracemalloc",
+        "code_exec",
+        operands=("exec", "none"),
+        flags="-o= -s= -m= -c= --count --trace --listfuncs --trackcalls -C= --ignore-module= "
+        "--ignore-dir=",
+    ),
+    Spec("code|asyncio|idlelib|IPython|jupyter|notebook|ptpython|bpython", "code_exec"),
+    Spec("webbrowser", "code_exec network", operands="url", flags="-n -t"),
+    Spec(
+        "smtpd|smtplib|ftplib|telnetlib|poplib|imaplib|xmlrpc.server|wsgiref.simple_server|"
+        "uvicorn|gunicorn|hypercorn|daphne|waitress|flask|django|streamlit|gradio",
+        "network process_control code_exec",
+    ),
+    Spec("pip_audit|pipdeptree|pip_licenses", "read_only network"),
 ]
 
 SPECS = [
@@ -26,6 +122,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         options=_SHELL_OPTIONS,
+        flags=_SHELL_FLAGS,
         permute=False,
         handler="interpreter",
     ),
@@ -74,7 +171,14 @@ SPECS = [
         "deno",
         "",
         subcommands={
-            "run": Spec("run", "", operands=("exec", "none"), permute=False, handler="interpreter"),
+            "run": Spec(
+                "run",
+                "",
+                operands=("exec", "none"),
+                permute=False,
+                handler="interpreter",
+                flags=_DENO_RUN_FLAGS,
+            ),
             "eval": Spec("eval", "code_exec", operands="code"),
             "test": Spec("test", "test"),
             "fmt": Spec("fmt", "build write"),
@@ -177,3 +281,6 @@ SPECS = [
         single_dash_long=True,
     ),
 ]
+
+#: Specs of ``python -m`` modules, looked up apart from programs.
+MODULES = _PYTHON_MODULES

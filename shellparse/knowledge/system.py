@@ -122,8 +122,9 @@ SPECS = [
     Spec(
         "crontab",
         "system",
-        operands="read",
-        options=[Opt("-l", adds="read_only"), Opt("-u", value="required")],
+        operands="exec",
+        handler="crontab",
+        flags="-l -r -e -i -u= -n= -c -T -s -V",
     ),
     Spec("shutdown|reboot|halt|poweroff|init|telinit|kexec|systemd-reboot", "system"),
     # disks and filesystems

@@ -589,7 +589,14 @@ SPECS = [
         flags="-batch/--batch -q/-quiet/--quiet -nx/--nx -nh -tui --tui -c= -core= -d= "
         "-directory= -s= -symbols= -cd=",
     ),
-    Spec("at|batch", "system", operands="none", handler="at", flags="-q= -f= -m -M -t= -v -c"),
+    Spec(
+        "at|batch",
+        "system",
+        operands="none",
+        handler="at",
+        options=[Opt("-f", value="required")],
+        flags="-q= -m -M -t= -v -c -l -d -r -b -V -u=",
+    ),
     Spec(
         "entr",
         "",

@@ -1,0 +1,67 @@
+"""`write_file`: create a file, or replace one the model has read.
+
+Overwriting a file the model never looked at would destroy content it knows nothing
+about, so an existing file must have been read (and be unchanged since) first; new files
+need nothing.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from .atomic import write_atomically
+from .base import Tool, ToolContext, ToolInput, ToolResult
+from .paths import display, resolve
+from .status import Status
+
+
+class WriteFileInput(ToolInput):
+    path: str = Field(min_length=1, description="File to write; relative to the workspace.")
+    content: str = Field(description="The whole new content of the file.")
+
+
+class WriteFile(Tool[WriteFileInput]):
+    name = "write_file"
+    description = (
+        "Write a whole file: create it (with parent directories), or replace an existing "
+        "file that was read with read_file and has not changed since."
+    )
+    read_only = False
+    input_model = WriteFileInput
+
+    def precondition(self, args: WriteFileInput, ctx: ToolContext) -> ToolResult | None:
+        path = resolve(ctx.workspace, args.path)
+        shown = display(ctx.workspace, path)
+        if not path.exists():
+            return None
+        if not path.is_file():
+            return ToolResult(Status.NOT_A_FILE, f"{shown}: not a regular file", {"path": shown})
+        refused = ctx.baselines.check(path)
+        if refused is not None:
+            status, why = refused
+            if status is Status.NOT_READ_FIRST:
+                why = "the file exists and was not read: read it before overwriting it"
+            return ToolResult(status, f"{shown}: {why}", {"path": shown})
+        return None
+
+    def run(self, args: WriteFileInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
+        refused = self.precondition(args, ctx)
+        if refused is not None:
+            return refused
+        path = resolve(ctx.workspace, args.path)
+        shown = display(ctx.workspace, path)
+        existed = path.exists()
+        data = args.content.encode("utf-8")
+        try:
+            write_atomically(path, data)
+        except OSError as exc:
+            return ToolResult(Status.IO_ERROR, f"{shown}: {exc.strerror or exc}", {"path": shown})
+        baseline = ctx.baselines.record(path, data)
+        verb = "replaced" if existed else "created"
+        lines = args.content.count("\n") + (0 if args.content.endswith("\n") else 1)
+        lines = lines if args.content else 0
+        return ToolResult(
+            Status.OK,
+            f"{shown}: {verb} ({lines} lines, {len(data)} bytes)",
+            {"path": shown, "created": not existed, **baseline.to_dict()},
+        )

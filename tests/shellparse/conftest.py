@@ -1,0 +1,89 @@
+"""Shared fixtures of the shell-parser tests: the corpus, and a structural dump of the AST.
+
+The corpus (``commands.txt``, ``scripts.jsonl``, ``baseline_failures.jsonl``) lives outside the
+repository, next to it in ``../shared/corpus``; ``CLEARANCE_CORPUS`` points elsewhere. Tests
+that need it skip, saying why, when it is absent: the syntax tests do not depend on it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def corpus_dir() -> Path:
+    configured = os.environ.get("CLEARANCE_CORPUS")
+    return Path(configured) if configured else REPO.parent / "shared" / "corpus"
+
+
+class Corpus:
+    """The corpus files, with what ``bash -n`` said about each entry."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.commands = (root / "commands.txt").read_text(encoding="utf-8").split("\n")
+        if self.commands and self.commands[-1] == "":
+            self.commands.pop()
+        self.command_sources: list[list[str]] = []
+        with (root / "commands.jsonl").open(encoding="utf-8") as fh:
+            for line in fh:
+                self.command_sources.append(json.loads(line)["src"])
+        self.scripts: list[str] = []
+        self.script_sources: list[str] = []
+        with (root / "scripts.jsonl").open(encoding="utf-8") as fh:
+            for line in fh:
+                record = json.loads(line)
+                self.scripts.append(record["text"])
+                self.script_sources.append(record["src"])
+        #: (kind, index) of every entry ``bash -n`` rejects; kind is ``command`` or ``script``.
+        self.bash_rejects: set[tuple[str, int]] = set()
+        with (root / "baseline_failures.jsonl").open(encoding="utf-8") as fh:
+            for line in fh:
+                record = json.loads(line)
+                if not record["bash_n"]:
+                    self.bash_rejects.add((record["kind"], record["i"]))
+
+    def bash_accepts(self, kind: str, index: int) -> bool:
+        return (kind, index) not in self.bash_rejects
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Corpus:
+    root = corpus_dir()
+    if not (root / "commands.txt").is_file():
+        pytest.skip(f"corpus not found at {root} (set CLEARANCE_CORPUS)")
+    return Corpus(root)
+
+
+def dump_ast(node: object) -> object:
+    """Every field of every node, recursively, as plain lists, tuples and dicts.
+
+    Two parses produced the same tree exactly when their dumps are equal: node classes use
+    ``__slots__``, so the fields are known, and offsets are part of the comparison.
+    """
+    if node is None or isinstance(node, str | int | bool):
+        return node
+    if isinstance(node, list):
+        return [dump_ast(item) for item in node]
+    if isinstance(node, tuple):
+        return tuple(dump_ast(item) for item in node)
+    slots: list[str] = []
+    for cls in type(node).__mro__:
+        slots.extend(getattr(cls, "__slots__", ()))
+    if not slots:
+        raise TypeError(f"not an AST node: {node!r}")
+    fields: dict[str, object] = {"node": type(node).__name__}
+    for name in sorted(slots):
+        fields[name] = dump_ast(getattr(node, name))
+    return fields
+
+
+@pytest.fixture(scope="session")
+def ast_dump() -> Callable[[object], object]:
+    return dump_ast
