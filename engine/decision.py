@@ -42,6 +42,8 @@ FAIL_CLOSED_MARKERS = {
     "stdin_code": "inline_code",
     "invalid_substitution": "parse_error",
     "truncated": "depth_limit",
+    "path_modified": "dynamic_command",
+    "env_code": "inline_code",
 }
 
 RISKS = ("low", "medium", "high", "critical")

@@ -32,6 +32,8 @@ _FAIL_CLOSED_TEXT = {
     "stdin_code": "an interpreter runs code it reads from its input",
     "invalid_substitution": "the command holds a substitution bash rejects when it runs",
     "truncated": "an expansion is larger than the analysis follows",
+    "path_modified": "PATH was changed before, so which program runs is not known",
+    "env_code": "an environment variable makes the program load or run other code",
 }
 
 

@@ -60,6 +60,12 @@ ROLE_ACCESS = {
 }
 ACCESS_CLASS = {"write": "write", "delete": "delete", "exec": "code_exec"}
 
+#: A key in ``Env.vars`` once PATH was assigned on the line, even to an unknown value.
+PATH_CHANGED = "\0PATH changed"
+
+#: Paths bash opens as network connections instead of files.
+NETWORK_FILES = ("/dev/tcp/", "/dev/udp/")
+
 #: ``Nested.cwd`` for a wrapper that changes directory to a place the text does not give.
 UNKNOWN_CWD = "\0unknown"
 
@@ -150,6 +156,11 @@ class Classifier:
             resolved = resolve(value, base, self.home)
         if resolved in HARMLESS_DEVICES:
             return
+        if resolved is not None and resolved.startswith(NETWORK_FILES):
+            # bash's network pseudo-files: ``>& /dev/tcp/host/port`` is a connection, not a file
+            parts = resolved.split("/")
+            self.add_host(fact, (parts[3] if len(parts) > 3 else "") + ":")
+            return
         fact.paths.append(
             PathFact(value, resolved, access, inside(resolved, self.workspace), source)
         )
@@ -206,14 +217,16 @@ class Classifier:
         name, by_path = normalize_program(raw)
         fact.program = name
         fact.program_raw = raw
-        if "PATH" in env.vars and not by_path:
+        if ("PATH" in env.vars or PATH_CHANGED in env.vars) and not by_path:
             fact.markers.add("path_modified")
         spec = lookup_module(raw) if module else lookup(name)
         by_path = by_path and not module
         if by_path and not raw.startswith(SYSTEM_DIRS):
             self.add_path(fact, raw, "exec", env, source="program")
         if spec is None:
-            if not by_path:
+            # by a path outside the system's directories it is code of the project or the user
+            # (an exec path, above); anywhere else it is a program nothing is known about
+            if not by_path or raw.startswith(SYSTEM_DIRS):
                 fact.markers.add("unknown_program")
                 fact.classes.add("unknown")
             self._unknown_arguments(fact, argv, flags, env)
@@ -244,8 +257,10 @@ class Classifier:
         flags: list[int],
         env: Env,
     ) -> list[Nested]:
+        """Apply ``spec`` to the arguments: walk down the subcommands, then options and
+        operands. The classes are those of the spec the walk ends at (``git stash list`` reads,
+        whatever ``git stash`` alone does), plus what options and handlers add."""
         nested: list[Nested] = []
-        fact.classes.update(spec.classes)
         dynamic = {a for a, f in zip(args, flags, strict=False) if f & DYNAMIC}
         cwd: list[str | None] = [None]
         current = spec
@@ -257,6 +272,7 @@ class Classifier:
                 handler = getattr(handlers, current.handler)
                 handler(self, fact, args[: parsed.rest_index], flags, parsed, env, nested)
             if parsed.rest_index >= len(args):
+                fact.classes.update(current.classes)
                 return nested
             name = args[parsed.rest_index]
             sub = current.subcommands.get(name)
@@ -270,7 +286,9 @@ class Classifier:
                 fact.markers.add("unknown_program")
                 return nested
             current = sub
-            fact.classes.update(current.classes)
+            if "unknown" in current.classes:
+                fact.markers.add("unknown_program")  # a subcommand the tables do not know
+        fact.classes.update(current.classes)
         parsed = parse_args(current, args)
         roles = self._options(fact, current, parsed, env, dynamic, cwd, nested)
         self._operands(fact, current, roles, parsed, args, flags, env, cwd[0], nested)
@@ -349,6 +367,9 @@ class Classifier:
         elif role == "remote":
             if hosts_in(value) or _SCP.match(value):
                 self.add_host(fact, value)
+        elif role == "url" and value.lower().startswith("file://"):
+            # a URL that names a local file: reading it is reading that file
+            self.add_path(fact, value[len("file://") :] or "/", "read", env, source, dynamic)
         elif role in {"url", "host"}:
             self.add_host(fact, value if role == "url" or "://" in value else value + ":")
         elif role == "url_or_path":

@@ -19,11 +19,19 @@ PARSE_ERROR_CODES = (
 class ShellSyntaxError(Exception):
     """Raised inside the parser; converted to ``ParseError`` by ``parse``."""
 
-    def __init__(self, message: str, pos: int, code: str = "parse_error") -> None:
+    def __init__(
+        self,
+        message: str,
+        pos: int,
+        code: str = "parse_error",
+        expected: list[str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.pos = pos
         self.code = code
+        #: What the parser would have accepted at ``pos`` (for unexpected tokens).
+        self.expected = expected
 
 
 class ParseError:

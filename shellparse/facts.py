@@ -73,6 +73,8 @@ class PathFact:
     ) -> None:
         self.path = path
         #: Absolute, normalised; ``None`` when it cannot be known (dynamic, unknown cwd).
+        #: ``{}`` in it stands for names only known when the command runs, under a known
+        #: directory: ``find ~ -name id_rsa -exec cat {} ;`` reads ``/home/u/{}/id_rsa``.
         self.resolved = resolved
         #: ``read`` | ``write`` | ``delete`` | ``exec`` | ``unknown`` (an argument of a program
         #: clearance knows nothing about: it may be any of them)

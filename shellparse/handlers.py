@@ -11,7 +11,6 @@ import re
 
 from clearance.shellparse.expand import DYNAMIC
 from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES, DANGEROUS_VARIABLES
-from clearance.shellparse.knowledge.packages import BUILD_SCRIPTS, TEST_SCRIPTS
 from clearance.shellparse.paths import resolve
 
 TYPE_CHECKING = False
@@ -69,7 +68,7 @@ def _option_values(parsed: ParsedArgs, *names: str) -> list[str]:
 _EMBEDDED_CALL = _Lazy(
     r"""(?:\b(?:system|popen|popen2|popen3|check_output|check_call|getoutput|getstatusoutput|
     run|call|Popen|spawn|spawnSync|exec|execSync|execFile|execFileSync|shell_exec|passthru|
-    proc_open|qx|backticks)\s*\(\s*)\s*[rbuf]?(['"`])((?:\\.|(?!\1).)*)\1""",
+    proc_open|qx|backticks|execute|execl|execlp|execvp|startProcess|ProcessBuilder)\s*\(\s*)\s*[rbuf]?(['"`])((?:\\.|(?!\1).)*)\1""",
     re.VERBOSE | re.DOTALL,
 )
 _EMBEDDED_LIST = _Lazy(
@@ -116,6 +115,9 @@ def interpreter(
     has_code = any(
         opt is not None and opt.role in ("code", "shell", "module") for opt, _, _ in parsed.options
     )
+    if not has_code and not parsed.operands and _has(fact, "--version", "--help"):
+        fact.classes.add("read_only")  # prints and exits: no program is read
+        return
     for opt, _, value in parsed.options:
         if opt is not None and opt.role == "code" and value:
             nested.extend(embedded_commands(value, f"{fact.program} {opt.name}"))
@@ -163,6 +165,50 @@ def chmod(
         mode.isdigit() and len(mode) == 4 and mode[0] in "2467"
     ):
         fact.classes.add("privilege")
+
+
+def ln(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """A symbolic link's target is relative to the link's directory, not to the cwd:
+    ``ln -s ../README.md docs/README.md`` points at ``README.md``."""
+    operands = parsed.operands
+    if not _has(fact, "--symbolic") or not operands:
+        return
+    directory = next(iter(_option_values(parsed, "--target-directory")), None)
+    if directory is not None:
+        targets, base = operands, directory
+    elif len(operands) == 1:
+        targets, base = operands, "."
+    else:
+        targets, link = operands[:-1], operands[-1]
+        base = link if link.endswith("/") else (link.rsplit("/", 1)[0] if "/" in link else ".")
+    where = resolve(base, env.cwd, c.home)
+    for target in targets:
+        fact.paths = [p for p in fact.paths if not (p.access == "read" and p.path == target)]
+        c.add_path(fact, target, "read", env, cwd=where)
+
+
+def zip_program(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``zip -TT CMD``: the command zip runs to test the archive (its two-letter option
+    reads as two ``-T`` to a getopt parser)."""
+    for i, arg in enumerate(args[:-1]):
+        if arg in ("-TT", "--unzip-command"):
+            nested.append(_nested("zip -TT", shell=args[i + 1]))
 
 
 def chown(
@@ -225,6 +271,10 @@ _FIND_VALUE = frozenset(
 )
 
 
+#: find tests without a value: they select, so ``-delete`` removes only what matches.
+_FIND_TESTS = frozenset(("-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"))
+
+
 def find(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -247,15 +297,19 @@ def find(
         starts = [(".", 0)]
     fact.options = []
     deleting = False
+    filtered = False
+    names: list[str] = []
     while i < len(args):
         token = args[i]
         if token in _FIND_EXEC:
             j = i + 1
             while j < len(args) and args[j] not in (";", "+"):
                 j += 1
-            # `{}` is each file found: unknown by name, but under the starting points.
+            # `{}` is each file found: unknown by name, but under the starting points, and
+            # named as the ``-name`` test says (``find ~ -name id_rsa -exec cat {} \;``)
             base = starts[0][0].rstrip("/") or "/"
-            inner = [a.replace("{}", f"{base}/{{}}") for a in args[i + 1 : j]]
+            found = ("" if base == "/" else base) + "/{}" + (f"/{names[-1]}" if names else "")
+            inner = [a.replace("{}", found) for a in args[i + 1 : j]]
             inner_flags = [flags[k] for k in range(i + 1, j)]
             if inner:
                 nested.append(
@@ -278,9 +332,15 @@ def find(
             i += 2
             continue
         elif token in _FIND_VALUE:
+            if token in ("-name", "-iname") and i + 1 < len(args) and "/" not in args[i + 1]:
+                names.append(args[i + 1])
             fact.options.append(token)
+            filtered = filtered or token not in ("-maxdepth", "-mindepth", "-regextype")
             i += 2
             continue
+        elif token in _FIND_TESTS:
+            fact.options.append(token)
+            filtered = True
         elif token.startswith("-"):
             fact.options.append(token)
         i += 1
@@ -288,7 +348,14 @@ def find(
         dynamic = bool(flag & DYNAMIC)
         if dynamic:
             fact.markers.add("dynamic_argument")
-        c.add_path(fact, path, "delete" if deleting else "read", env, dynamic=dynamic)
+        c.add_path(fact, path, "read", env, dynamic=dynamic)
+        if deleting:
+            # with tests (``-name '*.pyc'``) what goes is under the start point; without,
+            # everything there, the start point included
+            target = f"{path.rstrip('/') or '/'}/{{}}" if filtered else path
+            if target.startswith("//"):
+                target = target[1:]
+            c.add_path(fact, target, "delete", env, dynamic=dynamic)
 
 
 def fd_exec(
@@ -323,9 +390,11 @@ def _sed_scripts(parsed: ParsedArgs) -> tuple[list[str], list[str]]:
     """
     scripts = _option_values(parsed, "--expression")
     operands = list(parsed.operands)
-    if any(o is not None and o.name == "--in-place" and v is None for o, _, v in parsed.options):
-        if len(operands) > 1 and operands[0] == "":
-            operands = operands[1:]
+    bare_in_place = any(
+        o is not None and o.name == "--in-place" and v is None for o, _, v in parsed.options
+    )
+    if bare_in_place and len(operands) > 1 and operands[0] == "":
+        operands = operands[1:]
     if not scripts and not _option_values(parsed, "--file") and operands:
         return [operands[0]], operands[1:]
     return scripts, operands
@@ -545,7 +614,7 @@ def tar(
         if value.startswith("exec="):
             nested.append(_nested("tar --checkpoint-action", shell=value[5:]))
     remote = archive is not None and (
-        "://" in archive or ":" in archive.split("/")[0] and "--force-local" not in names
+        "://" in archive or (":" in archive.split("/")[0] and "--force-local" not in names)
     )
     if remote and archive is not None:
         c.add_host(fact, archive)
@@ -737,6 +806,26 @@ def git_clean(
                 path.access = "read"
 
 
+def git_revision_paths(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Files read out of the repository: ``REV:PATH`` operands (``git show HEAD:.env``) and
+    paths after ``--`` -- a secret committed once is still a secret."""
+    after_dashes = args[args.index("--") + 1 :] if "--" in args else []
+    for value in parsed.operands:
+        rev, colon, path = value.partition(":")
+        if colon and path and not rev.startswith(("http", "git@")) and "/" not in rev:
+            c.add_path(fact, path, "read", env, source="revision", cwd=c.current_cwd)
+        elif value in after_dashes:
+            c.add_path(fact, value, "read", env, cwd=c.current_cwd)
+
+
 def git_checkout(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -858,6 +947,8 @@ def pip_install(
 
 def _script_classes(fact: SimpleCommandFacts, name: str) -> None:
     base = name.split(":", maxsplit=1)[0]
+    from clearance.shellparse.knowledge.packages import BUILD_SCRIPTS, TEST_SCRIPTS
+
     if name in TEST_SCRIPTS or base == "test":
         fact.classes.add("test")
     elif name in BUILD_SCRIPTS or base in ("build", "lint", "format", "typecheck"):
@@ -909,7 +1000,9 @@ def npm_global(
     installs the dependencies."""
     if _has(fact, "--global"):
         fact.classes.add("system")
-    if fact.program == "yarn" and fact.subcommand is None and not parsed.operands:
+    # called with the arguments before the subcommand; ``flags`` covers all of them, so a
+    # parse that used them all means there is no subcommand
+    if fact.program == "yarn" and parsed.rest_index >= len(flags):
         fact.classes.update(("package_install", "network"))
 
 
@@ -925,6 +1018,49 @@ def npx(
     for opt, _, value in parsed.options:
         if opt is not None and opt.name in ("-c", "--call") and value:
             nested.append(_nested("npx -c", shell=value))
+
+
+def pager(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``less +CMD``: CMD is a less command run at start; ``!cmd`` and ``|cmd`` in it run a
+    shell command."""
+    for value in parsed.operands:
+        if not value.startswith("+"):
+            continue
+        fact.paths = [p for p in fact.paths if p.path != value]
+        shell_at = min((i for i in (value.find("!"), value.find("|")) if i >= 0), default=-1)
+        if shell_at >= 0:
+            fact.classes.add("code_exec")
+            fact.markers.add("inline_code")
+            command = value[shell_at + 1 :].lstrip("!").strip()
+            if value[shell_at] == "|" and command[:1].isalpha() is False:
+                command = command[1:].strip()  # ``|m cmd``: a mark, then the command
+            if command:
+                nested.append(_nested(f"{fact.program} +!", shell=command))
+
+
+def database(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Database clients: where they connect, and commands given as arguments (redis)."""
+    for value in _option_values(parsed, "--host", "-h"):
+        c.add_host(fact, value + ":")
+    if fact.program == "redis-cli" and parsed.operands:
+        fact.classes.add("code_exec")
+        fact.markers.add("inline_code")
 
 
 # --- network --------------------------------------------------------------------------------
@@ -950,20 +1086,26 @@ def curl(
     env: Env,
     nested: list[Nested],
 ) -> None:
+    """Files curl sends: ``-d @file`` (``@-`` is stdin), ``-F name=@file`` / ``name=<file``,
+    ``--json @file``, ``--data-urlencode name@file``."""
     for opt, _, value in parsed.options:
         if opt is None or value is None or opt.name not in _CURL_FILE_OPTIONS:
             continue
-        _, at, path = value.rpartition("@")
-        if at and path and not path.startswith("-"):
-            if (
-                opt.name in ("--form",)
-                and "=" in value
-                and not value.split("=", 1)[1].startswith(("@", "<"))
-            ):
-                continue
-            c.add_path(fact, path.split(";")[0], "read", env, source="option")
-        elif value.startswith("<") and opt.name == "--form":
-            c.add_path(fact, value[1:], "read", env, source="option")
+        path: str | None = None
+        if opt.name in ("--form", "--form-string"):
+            content = value.split("=", 1)[1] if "=" in value else value
+            if opt.name == "--form" and content.startswith(("@", "<")):
+                path = content[1:].split(";")[0]
+        elif opt.name == "--data-urlencode":
+            _, at, rest = value.partition("@")
+            path = rest if at and "=" not in value.split("@", 1)[0] else None
+        elif value.startswith("@"):
+            path = value[1:]
+        if path and path != "-":
+            c.add_path(fact, path, "read", env, source="option")
+
+
+_SSH_OPTION = _Lazy(r"\s*([^=\s]*)(\s*=\s*|\s+|)(.*)", re.DOTALL)
 
 
 def ssh(
@@ -979,7 +1121,8 @@ def ssh(
         if value is None:
             continue
         if spelling == "-o":
-            key, _, setting = value.replace(" ", "=", 1).partition("=")
+            # ``-o Key=value`` or ``-o 'Key value'``: whichever separator comes first
+            key, _, setting = _SSH_OPTION.rx.match(value).groups()  # type: ignore[union-attr]
             if key.lower() in (
                 "proxycommand",
                 "localcommand",
@@ -1291,13 +1434,12 @@ def xargs(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    """The command xargs runs, with ``{input}`` (or the ``-I`` string) standing for the
-    words it reads: unknown, hence ``dynamic_argument``."""
+    """The command xargs runs. Its input words are appended (or put in place of the ``-I``
+    string): when standard input is known text (``echo a b | xargs rm``) they are those
+    words; otherwise ``{input}`` stands for them, unknown, hence ``dynamic_argument``."""
     replace = None
     for opt, _spelling, value in parsed.options:
-        if opt is not None and opt.name == "-I":
-            replace = value or "{}"
-        elif opt is not None and opt.name == "--replace":
+        if opt is not None and opt.name in ("-I", "--replace"):
             replace = value or "{}"
     if parsed.operand_index:
         start = parsed.operand_index[0]
@@ -1305,14 +1447,46 @@ def xargs(
         argv_flags = list(flags[start:])
     else:
         argv, argv_flags = ["echo"], [0]
+    items = _xargs_items(fact.stdin_text, parsed, replace is not None or _has(fact, "-L"))
+    if items is None:
+        if replace:
+            argv_flags = [
+                f | (DYNAMIC if replace in a else 0) for a, f in zip(argv, argv_flags, strict=False)
+            ]
+        else:
+            argv.append(PLACEHOLDER)
+            argv_flags.append(DYNAMIC)
+        nested.append(_nested("xargs", argv=argv, flags=argv_flags))
+        return
     if replace:
-        argv_flags = [
-            f | (DYNAMIC if replace in a else 0) for a, f in zip(argv, argv_flags, strict=False)
-        ]
+        for item in items[:_MAX_EXPANDED]:
+            nested.append(
+                _nested("xargs", argv=[a.replace(replace, item) for a in argv], flags=argv_flags)
+            )
     else:
-        argv.append(PLACEHOLDER)
-        argv_flags.append(DYNAMIC)
-    nested.append(_nested("xargs", argv=argv, flags=argv_flags))
+        nested.append(_nested("xargs", argv=argv + items, flags=argv_flags + [0] * len(items)))
+
+
+def _xargs_items(text: str | None, parsed: ParsedArgs, lines: bool) -> list[str] | None:
+    """The words xargs reads from ``text``: NUL- or delimiter-separated, one per line with
+    ``-I``/``-L``, else blank-separated with quotes taken off."""
+    if text is None:
+        return None
+    delimiter = next(iter(_option_values(parsed, "--delimiter")), None)
+    if any(o is not None and o.name == "--null" for o, _, _ in parsed.options):
+        items = text.split("\0")
+    elif delimiter is not None:
+        items = text.split(delimiter.replace("\\n", "\n").replace("\\t", "\t"))
+    elif lines:
+        items = text.splitlines()
+    else:
+        import shlex
+
+        try:
+            items = shlex.split(text)
+        except ValueError:
+            return None
+    return [item for item in (i.strip() if lines else i for i in items) if item]
 
 
 def parallel(
@@ -1354,16 +1528,14 @@ def parallel(
     if values and not from_file and not _option_values(parsed, "--arg-file"):
         for value in values[:_MAX_EXPANDED]:
             quoted = "'" + value.replace("'", "'\\''") + "'"
-            if "{}" in template:
-                line = template.replace("{}", quoted)
-            else:
-                line = f"{template} {quoted}"
+            line = template.replace("{}", quoted) if "{}" in template else f"{template} {quoted}"
             nested.append(_nested("parallel", shell=line))
         if len(values) > _MAX_EXPANDED:
             fact.markers.add("truncated")
         return
     fact.markers.add("dynamic_argument")
-    nested.append(_nested("parallel", shell=template + (" " if "{}" in template else " {}")))
+    line = template if "{}" in template else template + " {}"
+    nested.append(_nested("parallel", shell=line, markers=("dynamic_argument",)))
 
 
 #: Most commands one ``parallel … ::: A B C`` line is expanded into for analysis.
@@ -1484,8 +1656,8 @@ def crontab(
     if fact.stdin_text is None:
         fact.markers.add("stdin_code")
         return
-    for line in fact.stdin_text.splitlines()[:_MAX_EXPANDED]:
-        line = line.strip()
+    for raw in fact.stdin_text.splitlines()[:_MAX_EXPANDED]:
+        line = raw.strip()
         if not line or line.startswith("#") or "=" in line.split(None, 1)[0]:
             continue
         m = _CRON_TIME.rx.match(line)
@@ -1540,11 +1712,11 @@ def docker_run(
             if resolved is not None:
                 read_only = ":ro" in value or ",readonly" in value or ",ro" in value
                 c.add_path(fact, source, "read" if read_only else "write", env, source="option")
-        elif name in _DOCKER_NAMESPACES and (value == "host" or value.startswith("container:")):
-            fact.classes.add("privilege")
-        elif name in ("--cap-add", "--device", "--device-cgroup-rule"):
-            fact.classes.add("privilege")
-        elif name == "--security-opt" and ("unconfined" in value or "disable" in value):
+        elif (
+            (name in _DOCKER_NAMESPACES and (value == "host" or value.startswith("container:")))
+            or name in ("--cap-add", "--device", "--device-cgroup-rule")
+            or (name == "--security-opt" and ("unconfined" in value or "disable" in value))
+        ):
             fact.classes.add("privilege")
     entrypoint = _option_values(parsed, "--entrypoint")
     if len(parsed.operands) > 1 or entrypoint:

@@ -119,6 +119,7 @@ def parse_tokens(lexer: Lexer) -> object:
                 + (f" ({token.source!r})" if token.source else "")
                 + (f"; expected {', '.join(expected[:8])}" if expected else ""),
                 token.start,
+                expected=expected,
             )
         if action >= 0:
             stack.append(action)

@@ -49,7 +49,7 @@ _BLANKS_NL = re.compile(r"(?:[ \t\n]|\\\n)+")
 _LITERAL = re.compile(r"[^ \t\n;&|()<>\\'\"$`]+")
 _DQ_LITERAL = re.compile(r'[^"\\$`]+')
 _HEREDOC_LITERAL = re.compile(r"[^\\$`]+")
-_PARAM_ARG_LITERAL = re.compile(r"[^}\\'\"$`]+")
+_PARAM_ARG_LITERAL = re.compile(r"[^}\\'\"$`<>]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DIGITS = re.compile(r"[0-9]+")
 _IO_NUMBER = re.compile(r"[0-9]+(?=[<>])|\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
@@ -96,6 +96,25 @@ def parse_script(text: str, depth: int = 0, origin: str | None = None) -> Script
     return script
 
 
+class Shared:
+    """What every lexer over one text shares.
+
+    Text is read more than one way: ``$((…))`` as arithmetic, then as commands; ``((…))``,
+    then as subshells; ``a[…]`` as a subscript, then as a word. ``expansions`` keeps each
+    expansion read, by (offset, inside double quotes): without it, text nested that way is
+    read twice per level, in exponential time. The nesting depth is not part of the key -- it
+    only bounds recursion, and a result taken from here recurses no further. ``closes`` keeps,
+    for each ``(`` an arithmetic scan went past, the offset of the ``)`` that closes it
+    (``-1``: none), so that a run of ``((((…`` is scanned once, not once per parenthesis.
+    """
+
+    __slots__ = ("closes", "expansions")
+
+    def __init__(self) -> None:
+        self.expansions: dict[tuple[int, bool], Memo] = {}
+        self.closes: dict[int, int] = {}
+
+
 class Lexer:
     """Tokens of ``text`` from ``pos``; ``subst`` makes it stop at an unmatched ``)``."""
 
@@ -106,7 +125,7 @@ class Lexer:
         *,
         depth: int = 0,
         subst: bool = False,
-        memo: dict[tuple[int, int, bool], Memo] | None = None,
+        shared: Shared | None = None,
     ) -> None:
         self.text = text
         self.pos = pos
@@ -114,17 +133,16 @@ class Lexer:
         self.depth = depth
         self.subst = subst
         self.pending: list[HereDoc] = []
-        #: Expansions already read, by (offset, depth, inside double quotes), shared by every
-        #: lexer over the same text. Reading is tried more than one way (`$((…))` as
-        #: arithmetic, then as a command; `((…))`, then as subshells): without this, text
-        #: nested that way is read twice per level -- exponential time.
-        self.memo: dict[tuple[int, int, bool], Memo] = {} if memo is None else memo
+        self.shared = Shared() if shared is None else shared
         self.prev = "NEWLINE"
         self.prev2 = "NEWLINE"
         #: In ``subst`` mode, the offset of the ``)`` that ended the substitution.
         self.end_pos = -1
         #: What ends a ``subst`` run: ``)`` for ``$(…)``, ``}`` for ``${ …; }``.
         self.closer = "RPAREN"
+        #: In ``subst`` mode, the offset of the ``$(``, ``<(`` or ``${`` that opened it: where
+        #: an unterminated substitution is reported.
+        self.opening = pos
 
     # --- tokens ----------------------------------------------------------------------------
 
@@ -146,8 +164,11 @@ class Lexer:
                 if self.pending:
                     self._read_heredocs()
                 if self.subst:
+                    missing = "')'" if self.closer == "RPAREN" else "'}'"
                     raise ShellSyntaxError(
-                        "unterminated command substitution: missing ')'", pos, "unterminated"
+                        f"unterminated substitution: missing {missing}",
+                        self.opening,
+                        "unterminated",
                     )
                 return self._emit("$END", "", pos, pos)
             c = text[pos]
@@ -330,9 +351,7 @@ class Lexer:
                     continue
                 if c == "(" and pos > start:
                     if text[pos - 1] in _EXTGLOB_LEADERS and _ends_unquoted(parts):
-                        end = self._balanced_paren(pos)
-                        _add_literal(parts, text[pos:end], False)
-                        pos = end
+                        pos = self._extglob_group(pos, parts)
                         continue
                     if _ARRAY_PREFIX.match(text, start, pos):
                         elements, end = self._array(pos + 1)
@@ -420,17 +439,18 @@ class Lexer:
         self, pos: int, in_dq: bool, read: Callable[[int, bool], tuple[Part, int]]
     ) -> tuple[Part, int]:
         """``read(pos, in_dq)``, once per offset and depth; here-documents it opens included."""
-        key = (pos, self.depth, in_dq)
-        hit = self.memo.get(key)
+        key = (pos, in_dq)
+        hit = self.shared.expansions.get(key)
         if hit is None:
             mark = len(self.pending)
             try:
                 part, end = read(pos, in_dq)
             except ShellSyntaxError as exc:
                 del self.pending[mark:]
-                self.memo[key] = exc
+                if exc.code != "depth_limit":  # that one ends the whole parse anyway
+                    self.shared.expansions[key] = exc
                 raise
-            self.memo[key] = (part, end, self.pending[mark:])
+            self.shared.expansions[key] = (part, end, self.pending[mark:])
             return part, end
         if isinstance(hit, ShellSyntaxError):
             raise hit
@@ -468,7 +488,7 @@ class Lexer:
                 body, end = self._substitution(pos + 2)
             return CommandSubstitution(body, text[pos : end + 1], False), end + 1
         if following == "{":
-            return self._braced_parameter(pos)
+            return self._braced_parameter(pos, in_dq)
         if following == "'" and not in_dq:
             return self._ansi_c(pos + 2)
         if following == '"' and not in_dq:
@@ -487,12 +507,12 @@ class Lexer:
             return ParamExpansion(following, text[pos : pos + 2]), pos + 2
         return Literal("$", in_dq), pos + 1
 
-    def _braced_parameter(self, dollar: int) -> tuple[Part, int]:
+    def _braced_parameter(self, dollar: int, in_dq: bool) -> tuple[Part, int]:
         text = self.text
         n = self.n
         pos = dollar + 2
         if pos < n and (text[pos] in " \t\n|"):
-            return self._function_substitution(dollar)
+            return self._function_substitution(dollar, in_dq)
         indirect = length = False
         if pos < n and text[pos] == "!" and text[pos + 1 : pos + 2] not in ("}", ""):
             indirect = True
@@ -514,7 +534,7 @@ class Lexer:
             name = text[pos]
             pos += 1
         else:
-            return self._invalid_parameter(dollar)
+            return self._invalid_parameter(dollar, in_dq)
         subscript = None
         if pos < n and text[pos] == "[":
             try:
@@ -524,7 +544,7 @@ class Lexer:
                     raise
                 found = None  # `"${a[@}"`: the `}` ends it, the quote after it is not inside
             if found is None:
-                return self._invalid_parameter(dollar)
+                return self._invalid_parameter(dollar, in_dq)
             subscript, pos = found
         op = arg = None
         if indirect and text[pos : pos + 1] in ("*", "@") and text[pos + 1 : pos + 2] == "}":
@@ -534,9 +554,9 @@ class Lexer:
             m = _PARAM_OP.match(text, pos)
             if m is not None:
                 op = m.group()
-                arg, pos = self._parameter_argument(m.end())
+                arg, pos = self._parameter_argument(m.end(), dollar, in_dq)
         if pos >= n or text[pos] != "}":
-            return self._invalid_parameter(dollar)
+            return self._invalid_parameter(dollar, in_dq)
         return (
             ParamExpansion(
                 name,
@@ -551,22 +571,23 @@ class Lexer:
             pos + 1,
         )
 
-    def _invalid_parameter(self, dollar: int) -> tuple[ParamExpansion, int]:
+    def _invalid_parameter(self, dollar: int, in_dq: bool) -> tuple[ParamExpansion, int]:
         """``${…}`` that bash accepts when reading but rejects when running it."""
-        arg, end = self._parameter_argument(dollar + 2)
+        arg, end = self._parameter_argument(dollar + 2, dollar, in_dq)
         param = ParamExpansion("", self.text[dollar : end + 1], braced=True, arg=arg)
         param.invalid = True
         return param, end + 1
 
-    def _function_substitution(self, dollar: int) -> tuple[Part, int]:
+    def _function_substitution(self, dollar: int, in_dq: bool) -> tuple[Part, int]:
         """``${ cmd; }`` / ``${| cmd; }``: newer bash runs ``cmd`` in the current shell."""
         if self.depth + 1 > MAX_DEPTH:
             raise ShellSyntaxError("substitutions nested too deeply", dollar, "depth_limit")
         start = dollar + 2
         if self.text[start] == "|":
             start += 1
-        inner = Lexer(self.text, start, depth=self.depth + 1, subst=True, memo=self.memo)
+        inner = Lexer(self.text, start, depth=self.depth + 1, subst=True, shared=self.shared)
         inner.closer = "RBRACE"
+        inner.opening = dollar
         try:
             script = parse_tokens(inner)
         except ShellSyntaxError as exc:
@@ -574,13 +595,13 @@ class Lexer:
                 raise
             # Bash before 5.3 reads `${ …}` as a parameter expansion, which fails only when
             # it runs; so does this text as a command.
-            return self._invalid_parameter(dollar)
+            return self._invalid_parameter(dollar, in_dq)
         assert isinstance(script, Script)
         self._add_pending(inner.pending)
         end = inner.end_pos
         return CommandSubstitution(script, self.text[dollar : end + 1], False), end + 1
 
-    def _parameter_argument(self, pos: int) -> tuple[Word, int]:
+    def _parameter_argument(self, pos: int, opening: int, in_dq: bool) -> tuple[Word, int]:
         text = self.text
         n = self.n
         start = pos
@@ -615,12 +636,17 @@ class Lexer:
             elif c == "`":
                 sub, pos = self._backtick(pos + 1, in_dq=False)
                 parts.append(sub)
+            elif c in "<>" and not in_dq and text.startswith("(", pos + 1):
+                # `${x:-<(cmd)}` runs `cmd` when it expands (inside double quotes it is text).
+                body, end = self._substitution(pos + 2)
+                parts.append(ProcessSubstitution(c, body, text[pos : end + 1]))
+                pos = end + 1
             else:
                 m = _PARAM_ARG_LITERAL.match(text, pos)
-                assert m is not None
-                _add_literal(parts, m.group(), False)
-                pos = m.end()
-        raise ShellSyntaxError("unterminated '${'", start, "unterminated")
+                end = pos + 1 if m is None else m.end()  # a `<` or `>` not opening `(…)`
+                _add_literal(parts, text[pos:end], False)
+                pos = end
+        raise ShellSyntaxError("unterminated '${'", opening, "unterminated")
 
     def _ansi_c(self, pos: int) -> tuple[AnsiCQuoted, int]:
         text = self.text
@@ -707,7 +733,8 @@ class Lexer:
         """Parse the script of ``$(…)``/``<(…)`` starting at ``pos``; returns it and its ``)``."""
         if self.depth + 1 > MAX_DEPTH:
             raise ShellSyntaxError("substitutions nested too deeply", pos, "depth_limit")
-        inner = Lexer(self.text, pos, depth=self.depth + 1, subst=True, memo=self.memo)
+        inner = Lexer(self.text, pos, depth=self.depth + 1, subst=True, shared=self.shared)
+        inner.opening = pos - 2
         script = parse_tokens(inner)
         assert isinstance(script, Script)
         self._add_pending(inner.pending)
@@ -732,10 +759,19 @@ class Lexer:
         depth = 0
         subs: list[CommandSubstitution] = []
         params: list[str] = []
+        # The scan is a function of the offset alone (plus the depth count), so where the `(`
+        # before `start` closes is known if an earlier scan went past it.
+        closes = self.shared.closes
+        opens = [start - 1]
+        if closing == "))":
+            known = closes.get(start - 1)
+            if known is not None and (known < 0 or not text.startswith("))", known)):
+                return None
         while pos < n:
             c = text[pos]
             if closing == "))":
                 if c == ")":
+                    closes[opens.pop()] = pos
                     if depth == 0:
                         if text.startswith("))", pos):
                             return ArithmeticExpansion(text[start:pos], subs, params), pos + 2
@@ -743,6 +779,7 @@ class Lexer:
                     depth -= 1
                 elif c == "(":
                     depth += 1
+                    opens.append(pos)
             elif c == "]":
                 if depth == 0:
                     return ArithmeticExpansion(text[start:pos], subs, params), pos + 1
@@ -775,7 +812,7 @@ class Lexer:
             if c == "'":
                 end = text.find("'", pos + 1)
                 if end < 0:
-                    return None
+                    break
                 pos = end + 1
                 continue
             if c == "\\":
@@ -788,6 +825,9 @@ class Lexer:
                 pos = m.end()
                 continue
             pos += 1
+        if closing == "))":
+            for open_at in opens:  # still open where the text (or a quote) ends: never close
+                closes[open_at] = -1
         return None
 
     def _paren_end(self, pos: int) -> int:
@@ -814,31 +854,48 @@ class Lexer:
             pos += 1
         return -1
 
-    def _balanced_paren(self, pos: int) -> int:
-        """End (exclusive) of the parenthesised extglob group opening at ``pos``."""
+    def _extglob_group(self, pos: int, parts: list[Part]) -> int:
+        """Read the extended-glob group ``(…)`` opening at ``pos`` into ``parts``; its end.
+
+        The group is one piece of the word, blanks and ``|`` included, but expansions inside
+        it still expand: ``@($(cmd))`` runs ``cmd``.
+        """
         text = self.text
+        opening = pos
         depth = 0
         while pos < self.n:
             c = text[pos]
             if c == "\\":
+                if text.startswith("\n", pos + 1):
+                    pos += 2
+                    continue
+                _add_literal(parts, text[pos + 1 : pos + 2], True)
                 pos += 2
-                continue
-            if c in "'\"":
-                end = text.find(c, pos + 1)
+            elif c == "'":
+                end = text.find("'", pos + 1)
                 if end < 0:
-                    raise ShellSyntaxError("unterminated quote", pos, "unterminated")
+                    raise ShellSyntaxError("unterminated single quote", pos, "unterminated")
+                parts.append(SingleQuoted(text[pos + 1 : end]))
                 pos = end + 1
-                continue
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
+            elif c == '"':
+                dq, pos = self._double_quoted(pos + 1)
+                parts.append(dq)
+            elif c == "$":
+                part, pos = self._dollar(pos, in_dq=False)
+                parts.append(part)
+            elif c == "`":
+                sub, pos = self._backtick(pos + 1, in_dq=False)
+                parts.append(sub)
+            else:
+                if c == "(":
+                    depth += 1
+                elif c == ")":
+                    depth -= 1
+                _add_literal(parts, c, False)
+                pos += 1
                 if depth == 0:
-                    return pos + 1
-            elif c == "\n":
-                break
-            pos += 1
-        raise ShellSyntaxError("unterminated pattern group", pos, "unterminated")
+                    return pos
+        raise ShellSyntaxError("unterminated pattern group", opening, "unterminated")
 
     def _array(self, pos: int) -> tuple[list[Word], int]:
         """Elements of ``name=( … )`` from ``pos`` (after the ``(``); returns them and the end."""
@@ -857,7 +914,18 @@ class Lexer:
                 newline = text.find("\n", pos)
                 pos = self.n if newline < 0 else newline
                 continue
-            word, pos = self._word(pos)
+            bracket_end = -1
+            if c == "[":
+                # `[key]=value`: bash reads the subscript as one piece, blanks and `<` in it.
+                mark = len(self.pending)
+                found = self._arith(pos + 1, "]")
+                del self.pending[mark:]  # the word below reads the subscript again
+                if found is None:
+                    raise ShellSyntaxError(
+                        "unterminated '[' of an array subscript", pos, "unterminated"
+                    )
+                bracket_end = found[1]
+            word, pos = self._word(pos, bracket_end=bracket_end)
             elements.append(word)
 
     def _assignment(self, pos: int, stack: list[int]) -> Token | int:

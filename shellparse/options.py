@@ -28,13 +28,24 @@ class ParsedArgs:
 
 
 def _abbreviation(spec: Spec, name: str) -> Opt | None:
-    found: Opt | None = None
+    """The option ``name`` abbreviates, or ``None`` when it abbreviates none or several.
+
+    Between an option and its own longer variants (``--forc``: ``--force``,
+    ``--force-with-lease``, ``--force-if-includes``) the shortest is taken: it is the one
+    the text most likely means, and what all of them share is what a policy must see.
+    """
+    found: dict[int, tuple[str, Opt]] = {}
     for spelling, opt in spec.options.items():
         if spelling.startswith("--") and spelling.startswith(name):
-            if found is not None and found is not opt:
-                return None  # ambiguous: the program refuses it too
-            found = opt
-    return found
+            found.setdefault(id(opt), (spelling, opt))
+    if len(found) == 1:
+        return next(iter(found.values()))[1]
+    if not found:
+        return None
+    shortest, opt = min(found.values(), key=lambda item: len(item[0]))
+    if all(other.startswith(shortest) for other, _ in found.values()):
+        return opt
+    return None  # ambiguous: the program refuses it too
 
 
 def parse_args(spec: Spec, args: list[str], *, stop_at_operand: bool = False) -> ParsedArgs:

@@ -48,7 +48,9 @@ def parse(text: str) -> ParseResult:
     try:
         return ParseResult(text, parse_script(text), None)
     except ShellSyntaxError as exc:
-        return ParseResult(text, None, ParseError.at(text, exc.code, exc.message, exc.pos))
+        return ParseResult(
+            text, None, ParseError.at(text, exc.code, exc.message, exc.pos, exc.expected)
+        )
     except RecursionError:
         return ParseResult(text, None, ParseError.at(text, "depth_limit", "nesting is too deep", 0))
     except Exception as exc:  # a bug must still come back as a value, and never as success

@@ -58,12 +58,23 @@ SECRET_PATTERNS = (
     "/etc/sudoers.d",
     "/etc/ssh/*_key",
     "/proc/*/environ",
+    # shell and REPL histories: where typed passwords and tokens end up
+    "~/.*_history",
+    "~/.histfile",
+    "~/.local/share/fish/fish_history",
+    # browsers' saved logins and cookies
+    "cookies.sqlite",
+    "logins.json",
+    "key4.db",
+    "Login Data",
+    "Cookies",
 )
 
 #: Files that make code run later, or decide what an agent may do: writing them is a way to
 #: persist or to escalate, even inside the workspace (a git hook runs at the next commit, a
 #: shell start-up file at the next login, an agent's settings file loosens its own rules).
-#: Shared with the engine as the ``autorun`` path set.
+#: Writes matching them carry the ``sensitive_write`` marker; the engine may use the same list
+#: as a path set. Patterns are gitignore-style: each covers what is under it too.
 SENSITIVE_WRITE_PATTERNS = (
     "~/.bashrc",
     "~/.bash_profile",
@@ -78,63 +89,63 @@ SENSITIVE_WRITE_PATTERNS = (
     "~/.cshrc",
     "~/.tcshrc",
     "~/.inputrc",
-    "~/.config/fish/**",
-    "~/.config/autostart/**",
-    "~/.config/systemd/**",
-    "~/.config/environment.d/**",
-    "~/.local/share/systemd/**",
-    "~/.local/bin/**",
-    "~/bin/**",
-    "~/.ssh/**",
+    "~/.config/fish",
+    "~/.config/autostart",
+    "~/.config/systemd",
+    "~/.config/environment.d",
+    "~/.local/share/systemd",
+    "~/.local/bin",
+    "~/bin",
+    "~/.ssh",
     "~/.gitconfig",
-    "~/.config/git/**",
+    "~/.config/git",
     "~/.npmrc",
     "~/.yarnrc*",
-    "~/.pip/**",
-    "~/.config/pip/**",
+    "~/.pip",
+    "~/.config/pip",
     "~/.pypirc",
     "~/.cargo/config*",
     "~/.docker/config.json",
-    "~/.kube/**",
-    "~/.aws/**",
-    "~/Library/LaunchAgents/**",
-    "~/Library/LaunchDaemons/**",
+    "~/.kube",
+    "~/.aws",
+    "~/Library/LaunchAgents",
+    "~/Library/LaunchDaemons",
     "~/.vimrc",
-    "~/.config/nvim/**",
+    "~/.config/nvim",
     "~/.emacs",
-    "~/.emacs.d/**",
+    "~/.emacs.d",
     "~/.tmux.conf",
-    "~/.claude/**",
+    "~/.claude",
     "~/.claude.json",
-    "~/.codex/**",
-    "~/.gemini/**",
-    "~/.cursor/**",
-    "~/.config/clearance/**",
-    ".git/hooks/**",
+    "~/.codex",
+    "~/.gemini",
+    "~/.cursor",
+    "~/.config/clearance",
+    ".git/hooks",
     ".git/config",
     ".git/info/attributes",
     ".gitattributes",
     ".envrc",
-    ".husky/**",
+    ".husky",
     ".pre-commit-config.yaml",
-    ".claude/**",
-    ".codex/**",
-    ".gemini/**",
-    ".cursor/**",
+    ".claude",
+    ".codex",
+    ".gemini",
+    ".cursor",
     ".vscode/tasks.json",
     ".vscode/settings.json",
-    ".clearance/**",
+    ".clearance",
     "CLAUDE.md",
     "AGENTS.md",
     "GEMINI.md",
-    "/etc/**",
-    "/usr/lib/systemd/**",
-    "/lib/systemd/**",
-    "/var/spool/cron/**",
-    "/var/spool/at/**",
-    "/Library/LaunchAgents/**",
-    "/Library/LaunchDaemons/**",
-    "/boot/**",
+    "/etc",
+    "/usr/lib/systemd",
+    "/lib/systemd",
+    "/var/spool/cron",
+    "/var/spool/at",
+    "/Library/LaunchAgents",
+    "/Library/LaunchDaemons",
+    "/boot",
 )
 
 #: Where writing touches the machine itself rather than files: devices, the kernel.
@@ -255,10 +266,13 @@ def is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
     if found is None:
         parts = []
         for pattern in SENSITIVE_WRITE_PATTERNS:
-            if not pattern.startswith(("/", "~/")):
-                # in the workspace, at any depth (a nested repository has hooks too)
-                pattern = workspace.rstrip("/") + "/**/" + pattern
-            parts.append(f"(?:{glob_to_regex(pattern, home)})")
+            # a relative pattern is in the workspace, at any depth (nested repositories)
+            anchored = (
+                pattern
+                if pattern.startswith(("/", "~/"))
+                else workspace.rstrip("/") + "/**/" + pattern
+            )
+            parts.append(f"(?:{glob_to_regex(anchored, home)})")
         found = _sensitive_cache[key] = re.compile("|".join(parts))
     return found.fullmatch(resolved) is not None
 
@@ -267,6 +281,8 @@ def resolve(path: str, cwd: str | None, home: str) -> str | None:
     """Absolute normalised form of ``path``; ``None`` if it is relative to an unknown cwd."""
     if path.startswith("~/") or path == "~":
         path = home + path[1:]
+    elif path.startswith("~"):
+        return None  # ``~user``: another user's home, not known here
     if not path.startswith("/"):
         if cwd is None:
             return None

@@ -6,19 +6,35 @@ interpreter (``classify``) applies them, so adding a program is adding data, not
 Roles say what an operand or an option value is:
 
 ``read`` / ``write`` / ``delete`` / ``exec``
-    a path the command reads, writes, deletes, or runs as code;
-``copy``
-    operands are sources (read) and a final destination (write) -- ``cp``;
+    a path the command reads, writes, deletes, or runs as code (an ``exec`` URL is code
+    fetched and run: ``deno run https://…``);
+``read_tree``
+    a path whose whole content is read (``tar c``, ``grep -r``): a directory that holds
+    secrets (``~``, ``~/.ssh``) makes it a secret read;
+``unknown``
+    a path accessed in a way not known (an argument of a program without a spec);
+``copy`` / ``copy_tree``
+    operands are sources (read; whole trees with ``copy_tree``) and a final destination
+    (write) -- ``cp``, ``cp -r``;
 ``move``
     like ``copy``, and the sources are removed -- ``mv``;
-``url`` / ``host``
-    something on the network;
+``target_dir``
+    the destination directory of ``cp -t`` / ``mv -t``: every operand is then a source;
+``url`` / ``host`` / ``remote`` / ``url_or_path``
+    something on the network (``remote``: a git remote, a host only when it looks like one;
+    ``url_or_path``: a ``host:path`` or URL, else a local path read);
 ``cwd``
-    a directory the command works in (``git -C``, ``make -C``, ``tar -C``);
+    a directory the command works in (``git -C``, ``make -C``, ``sudo -D``); later relative
+    paths, and a wrapped command, resolve from it;
 ``code``
     program text for an interpreter (``python -c``); ``shell`` a shell command string;
-``command``
-    the rest of argv is a command to run (wrappers);
+``module``
+    ``python -m MODULE``: the module runs with the remaining operands;
+``command`` / ``shell_words``
+    the rest of argv is a command to run (wrappers), or is joined into a shell string
+    (``eval``, ``watch``);
+``remote_shell`` / ``remote_command``
+    like ``shell_words`` / ``command``, run on another machine (ssh, kubectl exec);
 ``none``
     not a path (``echo``'s words, a pattern, a mode).
 
@@ -189,6 +205,16 @@ class Spec:
             takes = item.endswith("=")
             table.setdefault("--" + name, Opt("--" + name, value="required" if takes else None))
         return table
+
+
+def shared(
+    names: Iterable[str], classes: str = "", flags: str = "", **kwargs: object
+) -> dict[str, Spec]:
+    """Subcommands that all mean the same (``ls``/``list``/``ll``): one ``Spec`` under every
+    name -- one object to build, not one per name."""
+    names = tuple(names)
+    spec = Spec("|".join(names), classes, flags=flags, **kwargs)  # type: ignore[arg-type]
+    return dict.fromkeys(names, spec)
 
 
 def sub(name: str, classes: str = "", flags: str = "", **kwargs: object) -> Spec:

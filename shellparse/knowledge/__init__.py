@@ -1,31 +1,99 @@
 """Program knowledge: one ``Spec`` per program, gathered from the modules of this package.
 
-Each module holds one family (files, version control, packages, network, interpreters,
-wrappers, system). ``lookup`` is the only entry point the classifier uses.
+Each module holds one family (files, version control, builds, packages, interpreters,
+wrappers, network, system). ``lookup`` is the entry point the classifier and the engine use.
+
+The modules are imported on demand, most used first, until the program is found: a hook call
+that classifies ``git status`` loads the file and version-control tables and no others. A
+program is described in exactly one module (a test checks it), so the order only decides
+how soon a lookup stops.
 """
 
 from __future__ import annotations
 
-from clearance.shellparse.knowledge import (
-    build,
-    files,
-    interpreters,
-    network,
-    packages,
-    system,
-    vcs,
-    wrappers,
-)
+import gc
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from clearance.shellparse.spec import Spec
 
-PROGRAMS: dict[str, Spec] = {}
-for _module in (files, vcs, packages, build, network, interpreters, wrappers, system):
-    for _spec in _module.SPECS:
-        for _name in _spec.name.split("|"):
-            PROGRAMS[_name] = _spec
+#: The table modules, in the order lookups try them.
+TABLES = ("files", "vcs", "build", "packages", "interpreters", "wrappers", "network", "system")
+
+_loaded: dict[str, Spec] = {}
+#: How many of ``TABLES`` are in ``_loaded`` (one cell, updated in place).
+_progress = [0]
+
+
+def _load_next() -> bool:
+    """Import the next table module into the lookup table; ``False`` when all are in."""
+    done = _progress[0]
+    if done == len(TABLES):
+        return False
+    name = f"clearance.shellparse.knowledge.{TABLES[done]}"
+    # The tables are thousands of small objects that live as long as the process: collecting
+    # garbage while they are built only scans them again and again.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        __import__(name)  # the import statement's path: cheaper than importlib
+    finally:
+        if collecting:
+            gc.enable()
+    module: ModuleType = sys.modules[name]
+    for spec in module.SPECS:
+        for program in spec.name.split("|"):
+            _loaded.setdefault(program, spec)
+    _progress[0] = done + 1
+    return True
+
+
+def all_programs() -> dict[str, Spec]:
+    """Every program clearance knows, by name (imports every table)."""
+    while _load_next():
+        pass
+    return _loaded
+
+
+#: Files a build or test run executes as code: written earlier on the same command line,
+#: they make ``make``/``npm test``/``pytest`` run whatever was just written.
+BUILD_DEFINITIONS = frozenset(
+    (
+        "Makefile",
+        "makefile",
+        "GNUmakefile",
+        "package.json",
+        ".npmrc",
+        "conftest.py",
+        "pytest.ini",
+        "setup.py",
+        "setup.cfg",
+        "pyproject.toml",
+        "tox.ini",
+        "noxfile.py",
+        "Cargo.toml",
+        "build.rs",
+        ".cargo/config.toml",
+        "CMakeLists.txt",
+        "build.gradle",
+        "build.gradle.kts",
+        "pom.xml",
+        "Rakefile",
+        "Gemfile",
+        "justfile",
+        "Justfile",
+        "Taskfile.yml",
+        "go.mod",
+        "deno.json",
+        "vite.config.ts",
+        "vite.config.js",
+        "jest.config.js",
+        "vitest.config.ts",
+    )
+)
 
 #: Environment variables that make a program run code of the variable's choosing.
 DANGEROUS_VARIABLES = frozenset(
@@ -103,18 +171,31 @@ COMMAND_STRING_VARIABLES = frozenset(
 )
 
 
-#: ``python -m`` modules that are not programs of their own (``http.server``, ``venv``).
-MODULES: dict[str, Spec] = {}
-for _spec in interpreters.MODULES:
-    for _name in _spec.name.split("|"):
-        MODULES[_name] = _spec
-
-
 def lookup(name: str) -> Spec | None:
-    return PROGRAMS.get(name)
+    """The spec of program ``name``, or ``None`` when no table describes it."""
+    found = _loaded.get(name)
+    while found is None and _load_next():
+        found = _loaded.get(name)
+    return found
+
+
+_python_modules: dict[str, Spec] = {}
 
 
 def lookup_module(name: str) -> Spec | None:
     """What ``python -m name`` runs: a module's own spec, else the program of that name
     (``python -m pytest`` is pytest)."""
-    return MODULES.get(name) or PROGRAMS.get(name)
+    if not _python_modules:
+        from clearance.shellparse.knowledge import interpreters
+
+        for spec in interpreters.MODULES:
+            for module_name in spec.name.split("|"):
+                _python_modules[module_name] = spec
+    return _python_modules.get(name) or lookup(name)
+
+
+def __getattr__(name: str) -> object:
+    """``PROGRAMS``: every program, for callers that want the whole table."""
+    if name == "PROGRAMS":
+        return all_programs()
+    raise AttributeError(name)

@@ -8,9 +8,9 @@ directory they were given -- is in their option tables.
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec
+from clearance.shellparse.spec import Opt, Spec, opts
 
-_CONFIG = [Opt("-c/--config/--config-file/--rcfile/--settings", value="required", role="read")]
+_CONFIG = [*opts("-c/--config --config-file --rcfile --settings", value="required", role="read")]
 
 _MAKE_FLAGS = (
     "-B/--always-make -d --debug=? -e/--environment-overrides -i/--ignore-errors "
@@ -70,7 +70,7 @@ SPECS = [
         "build",
         options=[
             Opt("-B -S", value="required", role="write"),
-            Opt("--build --install", value="required", role="cwd"),
+            *opts("--build --install", value="required", role="cwd"),
             Opt("-P", value="required", role="exec"),
             Opt("-E", ends=True, operands="none"),
         ],
@@ -98,7 +98,7 @@ SPECS = [
         "build",
         operands="read",
         options=[
-            Opt("-o --outDir --outdir --out-dir --outFile", value="required", role="write"),
+            *opts("-o --outDir --outdir --out-dir --outFile", value="required", role="write"),
             Opt("-p --project", value="required", role="read"),
             Opt("--noEmit", adds=""),
         ],
@@ -117,14 +117,14 @@ SPECS = [
         options=[
             # pytest empties the base temporary directory before a run
             Opt("--basetemp", value="required", role="delete"),
-            Opt(
-                "--junitxml --junit-xml --html --result-log --report-log --json-report-file "
+            *opts(
+                "--junitxml/--junit-xml --html --result-log --report-log --json-report-file "
                 "--cov-config",
                 value="required",
                 role="write",
             ),
             Opt("-c/--config-file", value="required", role="read"),
-            Opt("--rootdir --confcutdir", value="required", role="read"),
+            *opts("--rootdir --confcutdir", value="required", role="read"),
         ],
         flags=_PYTEST_FLAGS,
     ),
@@ -133,12 +133,12 @@ SPECS = [
         "test",
         operands="read",
         options=[
-            Opt(
-                "--outputFile --output-file --coverageDirectory --outputDir --output",
+            *opts(
+                "--outputFile/--output-file --coverageDirectory --outputDir --output",
                 value="required",
                 role="write",
             ),
-            Opt("-c --config --rootDir", value="required", role="read"),
+            *opts("-c/--config --rootDir", value="required", role="read"),
             Opt("-u --updateSnapshot --update", adds="write"),
         ],
         flags=_JS_TEST_FLAGS,
@@ -168,7 +168,7 @@ SPECS = [
                 "build",
                 operands="read",
                 options=[
-                    Opt("--fix --unsafe-fixes --add-noqa --fix-only", adds="write"),
+                    *opts("--fix --unsafe-fixes --add-noqa --fix-only", adds="write"),
                     Opt("-o/--output-file", value="required", role="write"),
                     *_CONFIG,
                 ],
@@ -186,7 +186,7 @@ SPECS = [
                 "format",
                 "build write",
                 operands="write",
-                options=[Opt("--check --diff"), *_CONFIG],
+                options=[*opts("--check --diff"), *_CONFIG],
                 flags="--preview --no-preview --line-length= --target-version= --exclude= "
                 "--force-exclude --no-force-exclude --respect-gitignore -n/--no-cache "
                 "--cache-dir= --isolated --stdin-filename= --range= -q/--quiet -s/--silent "
@@ -216,14 +216,14 @@ SPECS = [
         operands="read",
         options=[
             *_CONFIG,
-            Opt(
-                "-o --output --output-file --junit-xml --html-report --txt-report "
+            *opts(
+                "-o/--output --output-file --junit-xml --html-report --txt-report "
                 "--xml-report --cobertura-xml-report --linecount-report --any-exprs-report "
                 "--lineprecision-report --cache-dir",
                 value="required",
                 role="write",
             ),
-            Opt("--fix -w --write -i --in-place --autofix", adds="write"),
+            *opts("--fix -w/--write -i/--in-place --autofix", adds="write"),
         ],
         flags="-p/--package= -m/--module= --python-version= --python-executable= --strict "
         "--ignore-missing-imports --follow-imports= --exclude= --disable-error-code= "
@@ -243,7 +243,7 @@ SPECS = [
             Opt("--fix", adds="write"),
             Opt("-o/--output-file", value="required", role="write"),
             # rules and plugins are code loaded from wherever they are named
-            Opt("--rulesdir --resolve-plugins-relative-to", value="required", role="exec"),
+            *opts("--rulesdir --resolve-plugins-relative-to", value="required", role="exec"),
             *_CONFIG,
         ],
         flags="--fix-dry-run --fix-type= --ext= --no-eslintrc --no-config-lookup "
@@ -264,7 +264,7 @@ SPECS = [
         options=[
             Opt("-w/--write", adds="write"),
             Opt("--plugin", value="required", role="exec"),
-            Opt("--config --ignore-path", value="required", role="read"),
+            *opts("--config --ignore-path", value="required", role="read"),
         ],
         flags="-c/--check -l/--list-different -u/--ignore-unknown --no-config "
         "--no-editorconfig --config-precedence= --parser= --stdin-filepath= --log-level= "
@@ -280,7 +280,7 @@ SPECS = [
         "biome|dprint",
         "build",
         operands="read",
-        options=[Opt("--write --fix --apply --apply-unsafe --unsafe", adds="write"), *_CONFIG],
+        options=[*opts("--write --fix --apply --apply-unsafe --unsafe", adds="write"), *_CONFIG],
         flags="--config-path= --max-diagnostics= --formatter-enabled= --linter-enabled= "
         "--organize-imports-enabled= --reporter= --diagnostic-level= --skip= --only= "
         "--staged --changed --since= --files-ignore-unknown= --no-errors-on-unmatched "
@@ -291,7 +291,7 @@ SPECS = [
         "build write",
         operands="write",
         handler="check_only",
-        options=[Opt("--check --diff"), *_CONFIG],
+        options=[*opts("--check --diff"), *_CONFIG],
         flags="-l/--line-length= -t/--target-version= --pyi --ipynb --python-cell-magics= "
         "-x/--skip-source-first-line -S/--skip-string-normalization "
         "-C/--skip-magic-trailing-comma --preview --unstable --enable-unstable-feature= "
@@ -305,7 +305,7 @@ SPECS = [
         operands="write",
         handler="check_only",
         options=[
-            Opt("-c/--check-only/--check --diff"),
+            *opts("-c/--check-only/--check --diff"),
             Opt("--settings-path --settings-file --sp", value="required", role="read"),
         ],
         flags="--profile= -l/--line-length/-w/--line-width= --py= -m/--multi-line= "
@@ -320,8 +320,8 @@ SPECS = [
         "build",
         operands="read",
         options=[
-            Opt("-w --write -i --in-place", adds="write", operands="write"),
-            Opt("-l -d --diff --list"),
+            *opts("-w/--write -i/--in-place", adds="write", operands="write"),
+            *opts("-l -d --diff --list"),
             *_CONFIG,
         ],
         flags="-e -s -r= -cpuprofile= -local= -extra -lang= -modpath= -style= --style= "
@@ -347,7 +347,7 @@ SPECS = [
         "build write",
         operands="write",
         handler="check_only",
-        options=[Opt("--check --diff --dry-run -n --list-different --lint --verify"), *_CONFIG],
+        options=[*opts("--check --diff --dry-run -n --list-different --lint --verify"), *_CONFIG],
         flags="--profile= --indent-size= --exclude= --py36-plus --py37-plus --py38-plus "
         "--py39-plus --py310-plus --py311-plus --py312-plus --color --no-color -v "
         "--verbose -q --quiet --format= --reformat",
@@ -357,7 +357,7 @@ SPECS = [
         "build",
         operands="read",
         options=[
-            Opt("-a/--autocorrect -A/--autocorrect-all --fix-layout -x", adds="write"),
+            *opts("-a/--autocorrect -A/--autocorrect-all --fix-layout -x", adds="write"),
             Opt("-o/--out", value="required", role="write"),
             *_CONFIG,
         ],

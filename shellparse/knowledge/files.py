@@ -21,8 +21,8 @@ SPECS = [
         "-c -C --color=? -d/--directory -D/--dired -f -F/--classify=? --file-type --format= "
         "--full-time -g --group-directories-first -G/--no-group -h/--human-readable --si "
         "-H/--dereference-command-line --dereference-command-line-symlink-to-dir --hide= "
-        "--hyperlink=? --indicator-style= -i/--inode -I/--ignore= -k/--kibibytes -l -L/--dereference "
-        "-m -n/--numeric-uid-gid -N/--literal -o -p -q/--hide-control-chars "
+        "--hyperlink=? --indicator-style= -i/--inode -I/--ignore= -k/--kibibytes -l "
+        "-L/--dereference -m -n/--numeric-uid-gid -N/--literal -o -p -q/--hide-control-chars "
         "--show-control-chars -Q/--quote-name --quoting-style= -r/--reverse -R/--recursive "
         "-s/--size -S --sort= --time= --time-style= -t -T/--tabsize= -u -U -v -w/--width= "
         "-x -X -Z/--context --zero -1 --help --version",
@@ -55,11 +55,25 @@ SPECS = [
         abbrev=True,
     ),
     Spec(
+        "man",
+        "read_only",
+        options=[
+            Opt("-P/--pager", value="required", role="shell"),
+            Opt("-H/--html", value="optional", role="shell"),
+            Opt("-l/--local-file", operands="read"),
+        ],
+        flags="-a/--all -k/--apropos -f/--whatis -w/--where/--path -M/--manpath= "
+        "-S/-s/--sections= -L/--locale= -E/--encoding= -T/--troff-device=? -t/--troff "
+        "-i/--ignore-case -I/--match-case --regex --wildcard --names-only -7/--ascii",
+        abbrev=True,
+    ),
+    Spec(
         "less|more|most|view",
         "read_only",
         operands="read",
-        flags="-N/--LINE-NUMBERS -R/--RAW-CONTROL-CHARS -S/--chop-long-lines -F/--quit-if-one-screen "
-        "-X/--no-init -i/--ignore-case -p/--pattern= -x/--tabs= -+",
+        handler="pager",
+        flags="-N/--LINE-NUMBERS -R/--RAW-CONTROL-CHARS -S/--chop-long-lines "
+        "-F/--quit-if-one-screen -X/--no-init -i/--ignore-case -p/--pattern= -x/--tabs= -+",
     ),
     Spec(
         "head|tail",
@@ -86,7 +100,8 @@ SPECS = [
         options=[
             Opt("-e/--regexp", value="required", operands="read"),
             Opt("-f/--file", value="required", role="read", operands="read"),
-            Opt("-r/--recursive -R/--dereference-recursive", operands=("none", "read_tree")),
+            Opt("-r/--recursive", operands=("none", "read_tree")),
+            Opt("-R/--dereference-recursive", operands=("none", "read_tree")),
         ],
         flags="-E/--extended-regexp -F/--fixed-strings -G/--basic-regexp -P/--perl-regexp "
         "-i/-y/--ignore-case --no-ignore-case -v/--invert-match -w/--word-regexp "
@@ -239,7 +254,7 @@ SPECS = [
         options=[
             Opt("-f/--from-file", value="required", role="read", operands="read"),
             Opt("-n/--null-input", operands="none"),
-            Opt("--args --jsonargs", operands=("none", "none")),
+            *opts("--args --jsonargs", operands=("none", "none")),
             *opts("--arg --argjson", value="required", nargs=2),
             *opts("--slurpfile --rawfile", value="required", nargs=2, role="read"),
         ],
@@ -266,18 +281,26 @@ SPECS = [
         "--template= -V/--variable= -M/--metadata=",
     ),
     Spec(
-        "tr|rev|base64|base32|basenc|seq|yes|expr|factor|bc|dc|cal|uuidgen|true|false|"
+        "tr|seq|yes|expr|factor|bc|dc|cal|uuidgen|true|false|"
         ":|test|[|sleep|echo|printf|date|clear|reset|tput|stty|tty|nproc|arch|uname|"
-        "hostname|hostid|whoami|id|groups|logname|users|who|w|last|uptime|locale|"
+        "hostname|hostid|whoami|id|groups|logname|users|who|w|uptime|locale|"
         "getconf|lsb_release|sw_vers|free|vmstat|iostat|mpstat|lscpu|lsblk|lsusb|lspci|"
         "lsmem|lsof|ps|pstree|pgrep|top|htop|btop|pidof|jobs|wait|type|which|whereis|"
-        "command_not_found_handle|hash|help|man|info|whatis|apropos|tldr|cheat|"
+        "command_not_found_handle|hash|help|info|whatis|apropos|tldr|cheat|"
         "dirs|pwd|cd|pushd|popd|shopt|umask|ulimit|times|caller|let|local|"
         "readonly|shift|return|exit|break|continue|getopts|read|mapfile|"
         "readarray|unset|unalias|compgen|complete|fc|enable|"
         "logout|suspend|chdir|cowsay|figlet|lolcat|neofetch|fastfetch|screenfetch|tokei|"
         "cloc|scc|timew|ss|netstat|envsubst|gettext|ngettext|sync",
         "read_only",
+    ),
+    Spec(
+        "base64|base32|basenc|rev",
+        "read_only",
+        operands="read",
+        flags="-d/--decode -D -i/--ignore-garbage -w/--wrap= --base64 --base64url --base32 "
+        "--base32hex --base16 --base2msbf --base2lsbf --z85 --help --version",
+        abbrev=True,
     ),
     # A shell's history file is where typed secrets end up.
     Spec("history", "read_only secret_read", flags="-c -d= -a -n -r -w -p -s"),
@@ -354,7 +377,10 @@ SPECS = [
     Spec(
         "ln|link",
         "write",
-        operands=("none", "write"),
+        # the target is what the link exposes under a new name: a read, so that a link to a
+        # secret is a secret read
+        operands=("read", "write"),
+        handler="ln",
         options=[Opt("-t/--target-directory", value="required", role="target_dir")],
         flags="--backup=? -b -d/-F/--directory -f/--force -i/--interactive -L/--logical "
         "-n/--no-dereference -P/--physical -r/--relative -s/--symbolic -S/--suffix= "
@@ -377,7 +403,7 @@ SPECS = [
             Opt("-i/--input", value="required", role="read"),
             Opt("-o/--output", value="required", role="write"),
             Opt("-d/--directory", value="required", role="cwd"),
-            Opt("--dry-run -C/--check", adds="read_only"),
+            *opts("--dry-run -C/--check", adds="read_only"),
         ],
         flags="-p/--strip= -R/--reverse -N/--forward -t/--batch -f/--force -s/--silent/--quiet "
         "-u/--unified -c/--context -E/--remove-empty-files -b/--backup -F/--fuzz= "
@@ -467,7 +493,7 @@ SPECS = [
         handler="awk",
         options=[
             Opt("-f/--file", value="required", role="read", operands="read"),
-            Opt("-i/--include -l/--load", value="required", role="read"),
+            *opts("-i/--include -l/--load", value="required", role="read"),
             Opt("-E/--exec", value="required", role="read", ends=True),
             *opts("-F/--field-separator -v/--assign", value="required"),
         ],
@@ -536,8 +562,9 @@ SPECS = [
         "zip",
         "write",
         operands=("write", "read"),
+        handler="zip_program",
         options=[
-            Opt("-TT/--unzip-command", value="required", role="shell"),
+            Opt("--unzip-command", value="required"),
             Opt("-r/--recurse-paths", operands=("write", "read_tree")),
             Opt("-m/--move", adds="delete"),
         ],

@@ -137,8 +137,8 @@ SPECS = [
             Opt("-c", value="required", role="code", ends=True),
             Opt("-m", value="required", role="module", ends=True),
         ],
-        flags="-W= -X= --check-hash-based-pycs= -b -bb -B -d -E -h -? --help --help-env "
-        "--help-xoptions --help-all -i -I -O -OO -P -q -s -S -u -v -V --version -x",
+        flags="-W= -X= --check-hash-based-pycs= -b -bb -B -d -E -h/-?/--help --help-env "
+        "--help-xoptions --help-all -i -I -O -OO -P -q -s -S -u -v -V/--version -x",
     ),
     Spec(
         "node|nodejs|tsx|ts-node|esno",
@@ -155,7 +155,7 @@ SPECS = [
                 value="required",
                 role="exec",
             ),
-            Opt("--env-file --env-file-if-exists", value="required", role="read"),
+            *opts("--env-file --env-file-if-exists", value="required", role="read"),
             Opt("--run", value="required", adds="code_exec"),
         ],
         flags="--input-type= -C/--conditions= --title= --inspect-port= --inspect=? "
@@ -219,7 +219,7 @@ SPECS = [
             Opt("-i", value="optional", adds="write", operands="write"),
             Opt("-C", value="required", role="cwd"),
         ],
-        flags="-I= -E= -F= -x=? -W=? -n -p -a -l -s -w -v -c -d -y --version -h --help "
+        flags="-I= -E= -F= -x=? -W=? -n -p -a -l -s -w -v -c -d -y --version -h/--help "
         "--disable-gems --jit --yjit --enable= --disable= --encoding=",
     ),
     Spec(
@@ -272,11 +272,13 @@ SPECS = [
         permute=False,
         options=[
             Opt("-jar", value="required", role="exec", ends=True),
-            Opt(
-                "-cp -classpath --class-path -p --module-path -m --module "
-                "--add-opens --add-exports -agentlib -agentpath -javaagent",
+            *opts(
+                "-cp/-classpath/--class-path -p/--module-path -m/--module --add-opens "
+                "--add-exports",
                 value="required",
             ),
+            # agents are code loaded into the program
+            *opts("-agentlib -agentpath -javaagent", value="required", role="exec"),
         ],
         single_dash_long=True,
     ),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from clearance.shellparse.spec import Opt, Spec, opts
 
 _SSH_FLAGS = (
-    "-b= -c= -D= -E= -e= -F= -I= -J= -L= -l= -m= -O= -p= -Q= -R= -S= -W= -w= -B= -i= "
+    "-b= -c= -D= -E= -e= -F= -I= -J= -L= -l= -m= -O= -o= -p= -Q= -R= -S= -W= -w= -B= -i= "
     "-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V -v -vv -vvv -X -x -Y -y"
 )
 
@@ -23,7 +23,7 @@ SPECS = [
         abbrev=True,
         options=[
             Opt("-o/--output", value="required", role="write"),
-            Opt("-O/--remote-name --remote-name-all -J/--remote-header-name", adds="write"),
+            *opts("-O/--remote-name --remote-name-all -J/--remote-header-name", adds="write"),
             Opt("--output-dir", value="required", role="write"),
             Opt("-T/--upload-file", value="required", role="read"),
             Opt("-K/--config", value="required", role="read"),
@@ -109,7 +109,7 @@ SPECS = [
         "http|https|xh|xhs|httpie|aria2c|axel|lynx|w3m|links|elinks",
         "network",
         operands="url",
-        options=[Opt("-o/--output -d/--dir", value="required", role="write")],
+        options=[*opts("-o/--output -d/--dir", value="required", role="write")],
         flags="-a/--auth= -A/--auth-type= -v/--verbose -h/--headers -b/--body -f/--form "
         "-j/--json --download -F/--follow --print= -p= --session= --timeout= -x= -s= -c",
     ),
@@ -142,7 +142,7 @@ SPECS = [
         options=[
             Opt("-e/--rsh", value="required", role="shell"),
             Opt("--rsync-path", value="required", role="shell"),
-            Opt(
+            *opts(
                 "--delete --delete-before --delete-during --delete-after "
                 "--delete-delay --delete-excluded --remove-source-files",
                 adds="delete",
@@ -184,11 +184,74 @@ SPECS = [
         "--ssl --send-only --recv-only --allow= --deny= -d/--delay= -b -D -r -h",
     ),
     Spec(
-        "socat|telnet|ftp|tftp|lftp|ncftp|smbclient|openssl|s_client|websocat|wscat|grpcurl|"
-        "mosquitto_pub|mosquitto_sub|kcat|redis-cli|psql|mysql|mongo|mongosh|sqlcmd|cqlsh",
+        "socat|telnet|ftp|tftp|lftp|ncftp|smbclient|s_client|websocat|wscat|grpcurl|"
+        "mosquitto_pub|mosquitto_sub|kcat",
         "network",
         operands="host",
         handler="netcat",
+    ),
+    # Database clients: a query on the command line is code (``DROP TABLE``, psql's ``\!``
+    # shell escape, sqlite's ``.shell``); a file of queries is code not seen.
+    Spec(
+        "psql",
+        "network",
+        options=[
+            Opt("-c/--command", value="required", role="code"),
+            Opt("-f/--file", value="required", role="exec"),
+            Opt("-o/--output -L/--log-file", value="required", role="write"),
+        ],
+        flags="-h/--host= -p/--port= -U/--username= -d/--dbname= -v/--set/--variable= "
+        "-P/--pset= -w/--no-password -W/--password -A/--no-align -t/--tuples-only "
+        "-x/--expanded -X/--no-psqlrc -q/--quiet -1/--single-transaction -e/--echo-queries "
+        "-E/--echo-hidden -a/--echo-all -b/--echo-errors -n/--no-readline -s/--single-step "
+        "-S/--single-line -F/--field-separator= -R/--record-separator= -T/--table-attr= "
+        "-z/--field-separator-zero -0/--record-separator-zero -H/--html --csv -V/--version",
+        abbrev=True,
+        handler="database",
+    ),
+    Spec(
+        "mysql|mariadb",
+        "network",
+        options=[Opt("-e/--execute", value="required", role="code")],
+        flags="-h/--host= -P/--port= -u/--user= -p/--password=? -D/--database= -S/--socket= "
+        "-B/--batch -N/--skip-column-names -s/--silent -t/--table -v/--verbose -E/--vertical "
+        "-A/--no-auto-rehash --protocol= --ssl-mode= --default-character-set= -f/--force",
+        abbrev=True,
+        handler="database",
+    ),
+    Spec(
+        "sqlite3",
+        "read_only",
+        operands=("write", "code"),
+        flags="-bail -batch -csv -column -header -noheader -html -json -line -list -markdown "
+        "-table -box -readonly -separator= -nullvalue= -cmd= -init= -echo -version",
+        single_dash_long=True,
+        handler="database",
+    ),
+    Spec(
+        "redis-cli|mongo|mongosh|sqlcmd|cqlsh",
+        "network",
+        options=[Opt("--eval -e -Q -q --execute", value="required", role="code")],
+        flags="-h= -p= -a= -n= -u= --host= --port= --username= --password= -f=",
+        handler="database",
+    ),
+    Spec(
+        "openssl",
+        "",
+        operands="unknown",
+        single_dash_long=True,
+        options=[
+            *opts(
+                "-in -key -inkey -kfile -passin -CAfile -cert -signkey -secret",
+                value="required",
+                role="read",
+            ),
+            Opt("-out", value="required", role="write"),
+            Opt("-connect", value="required", role="host"),
+        ],
+        flags="-aes-256-cbc -aes256 -e -d -a -A -base64 -salt -nosalt -pbkdf2 -iter= -md= "
+        "-k= -pass= -servername= -showcerts -noout -text -subj= -days= -newkey= -nodes -x509 "
+        "-new -batch",
     ),
     Spec(
         "ping|ping6|traceroute|tracepath|mtr|dig|nslookup|host|whois|nmap|masscan|"

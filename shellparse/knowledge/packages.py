@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec, sub
+from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _INSTALL = "package_install network"
 _SCRIPT = "code_exec"
@@ -33,15 +33,15 @@ BUILD_SCRIPTS = frozenset(
 # under, ``--node-options`` what node loads: both are code. ``-g`` makes an install
 # system-wide.
 _NODE_OPTIONS = [
-    Opt("-C/--prefix/--dir/--cwd", value="required", role="cwd"),
-    Opt("-g/--global --location", adds="system"),
+    *opts("-C/--prefix --dir --cwd", value="required", role="cwd"),
+    *opts("-g/--global --location", adds="system"),
     Opt("--script-shell", value="required", role="exec"),
     Opt("--node-options", value="required", adds="code_exec"),
     Opt("--registry", value="required", role="url"),
-    Opt("--userconfig --globalconfig", value="required", role="read"),
+    *opts("--userconfig --globalconfig", value="required", role="read"),
 ]
 _NODE_FLAGS = (
-    "-w/--workspace/--filter/-F= --workspaces -ws --include-workspace-root "
+    "-w/--workspace= --filter/-F= --workspaces -ws --include-workspace-root "
     "-r/--recursive -y/--yes --no -f/--force -D/--save-dev/--dev -P/--save-prod/--prod "
     "-O/--save-optional/--optional -E/--save-exact/--exact -B/--save-bundle --no-save "
     "-S/--save --dry-run --omit= --include= --legacy-peer-deps --strict-peer-deps "
@@ -62,197 +62,201 @@ _NODE_FLAGS = (
 _NPM_RUN = sub("run", _SCRIPT, operands=("none", "none"), handler="npm_run", permute=False)
 
 
+_INSTALL_SPEC = sub(
+    "install",
+    _INSTALL,
+    operands="none",
+    options=list(_NODE_OPTIONS),
+    flags=_NODE_FLAGS,
+    abbrev=True,
+)
+_RUNNER_OPTIONS = [
+    Opt("-c/--call", value="required", role="shell"),
+    Opt("-p/--package", value="required"),
+    *_NODE_OPTIONS,
+]
+_FETCHER = sub(
+    "dlx",
+    "package_install network",
+    operands="command",
+    permute=False,
+    options=[
+        Opt("-c/--shell-mode", value="required", role="shell"),
+        Opt("-p/--package", value="required"),
+    ],
+)
+#: What npm, pnpm and yarn share (built once: three copies would cost start-up time).
+_NODE_SUBCOMMANDS: dict[str, Spec] = {
+    **dict.fromkeys(
+        (
+            "install",
+            "i",
+            "ci",
+            "add",
+            "isntall",
+            "update",
+            "up",
+            "upgrade",
+            "dedupe",
+            "rebuild",
+            "rb",
+            "link",
+            "ln",
+            "import",
+            "prune",
+            "install-test",
+            "it",
+            "install-ci-test",
+            "cit",
+            "fetch",
+        ),
+        _INSTALL_SPEC,
+    ),
+    **shared(
+        ("uninstall", "remove", "rm", "un", "unlink", "r"),
+        "package_install write",
+        flags=_NODE_FLAGS,
+        options=_NODE_OPTIONS,
+        abbrev=True,
+    ),
+    **shared(
+        (
+            "ls",
+            "list",
+            "ll",
+            "la",
+            "why",
+            "explain",
+            "outdated",
+            "help",
+            "help-search",
+            "version",
+            "-v",
+            "--version",
+            "root",
+            "bin",
+            "prefix",
+            "fund",
+            "doctor",
+            "licenses",
+            "store",
+            "query",
+            "sbom",
+            "find-dupes",
+            "completion",
+        ),
+        "read_only",
+        flags=_NODE_FLAGS,
+        options=_NODE_OPTIONS,
+        abbrev=True,
+    ),
+    **shared(
+        (
+            "view",
+            "info",
+            "show",
+            "v",
+            "search",
+            "s",
+            "se",
+            "find",
+            "audit",
+            "ping",
+            "whoami",
+            "dist-tag",
+            "repo",
+            "docs",
+            "bugs",
+            "home",
+            "stars",
+            "diff",
+        ),
+        "read_only network",
+        flags=_NODE_FLAGS,
+        options=_NODE_OPTIONS,
+        abbrev=True,
+    ),
+    **shared(("test", "t", "tst"), "test", flags=_NODE_FLAGS, options=_NODE_OPTIONS, abbrev=True),
+    **shared(("start", "stop", "restart"), _SCRIPT),
+    "run": _NPM_RUN,
+    "run-script": _NPM_RUN,
+    "rum": _NPM_RUN,
+    "urn": _NPM_RUN,
+    "dlx": _FETCHER,
+    "create": sub("create", "package_install network write"),
+    "init": sub("init", "write"),
+    "publish": sub("publish", "network vcs_write"),
+    "unpublish": sub("unpublish", "network vcs_destructive"),
+    "deprecate": sub("deprecate", "network vcs_write"),
+    "undeprecate": sub("undeprecate", "network vcs_write"),
+    "owner": sub("owner", "network vcs_write"),
+    "access": sub("access", "network vcs_write"),
+    "team": sub("team", "network vcs_write"),
+    "org": sub("org", "network vcs_write"),
+    "hook": sub("hook", "network vcs_write"),
+    "star": sub("star", "network"),
+    "unstar": sub("unstar", "network"),
+    "pack": sub("pack", "build write"),
+    "shrinkwrap": sub("shrinkwrap", "write"),
+    "pkg": sub("pkg", "write"),
+    "edit": sub("edit", "write code_exec"),
+    # runs a shell in a package's directory
+    "explore": sub("explore", "code_exec", operands=("none", "shell_words")),
+    "config": sub(
+        "config",
+        "read_only",
+        subcommands={
+            "set": sub("set", "system"),
+            "delete": sub("delete", "system"),
+            "edit": sub("edit", "system"),
+            "fix": sub("fix", "system"),
+            "get": sub("get", "read_only"),
+            "list": sub("list", "read_only"),
+        },
+        default=sub("config", "read_only"),
+    ),
+    "set": sub("set", "system"),
+    "get": sub("get", "read_only"),
+    "cache": sub("cache", "write"),
+    "login": sub("login", "network system"),
+    "adduser": sub("adduser", "network system"),
+    "logout": sub("logout", "network system"),
+    "token": sub("token", "secret_read network"),
+    "profile": sub("profile", "secret_read network"),
+    "workspace": sub("workspace", _SCRIPT, operands=("none", "command"), permute=False),
+    "workspaces": sub("workspaces", _SCRIPT),
+    "recursive": sub("recursive", _SCRIPT),
+}
+
+
 def _node_pm(name: str, *, implicit_run: bool, local_exec: bool) -> Spec:
     """npm, pnpm, yarn: the same verbs, a few differences.
 
     ``implicit_run``: ``pnpm build`` runs the ``build`` script (npm refuses an unknown verb);
     ``local_exec``: ``pnpm exec`` runs an installed binary, ``npm exec`` may fetch one.
     """
-    install = sub(
-        "install",
-        _INSTALL,
-        operands="none",
-        options=list(_NODE_OPTIONS),
-        flags=_NODE_FLAGS,
-        abbrev=True,
-    )
-    runner_options = [
-        Opt("-c/--call", value="required", role="shell"),
-        Opt("-p/--package", value="required"),
-        *_NODE_OPTIONS,
-    ]
     runner = sub(
         "exec",
         "" if local_exec else "package_install network",
         operands="command",
         permute=False,
-        options=runner_options,
+        options=_RUNNER_OPTIONS,
         flags=_NODE_FLAGS,
-    )
-    fetcher = sub(
-        "dlx",
-        "package_install network",
-        operands="command",
-        permute=False,
-        options=[
-            Opt("-c/--shell-mode", value="required", role="shell"),
-            Opt("-p/--package", value="required"),
-        ],
     )
     return Spec(
         name,
         "",
         subcommands={
-            **{
-                n: install
-                for n in (
-                    "install",
-                    "i",
-                    "ci",
-                    "add",
-                    "isntall",
-                    "update",
-                    "up",
-                    "upgrade",
-                    "dedupe",
-                    "rebuild",
-                    "rb",
-                    "link",
-                    "ln",
-                    "import",
-                    "prune",
-                    "install-test",
-                    "it",
-                    "install-ci-test",
-                    "cit",
-                    "fetch",
-                )
-            },
-            **{
-                n: sub(
-                    n,
-                    "package_install write",
-                    flags=_NODE_FLAGS,
-                    options=_NODE_OPTIONS,
-                    abbrev=True,
-                )
-                for n in ("uninstall", "remove", "rm", "un", "unlink", "r")
-            },
-            **{
-                n: sub(n, "read_only", flags=_NODE_FLAGS, options=_NODE_OPTIONS, abbrev=True)
-                for n in (
-                    "ls",
-                    "list",
-                    "ll",
-                    "la",
-                    "why",
-                    "explain",
-                    "outdated",
-                    "help",
-                    "help-search",
-                    "version",
-                    "-v",
-                    "--version",
-                    "root",
-                    "bin",
-                    "prefix",
-                    "fund",
-                    "doctor",
-                    "licenses",
-                    "store",
-                    "query",
-                    "sbom",
-                    "find-dupes",
-                    "completion",
-                )
-            },
-            **{
-                n: sub(
-                    n, "read_only network", flags=_NODE_FLAGS, options=_NODE_OPTIONS, abbrev=True
-                )
-                for n in (
-                    "view",
-                    "info",
-                    "show",
-                    "v",
-                    "search",
-                    "s",
-                    "se",
-                    "find",
-                    "audit",
-                    "ping",
-                    "whoami",
-                    "dist-tag",
-                    "repo",
-                    "docs",
-                    "bugs",
-                    "home",
-                    "stars",
-                    "diff",
-                )
-            },
-            **{
-                n: sub(n, "test", flags=_NODE_FLAGS, options=_NODE_OPTIONS, abbrev=True)
-                for n in ("test", "t", "tst")
-            },
-            **{n: sub(n, _SCRIPT) for n in ("start", "stop", "restart")},
-            "run": _NPM_RUN,
-            "run-script": _NPM_RUN,
-            "rum": _NPM_RUN,
-            "urn": _NPM_RUN,
+            **_NODE_SUBCOMMANDS,
             "exec": runner,
             "x": sub(
                 "x",
                 "package_install network",
                 operands="command",
                 permute=False,
-                options=runner_options,
+                options=_RUNNER_OPTIONS,
                 flags=_NODE_FLAGS,
             ),
-            "dlx": fetcher,
-            "create": sub("create", "package_install network write"),
-            "init": sub("init", "write"),
-            "publish": sub("publish", "network vcs_write"),
-            "unpublish": sub("unpublish", "network vcs_destructive"),
-            "deprecate": sub("deprecate", "network vcs_write"),
-            "undeprecate": sub("undeprecate", "network vcs_write"),
-            "owner": sub("owner", "network vcs_write"),
-            "access": sub("access", "network vcs_write"),
-            "team": sub("team", "network vcs_write"),
-            "org": sub("org", "network vcs_write"),
-            "hook": sub("hook", "network vcs_write"),
-            "star": sub("star", "network"),
-            "unstar": sub("unstar", "network"),
-            "pack": sub("pack", "build write"),
-            "shrinkwrap": sub("shrinkwrap", "write"),
-            "pkg": sub("pkg", "write"),
-            "edit": sub("edit", "write code_exec"),
-            # runs a shell in a package's directory
-            "explore": sub("explore", "code_exec", operands=("none", "shell_words")),
-            "config": sub(
-                "config",
-                "read_only",
-                subcommands={
-                    "set": sub("set", "system"),
-                    "delete": sub("delete", "system"),
-                    "edit": sub("edit", "system"),
-                    "fix": sub("fix", "system"),
-                    "get": sub("get", "read_only"),
-                    "list": sub("list", "read_only"),
-                },
-                default=sub("config", "read_only"),
-            ),
-            "set": sub("set", "system"),
-            "get": sub("get", "read_only"),
-            "cache": sub("cache", "write"),
-            "login": sub("login", "network system"),
-            "adduser": sub("adduser", "network system"),
-            "logout": sub("logout", "network system"),
-            "token": sub("token", "secret_read network"),
-            "profile": sub("profile", "secret_read network"),
-            "workspace": sub("workspace", _SCRIPT, operands=("none", "command"), permute=False),
-            "workspaces": sub("workspaces", _SCRIPT),
-            "recursive": sub("recursive", _SCRIPT),
         },
         default=(
             sub(name, _SCRIPT, handler="npm_run_implicit") if implicit_run else sub(name, "unknown")
@@ -272,13 +276,13 @@ _PIP_GENERAL = (
     "--use-deprecated= --resume-retries="
 )
 _PIP_INSTALL = [
-    Opt("-r/--requirement -c/--constraint --report", value="required", role="read"),
+    *opts("-r/--requirement -c/--constraint --report", value="required", role="read"),
     Opt("-e/--editable", value="required", role="url_or_path"),
-    Opt("-t/--target --prefix --root --src", value="required", role="write"),
-    Opt("-i/--index-url --extra-index-url", value="required", role="url"),
+    *opts("-t/--target --prefix --root --src", value="required", role="write"),
+    *opts("-i/--index-url --extra-index-url", value="required", role="url"),
     Opt("-f/--find-links", value="required", role="url_or_path"),
     Opt("--trusted-host", value="required", role="host"),
-    Opt("--break-system-packages --user", adds="system"),
+    *opts("--break-system-packages --user", adds="system"),
 ]
 _PIP_INSTALL_FLAGS = (
     _PIP_GENERAL + " -U/--upgrade --upgrade-strategy= --force-reinstall -I/--ignore-installed "
@@ -291,8 +295,8 @@ _PIP_INSTALL_FLAGS = (
 )
 
 _CARGO_OPTIONS = [
-    Opt("--target-dir --artifact-dir --out-dir", value="required", role="write"),
-    Opt("--manifest-path --lockfile-path", value="required", role="read"),
+    *opts("--target-dir --artifact-dir --out-dir", value="required", role="write"),
+    *opts("--manifest-path --lockfile-path", value="required", role="read"),
     Opt("--config", value="required", adds="code_exec"),
 ]
 _CARGO_FLAGS = (
@@ -356,7 +360,7 @@ SPECS = [
             "build": sub(
                 "build",
                 "build write",
-                options=[Opt("--outdir --outfile", value="required", role="write")],
+                options=[*opts("--outdir --outfile", value="required", role="write")],
             ),
             "init": sub("init", "write"),
             "create": sub("create", "package_install network write"),
@@ -369,7 +373,7 @@ SPECS = [
         # ``bun file.ts`` runs a file; ``bun build`` a script of that name.
         default=sub("bun", _SCRIPT, handler="npm_run_implicit"),
         options=[
-            Opt("-e/--eval -p/--print", value="required", role="code", ends=True),
+            *opts("-e/--eval -p/--print", value="required", role="code", ends=True),
             Opt("--cwd", value="required", role="cwd"),
         ],
         flags="--watch --hot --smol -r/--preload= --env-file= --silent --bun "
@@ -427,17 +431,8 @@ SPECS = [
                 flags=_PIP_INSTALL_FLAGS,
                 abbrev=True,
             ),
-            **{
-                n: sub(
-                    n,
-                    "read_only",
-                    flags=_PIP_GENERAL + " --path= --user --local "
-                    "-o/--outdated -u/--uptodate -e/--editable --format= --not-required "
-                    "--exclude-editable --include-editable --exclude= -f/--files "
-                    "--all --pre",
-                    abbrev=True,
-                )
-                for n in (
+            **shared(
+                (
                     "list",
                     "show",
                     "freeze",
@@ -448,8 +443,14 @@ SPECS = [
                     "hash",
                     "--version",
                     "-V",
-                )
-            },
+                ),
+                "read_only",
+                flags=_PIP_GENERAL + " --path= --user --local "
+                "-o/--outdated -u/--uptodate -e/--editable --format= --not-required "
+                "--exclude-editable --include-editable --exclude= -f/--files "
+                "--all --pre",
+                abbrev=True,
+            ),
             "search": sub("search", "read_only network"),
             "index": sub("index", "read_only network"),
             "cache": sub("cache", "write"),
@@ -485,13 +486,13 @@ SPECS = [
                         "install",
                         _INSTALL,
                         options=[
-                            Opt("-r --requirement -c --constraint", value="required", role="read")
+                            *opts("-r/--requirement -c/--constraint", value="required", role="read")
                         ],
                     ),
                     "sync": sub("sync", _INSTALL),
                     "compile": sub("compile", "build network write"),
                     "uninstall": sub("uninstall", "package_install write"),
-                    **{n: sub(n, "read_only") for n in ("list", "show", "freeze", "check", "tree")},
+                    **shared(("list", "show", "freeze", "check", "tree"), "read_only"),
                 },
                 default=sub("pip", "unknown"),
             ),
@@ -510,8 +511,8 @@ SPECS = [
                 permute=False,
                 options=[
                     Opt("-m/--module", value="required", role="module"),
-                    Opt("--with-requirements --env-file", value="required", role="read"),
-                    Opt("--directory --project", value="required", role="cwd"),
+                    *opts("--with-requirements --env-file", value="required", role="read"),
+                    *opts("--directory --project", value="required", role="cwd"),
                 ],
                 flags=_UV_FLAGS + " --with= --with-editable= -p/--python= --package= "
                 "--group= --only-group= --extra= --all-extras --no-extra= --no-dev --dev "
@@ -560,7 +561,7 @@ SPECS = [
         },
         default=sub("uv", "unknown"),
         options=[
-            Opt("--directory --project", value="required", role="cwd"),
+            *opts("--directory --project", value="required", role="cwd"),
             Opt("--config-file", value="required", role="read"),
         ],
         flags=_UV_FLAGS,
@@ -585,10 +586,10 @@ SPECS = [
             "build": sub("build", "build write"),
             "publish": sub("publish", "network vcs_write"),
             "run": sub("run", "", operands="command", permute=False),
-            **{
-                n: sub(n, "read_only")
-                for n in ("show", "check", "version", "about", "env", "config", "search", "list")
-            },
+            **shared(
+                ("show", "check", "version", "about", "env", "config", "search", "list"),
+                "read_only",
+            ),
             "shell": sub("shell", "code_exec"),
             "new": sub("new", "write"),
             "init": sub("init", "write"),
@@ -626,7 +627,7 @@ SPECS = [
                 "",
                 operands="command",
                 permute=False,
-                options=[Opt("-n --name -p --prefix", value="required")],
+                options=[*opts("-n/--name -p/--prefix", value="required")],
             ),
             "activate": sub("activate", "read_only"),
             "deactivate": sub("deactivate", "read_only"),
@@ -639,9 +640,8 @@ SPECS = [
         "cargo",
         "",
         subcommands={
-            **{
-                n: sub(n, "build", _CARGO_FLAGS, options=_CARGO_OPTIONS)
-                for n in (
+            **shared(
+                (
                     "build",
                     "b",
                     "check",
@@ -662,8 +662,11 @@ SPECS = [
                     "outdated",
                     "semver-checks",
                     "hack",
-                )
-            },
+                ),
+                "build",
+                _CARGO_FLAGS,
+                options=_CARGO_OPTIONS,
+            ),
             "fix": sub(
                 "fix",
                 "build write",
@@ -671,14 +674,8 @@ SPECS = [
                 "--allow-no-vcs --broken-code --edition --edition-idioms",
                 options=_CARGO_OPTIONS,
             ),
-            **{
-                n: sub(
-                    n,
-                    "test",
-                    _CARGO_FLAGS + " --no-run --no-fail-fast --doc",
-                    options=_CARGO_OPTIONS,
-                )
-                for n in (
+            **shared(
+                (
                     "test",
                     "t",
                     "bench",
@@ -688,8 +685,11 @@ SPECS = [
                     "tarpaulin",
                     "insta",
                     "mutants",
-                )
-            },
+                ),
+                "test",
+                _CARGO_FLAGS + " --no-run --no-fail-fast --doc",
+                options=_CARGO_OPTIONS,
+            ),
             "run": sub("run", "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
             "r": sub("r", "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
             "fmt": sub(
@@ -702,11 +702,12 @@ SPECS = [
             "install": sub(
                 "install",
                 _INSTALL,
-                _CARGO_FLAGS + " --version= --vers= --git= --branch= --tag= --rev= "
+                _CARGO_FLAGS + " --version= --vers= --branch= --tag= --rev= "
                 "--registry= --index= --list -f/--force --no-track --debug --bin= --example=",
                 options=[
                     Opt("--path", value="required", role="read"),
                     Opt("--root", value="required", role="write"),
+                    Opt("--git --index --registry", value="required", role="url"),
                 ],
             ),
             "uninstall": sub("uninstall", "package_install"),
@@ -764,10 +765,13 @@ SPECS = [
         "go",
         "",
         subcommands={
-            **{
-                n: sub(n, "build", _GO_FLAGS, options=_GO_OPTIONS, single_dash_long=True)
-                for n in ("build", "vet", "list", "doc", "fix", "version", "help")
-            },
+            **shared(
+                ("build", "vet", "list", "doc", "fix", "version", "help"),
+                "build",
+                _GO_FLAGS,
+                options=_GO_OPTIONS,
+                single_dash_long=True,
+            ),
             "tool": sub("tool", "build", operands="none"),
             "env": sub(
                 "env",
@@ -907,9 +911,8 @@ SPECS = [
         "apt|apt-get|aptitude|dnf|yum|zypper|pacman|apk|emerge|pkg|port|snap|flatpak|nix-env",
         "package_install network system",
         subcommands={
-            **{
-                n: sub(n, "read_only")
-                for n in (
+            **shared(
+                (
                     "list",
                     "search",
                     "show",
@@ -923,8 +926,9 @@ SPECS = [
                     "-Qi",
                     "query",
                     "list-installed",
-                )
-            },
+                ),
+                "read_only",
+            ),
         },
         default=sub("apt", "package_install network system"),
     ),
@@ -932,8 +936,8 @@ SPECS = [
         "dpkg|rpm",
         "read_only",
         options=[
-            Opt(
-                "-i --install -r --remove -P --purge --configure -U -e --erase --unpack",
+            *opts(
+                "-i/--install -r/--remove -P/--purge --configure -U -e/--erase --unpack",
                 adds="package_install system",
             )
         ],
@@ -942,9 +946,8 @@ SPECS = [
         "brew",
         "",
         subcommands={
-            **{
-                n: sub(n, "package_install network write")
-                for n in (
+            **shared(
+                (
                     "install",
                     "reinstall",
                     "upgrade",
@@ -953,15 +956,15 @@ SPECS = [
                     "bundle",
                     "link",
                     "pin",
-                )
-            },
-            **{
-                n: sub(n, "package_install write")
-                for n in ("uninstall", "remove", "rm", "untap", "unlink", "cleanup", "autoremove")
-            },
-            **{
-                n: sub(n, "read_only")
-                for n in (
+                ),
+                "package_install network write",
+            ),
+            **shared(
+                ("uninstall", "remove", "rm", "untap", "unlink", "cleanup", "autoremove"),
+                "package_install write",
+            ),
+            **shared(
+                (
                     "list",
                     "ls",
                     "info",
@@ -977,8 +980,9 @@ SPECS = [
                     "desc",
                     "home",
                     "log",
-                )
-            },
+                ),
+                "read_only",
+            ),
             "services": sub("services", "system process_control"),
         },
         default=sub("brew", "unknown"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec, opts, sub
+from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _READ_VERBS = (
     "get",
@@ -62,10 +62,10 @@ _DOCKER_RUN_OPTIONS = [
         "--pid --ipc --uts --userns --cgroupns --network/--net --cap-add --device "
         "--security-opt --device-cgroup-rule",
         value="required",
-        role="docker_namespace",
+        role="none",
     ),
     *opts("-v/--volume --mount", value="required", role="none"),
-    Opt("--env-file --label-file --cidfile --cgroup-parent", value="required", role="read"),
+    *opts("--env-file --label-file --cidfile --cgroup-parent", value="required", role="read"),
     Opt("--entrypoint", value="required", adds="code_exec"),
 ]
 _DOCKER_RUN_FLAGS = (
@@ -93,9 +93,8 @@ SPECS = [
         "systemctl",
         "system",
         subcommands={
-            **{
-                n: sub(n, "read_only")
-                for n in (
+            **shared(
+                (
                     "status",
                     "show",
                     "list-units",
@@ -108,13 +107,14 @@ SPECS = [
                     "list-sockets",
                     "list-dependencies",
                     "get-default",
-                )
-            },
+                ),
+                "read_only",
+            ),
         },
         default=sub("systemctl", "system"),
     ),
     Spec(
-        "service|launchctl|rc-service|rc-update|update-rc.d|chkconfig|initctl|sv|systemd-run",
+        "service|launchctl|rc-service|rc-update|update-rc.d|chkconfig|initctl|sv",
         "system",
         operands="none",
     ),
@@ -163,7 +163,7 @@ SPECS = [
         "docker|podman|nerdctl",
         "",
         subcommands={
-            **{n: sub(n, "read_only") for n in _READ_VERBS},
+            **shared(_READ_VERBS, "read_only"),
             "run": sub(
                 "run",
                 "code_exec process_control",
@@ -202,9 +202,8 @@ SPECS = [
                 "compose",
                 "",
                 subcommands={
-                    **{
-                        n: sub(n, "read_only")
-                        for n in (
+                    **shared(
+                        (
                             "ps",
                             "logs",
                             "config",
@@ -214,8 +213,9 @@ SPECS = [
                             "version",
                             "port",
                             "events",
-                        )
-                    },
+                        ),
+                        "read_only",
+                    ),
                     "up": sub("up", "code_exec process_control network"),
                     "run": sub("run", "code_exec process_control"),
                     "exec": sub("exec", "code_exec", operands=("none", "command"), permute=False),
@@ -226,7 +226,7 @@ SPECS = [
                 },
                 default=sub("compose", "process_control"),
             ),
-            **{n: sub(n, "delete") for n in ("rm", "rmi", "prune", "kill")},
+            **shared(("rm", "rmi", "prune", "kill"), "delete"),
             "system": sub(
                 "system",
                 "read_only",
@@ -238,9 +238,8 @@ SPECS = [
                 },
                 default=sub("system", "read_only"),
             ),
-            **{
-                n: sub(n, "process_control")
-                for n in (
+            **shared(
+                (
                     "start",
                     "stop",
                     "restart",
@@ -248,8 +247,9 @@ SPECS = [
                     "unpause",
                     "update",
                     "wait",
-                )
-            },
+                ),
+                "process_control",
+            ),
             "cp": sub("cp", "write", operands="copy"),
             "volume": sub("volume", "system"),
             "network": sub("network", "system"),
@@ -298,10 +298,7 @@ SPECS = [
         "kubectl|oc|k",
         "network",
         subcommands={
-            **{
-                n: sub(n, "network read_only", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS)
-                for n in _READ_VERBS
-            },
+            **shared(_READ_VERBS, "network read_only", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS),
             "get": sub(
                 "get",
                 "network read_only",
@@ -325,9 +322,8 @@ SPECS = [
                 flags=_KUBECTL_FLAGS + " -c/--container= -f/--filename= -i/--stdin -t/--tty "
                 "-q/--quiet --pod-running-timeout=",
             ),
-            **{
-                n: sub(n, "network system", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS)
-                for n in (
+            **shared(
+                (
                     "apply",
                     "create",
                     "patch",
@@ -347,8 +343,11 @@ SPECS = [
                     "drain",
                     "certificate",
                     "config",
-                )
-            },
+                ),
+                "network system",
+                _KUBECTL_FLAGS,
+                options=_KUBECTL_OPTIONS,
+            ),
             "delete": sub(
                 "delete", "network delete system", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS
             ),
@@ -370,10 +369,9 @@ SPECS = [
         "helm",
         "network",
         subcommands={
-            **{n: sub(n, "network read_only") for n in _READ_VERBS},
-            **{
-                n: sub(n, "network system")
-                for n in (
+            **shared(_READ_VERBS, "network read_only"),
+            **shared(
+                (
                     "install",
                     "upgrade",
                     "rollback",
@@ -382,8 +380,9 @@ SPECS = [
                     "plugin",
                     "push",
                     "package",
-                )
-            },
+                ),
+                "network system",
+            ),
             "uninstall": sub("uninstall", "network delete system"),
         },
         default=sub("helm", "network unknown"),
@@ -392,9 +391,8 @@ SPECS = [
         "terraform|tofu|terragrunt|pulumi|cdk|cdktf|serverless|sls",
         "network",
         subcommands={
-            **{
-                n: sub(n, "read_only")
-                for n in (
+            **shared(
+                (
                     "fmt",
                     "validate",
                     "version",
@@ -408,8 +406,9 @@ SPECS = [
                     "preview",
                     "synth",
                     "diff",
-                )
-            },
+                ),
+                "read_only",
+            ),
             "plan": sub("plan", "network read_only"),
             "init": sub("init", "network package_install"),
             "apply": sub("apply", "network system"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec, opts, sub
+from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _READ = "vcs_read"
 _WRITE = "vcs_write"
@@ -12,7 +12,7 @@ _WRITE = "vcs_write"
 # configuration.
 _DIFF_OPTIONS = [
     Opt("--output", value="required", role="write"),
-    Opt("--ext-diff --textconv", adds="code_exec"),
+    *opts("--ext-diff --textconv", adds="code_exec"),
 ]
 _DIFF_FLAGS = (
     "-p/-u/--patch -s/--no-patch -U/--unified= --output-indicator-new= "
@@ -35,7 +35,7 @@ _DIFF_FLAGS = (
     "--cached --staged --merge-base --no-index -1 -2 -3 --base --ours --theirs -0"
 )
 _LOG_FLAGS = (
-    "-n/--max-count= --skip= --since=/--after= --since-as-filter= --until=/--before= "
+    "-n/--max-count= --skip= --since/--after= --since-as-filter= --until/--before= "
     "--author= --committer= --grep-reflog= --grep= --all-match --invert-grep "
     "-i/--regexp-ignore-case --basic-regexp -E/--extended-regexp -F/--fixed-strings "
     "-P/--perl-regexp --remove-empty --merges --no-merges --min-parents= --max-parents= "
@@ -60,7 +60,7 @@ _PATHSPEC_FLAGS = "--pathspec-file-nul"
 _PUSH_OPTIONS = [
     Opt("-f/--force", adds="vcs_destructive"),
     Opt("--force-with-lease", value="optional", adds="vcs_destructive"),
-    Opt("--force-if-includes --mirror --prune", adds="vcs_destructive"),
+    *opts("--force-if-includes --mirror --prune", adds="vcs_destructive"),
     Opt("-d/--delete", adds="vcs_destructive"),
     # skips the pre-push hook, which is where a project's own checks live
     Opt("--no-verify", adds="vcs_destructive"),
@@ -103,29 +103,30 @@ def _sub(name: str, classes: str, flags: str = "", **kwargs: object) -> Spec:
 
 GIT_SUBCOMMANDS = {
     # reading the repository
-    **{
-        name: _sub(
-            name,
-            _READ,
-            _DIFF_FLAGS + " " + _LOG_FLAGS,
-            options=_DIFF_OPTIONS,
-            number="--max-count",
-        )
-        for name in ("log", "show", "whatchanged", "shortlog")
-    },
-    **{
-        name: _sub(name, _READ, _DIFF_FLAGS, options=_DIFF_OPTIONS)
-        for name in ("diff", "diff-tree", "diff-files", "diff-index", "range-diff")
-    },
-    **{
-        name: _sub(name, _READ)
-        for name in (
+    **shared(
+        ("log", "show", "whatchanged", "shortlog"),
+        _READ,
+        _DIFF_FLAGS + " " + _LOG_FLAGS,
+        options=_DIFF_OPTIONS,
+        number="--max-count",
+        abbrev=True,
+        handler="git_revision_paths",
+    ),
+    **shared(
+        ("diff", "diff-tree", "diff-files", "diff-index", "range-diff"),
+        _READ,
+        _DIFF_FLAGS,
+        options=_DIFF_OPTIONS,
+        abbrev=True,
+        handler="git_revision_paths",
+    ),
+    **shared(
+        (
             "describe",
             "rev-parse",
             "rev-list",
             "ls-files",
             "ls-tree",
-            "cat-file",
             "show-ref",
             "show-branch",
             "for-each-ref",
@@ -155,8 +156,17 @@ GIT_SUBCOMMANDS = {
             "interpret-trailers",
             "stripspace",
             "check-mailmap",
-        )
-    },
+        ),
+        _READ,
+        abbrev=True,
+    ),
+    "cat-file": _sub(
+        "cat-file",
+        _READ,
+        "-t -s -e -p --batch=? --batch-check=? --batch-command=? --textconv --filters "
+        "--path= --follow-symlinks -Z --buffer --unordered --allow-unknown-type",
+        handler="git_revision_paths",
+    ),
     "status": _sub(
         "status",
         _READ,
@@ -214,9 +224,8 @@ GIT_SUBCOMMANDS = {
         ],
     ),
     # changing the local repository
-    **{
-        name: _sub(name, _WRITE)
-        for name in (
+    **shared(
+        (
             "notes",
             "am",
             "init",
@@ -238,8 +247,10 @@ GIT_SUBCOMMANDS = {
             "index-pack",
             "fast-import",
             "merge-file",
-        )
-    },
+        ),
+        _WRITE,
+        abbrev=True,
+    ),
     "add": _sub(
         "add",
         _WRITE,
@@ -263,7 +274,7 @@ GIT_SUBCOMMANDS = {
         + _PATHSPEC_FLAGS,
         operands="read",
         options=[
-            Opt("-F/--file -t/--template", value="required", role="read"),
+            *opts("-F/--file -t/--template", value="required", role="read"),
             Opt("-n/--no-verify", adds="vcs_destructive"),
             _PATHSPEC_FROM,
         ],
@@ -388,17 +399,15 @@ GIT_SUBCOMMANDS = {
             "show": _sub("show", _READ, _DIFF_FLAGS + " -u/--include-untracked --only-untracked"),
             "drop": _sub("drop", "vcs_destructive", "-q/--quiet"),
             "clear": _sub("clear", "vcs_destructive"),
-            **{
-                n: _sub(
-                    n,
-                    _WRITE,
-                    "-p/--patch -S/--staged -k/--keep-index --no-keep-index "
-                    "-u/--include-untracked --no-include-untracked -a/--all -q/--quiet "
-                    "-m/--message= --index " + _PATHSPEC_FLAGS,
-                    options=[_PATHSPEC_FROM],
-                )
-                for n in ("push", "save", "pop", "apply", "branch", "create", "store")
-            },
+            **shared(
+                ("push", "save", "pop", "apply", "branch", "create", "store"),
+                _WRITE,
+                "-p/--patch -S/--staged -k/--keep-index --no-keep-index "
+                "-u/--include-untracked --no-include-untracked -a/--all -q/--quiet "
+                "-m/--message= --index " + _PATHSPEC_FLAGS,
+                options=[_PATHSPEC_FROM],
+                abbrev=True,
+            ),
         },
         default=_sub("stash", _WRITE),
         options=[_PATHSPEC_FROM],
@@ -408,7 +417,7 @@ GIT_SUBCOMMANDS = {
         _WRITE,
         "--soft --mixed -q/--quiet --no-quiet -p/--patch -N/--intent-to-add "
         "--recurse-submodules=? --no-recurse-submodules --refresh --no-refresh " + _PATHSPEC_FLAGS,
-        options=[Opt("--hard --merge --keep", adds="vcs_destructive"), _PATHSPEC_FROM],
+        options=[*opts("--hard --merge --keep", adds="vcs_destructive"), _PATHSPEC_FROM],
     ),
     "clean": _sub(
         "clean",
@@ -423,7 +432,7 @@ GIT_SUBCOMMANDS = {
     ),
     "rm": _sub(
         "rm",
-        "vcs_write delete",
+        "vcs_write",
         "-f/--force -n/--dry-run -r -q/--quiet --ignore-unmatch --sparse " + _PATHSPEC_FLAGS,
         operands="delete",
         options=[Opt("--cached", operands="read"), _PATHSPEC_FROM],
@@ -505,8 +514,8 @@ GIT_SUBCOMMANDS = {
         operands=("url_or_path", "write"),
         options=[
             Opt("-u/--upload-pack", value="required", role="shell"),
-            Opt("--template --separate-git-dir", value="required", role="read"),
-            Opt("--reference --reference-if-able", value="required", role="read"),
+            *opts("--template --separate-git-dir", value="required", role="read"),
+            *opts("--reference --reference-if-able", value="required", role="read"),
             Opt("-c/--config", value="required", role="none"),
         ],
         handler="git_clone",
@@ -651,10 +660,7 @@ SPECS = [
                 "pr",
                 "network",
                 subcommands={
-                    **{
-                        n: sub(n, "network vcs_read")
-                        for n in ("view", "list", "status", "diff", "checks")
-                    },
+                    **shared(("view", "list", "status", "diff", "checks"), "network vcs_read"),
                     "checkout": sub("checkout", "network vcs_write"),
                     "merge": sub("merge", "network vcs_write"),
                     "close": sub("close", "network vcs_write"),
@@ -665,7 +671,7 @@ SPECS = [
                 "issue",
                 "network",
                 subcommands={
-                    **{n: sub(n, "network vcs_read") for n in ("view", "list", "status")},
+                    **shared(("view", "list", "status"), "network vcs_read"),
                 },
                 default=sub("issue", "network vcs_write"),
             ),
@@ -685,7 +691,7 @@ SPECS = [
                 "run",
                 "network",
                 subcommands={
-                    **{n: sub(n, "network vcs_read") for n in ("view", "list", "watch")},
+                    **shared(("view", "list", "watch"), "network vcs_read"),
                 },
                 default=sub("run", "network vcs_write"),
             ),

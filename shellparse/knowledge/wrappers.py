@@ -551,7 +551,7 @@ SPECS = [
         operands="command",
         permute=False,
         options=[
-            Opt(
+            *opts(
                 "--on-calendar --on-active --on-boot --on-startup --on-unit-active "
                 "--on-unit-inactive --on-clock-change --on-timezone-change",
                 value="required",
@@ -568,7 +568,7 @@ SPECS = [
     Spec(
         "start-stop-daemon",
         "system process_control",
-        options=[Opt("-x/--exec -a/--startas", value="required", role="exec")],
+        options=[*opts("-x/--exec -a/--startas", value="required", role="exec")],
         flags="-S/--start -K/--stop -T/--status -H/--help -V/--version -n/--name= "
         "-p/--pidfile= -u/--user= -g/--group= -s/--signal= -R/--retry= -c/--chuid= "
         "-r/--chroot= -d/--chdir= -b/--background -m/--make-pidfile -o/--oknodo -q/--quiet "
@@ -581,8 +581,8 @@ SPECS = [
         operands="exec",
         single_dash_long=True,
         options=[
-            Opt("-ex/--eval-command -iex/--init-eval-command", value="required", role="code"),
-            Opt("-x/--command -ix/--init-command", value="required", role="exec"),
+            *opts("-ex/--eval-command -iex/--init-eval-command", value="required", role="code"),
+            *opts("-x/--command -ix/--init-command", value="required", role="exec"),
             Opt("--args", ends=True, operands="command"),
             Opt("-p/--pid", value="required", adds="process_control"),
         ],

@@ -8,7 +8,6 @@ what may come next: keywords, assignments, file descriptors.
 from __future__ import annotations
 
 import pytest
-
 from clearance.shellparse.nodes import (
     AnsiCQuoted,
     ArithmeticExpansion,
@@ -221,8 +220,8 @@ def test_invalid_parameter_is_read_and_flagged() -> None:
 
 
 def test_lone_dollar_is_literal() -> None:
-    found = parts("a$")
-    assert all(isinstance(p, Literal) for p in found)
+    found = [p for p in parts("a$") if isinstance(p, Literal)]
+    assert len(found) == len(parts("a$"))
     assert "".join(p.text for p in found) == "a$"
 
 
@@ -298,6 +297,13 @@ def test_array_assignment_elements() -> None:
     assert [w.text for w in assignment.array] == ["one", "'two three'", "$(four)", "[5]=five"]
 
 
+def test_array_element_subscript_is_one_piece() -> None:
+    [assignment] = command("d=([a b]=1 [<0]=x [$(k)]=y) cmd").assignments
+    assert assignment.array is not None
+    assert [w.text for w in assignment.array] == ["[a b]=1", "[<0]=x", "[$(k)]=y"]
+    assert isinstance(assignment.array[2].parts[1], CommandSubstitution)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -333,7 +339,7 @@ def test_descriptor_after_a_file_redirection_is_an_error() -> None:
     assert parse("echo 2>&1>x").error is None
 
 
-# --- here-documents --------------------------------------------------------------------------------
+# --- here-documents ---------------------------------------------------------------------
 
 
 def test_heredoc_body_with_expansions() -> None:
@@ -356,7 +362,8 @@ def test_quoted_delimiter_keeps_the_body_literal(delimiter: str) -> None:
     [redirect] = redirects(f"cat <<{delimiter}\n$(rm x)\nEOF\n")
     heredoc = redirect.heredoc
     assert heredoc is not None and heredoc.quoted and heredoc.delimiter == "EOF"
-    assert [(type(p).__name__, p.text) for p in heredoc.parts] == [("Literal", "$(rm x)\n")]
+    [literal] = heredoc.parts
+    assert isinstance(literal, Literal) and literal.text == "$(rm x)\n"
 
 
 def test_dash_heredoc_strips_leading_tabs() -> None:
@@ -369,9 +376,7 @@ def test_dash_heredoc_strips_leading_tabs() -> None:
 def test_two_heredocs_on_one_line_read_in_order() -> None:
     result = parse("cat <<A; cat <<B\na\nA\nb\nB\necho after")
     assert result.script is not None
-    first, second, third = (
-        s.and_or.pipelines[0].commands[0] for s in result.script.statements
-    )
+    first, second, third = (s.and_or.pipelines[0].commands[0] for s in result.script.statements)
     assert isinstance(first, SimpleCommand) and isinstance(second, SimpleCommand)
     assert first.redirects[0].heredoc is not None and second.redirects[0].heredoc is not None
     assert first.redirects[0].heredoc.body == "a\n"
@@ -401,7 +406,7 @@ def test_heredoc_read_once_when_its_text_is_read_twice() -> None:
     here-document it opens must be queued once, or the next one steals its body."""
     result = parse("a[$(cat <<X)] b; cat <<Y\nx\nX\ny\nY\n")
     assert result.script is not None
-    [first, second] = (s.and_or.pipelines[0].commands[0] for s in result.script.statements)
+    [_, second] = (s.and_or.pipelines[0].commands[0] for s in result.script.statements)
     assert isinstance(second, SimpleCommand)
     heredoc = second.redirects[0].heredoc
     assert heredoc is not None and heredoc.body == "y\n" and heredoc.complete
@@ -433,9 +438,33 @@ def test_unterminated_heredoc_is_accepted_but_incomplete() -> None:
     assert not redirect.heredoc.complete and redirect.heredoc.body == "no end\n"
 
 
-# --- extended globs ----------------------------------------------------------------------------------
+# --- extended globs ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("pattern", ["@(a|b)", "!(x)", "*.+(c|h)", "?(y)", "a*(z)"])
+@pytest.mark.parametrize("pattern", ["@(a|b)", "!(x)", "*.+(c|h)", "?(y)", "a*(z)", "@(a b)"])
 def test_extended_glob_stays_one_word(pattern: str) -> None:
     assert word(pattern).text == pattern
+
+
+def test_substitution_inside_extended_glob_is_parsed() -> None:
+    """``@($(cmd))`` runs ``cmd`` (bash expands the group): it must not hide as text."""
+    w = word("!(*.py|$(rm -rf x)|`id`)")
+    subs = [p for p in w.parts if isinstance(p, CommandSubstitution)]
+    assert [s.text for s in subs] == ["$(rm -rf x)", "`id`"]
+    assert all(s.body is not None for s in subs)
+
+
+def test_process_substitution_inside_parameter_argument_is_parsed() -> None:
+    """``${x:-<(cmd)}`` runs ``cmd`` when the default is used; in double quotes it is text."""
+    part = only_part("${x:-a<(rm -rf y)}")
+    assert isinstance(part, ParamExpansion) and part.arg is not None
+    kinds = [type(p).__name__ for p in part.arg.parts]
+    assert kinds == ["Literal", "ProcessSubstitution"]
+    quoted = only_part('"${x:-<(rm -rf y)}"')
+    assert isinstance(quoted, DoubleQuoted)
+    inner = quoted.parts[0]
+    assert isinstance(inner, ParamExpansion) and inner.arg is not None
+    assert all(isinstance(p, Literal) for p in inner.arg.parts)
+    plain = only_part("${x:-a<b>c}")
+    assert isinstance(plain, ParamExpansion) and plain.arg is not None
+    assert plain.arg.text == "a<b>c"

@@ -23,16 +23,15 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from lark import Lark, Token
-from lark.exceptions import UnexpectedInput, UnexpectedToken
-from lark.lexer import Lexer as LarkLexer
-
 from clearance.shellparse import _lalr_table, builder, lexer, tables
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.lalr import describe_terminal
 from clearance.shellparse.lexer import Lexer, parse_script
 from clearance.shellparse.nodes import Script
 from clearance.shellparse.tokens import Token as OurToken
+from lark import Lark, Token
+from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer as LarkLexer
 
 if TYPE_CHECKING:
     from conftest import Corpus
@@ -115,7 +114,7 @@ class ReferenceRun:
 
     def _parse_tokens(self, ours: Lexer) -> object:
         try:
-            return self.lark.parse(ours)  # type: ignore[arg-type]
+            return self.lark.parse(ours)
         except UnexpectedToken as exc:
             # The message our driver writes, from Lark's token and Lark's expected set (an
             # error inside a backquote or a here-document is kept in the tree as text).
