@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
@@ -123,10 +122,19 @@ def main() -> int:
 
     base_packs = [
         {
-            "id": p.id, "scope": p.scope, "path": p.path, "digest": p.digest,
-            "defaults": p.defaults, "rules": [
-                {"id": r.id, "decision": r.decision, "reason": r.reason, "when": r.when,
-                 "target": r.target}
+            "id": p.id,
+            "scope": p.scope,
+            "path": p.path,
+            "digest": p.digest,
+            "defaults": p.defaults,
+            "rules": [
+                {
+                    "id": r.id,
+                    "decision": r.decision,
+                    "reason": r.reason,
+                    "when": r.when,
+                    "target": r.target,
+                }
                 for r in p.rules
             ],
         }
@@ -139,8 +147,13 @@ def main() -> int:
     print("scaling (default pack + N generated rules), evaluation only:")
     reference = None
     for n in (0, 10, 100, 1000):
-        extra = {"id": "gen", "scope": "project", "path": "/gen.yaml", "digest": "g",
-                 "rules": generated_rules(n, top_programs)}
+        extra = {
+            "id": "gen",
+            "scope": "project",
+            "path": "/gen.yaml",
+            "digest": "g",
+            "rules": generated_rules(n, top_programs),
+        }
         ps = PolicySet([*base_packs, extra])
         start = time.perf_counter()
         for command, fact in zip(cmds, facts, strict=True):
@@ -161,17 +174,23 @@ def main() -> int:
         return 0
     import json
 
-    policy_text = "\n".join(
-        f'permit(principal, action == Action::"run", resource) when '
-        f'{{ resource.program == "tool{i}" && context.classes.contains("c{i}") }};'
-        for i in range(19)
-    ) + '\nforbid(principal, action, resource) when { context.classes.contains("delete") };'
+    policy_text = (
+        "\n".join(
+            f'permit(principal, action == Action::"run", resource) when '
+            f'{{ resource.program == "tool{i}" && context.classes.contains("c{i}") }};'
+            for i in range(19)
+        )
+        + '\nforbid(principal, action, resource) when { context.classes.contains("delete") };'
+    )
     cedar_policies = cedarpy.PolicySet.from_str(policy_text)
     cedar_entities = cedarpy.Entities.from_json_str(
         json.dumps(
             [
-                {"uid": {"type": "Command", "id": str(i)},
-                 "attrs": {"program": f"tool{i % 25}"}, "parents": []}
+                {
+                    "uid": {"type": "Command", "id": str(i)},
+                    "attrs": {"program": f"tool{i % 25}"},
+                    "parents": [],
+                }
                 for i in range(1000)
             ]
         )

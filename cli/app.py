@@ -181,6 +181,288 @@ def policy_show_command(
     raise typer.Exit(run_policy_show(policy, as_json=as_json, cwd=cwd))
 
 
+@app.command("run")
+def run_command(
+    task: Annotated[
+        str | None,
+        typer.Argument(help="What the agent should do. Without --script: the built-in demo."),
+    ] = None,
+    provider: Annotated[
+        str, typer.Option("--provider", help="scripted (default), openai or anthropic.")
+    ] = "scripted",
+    script: Annotated[
+        str | None,
+        typer.Option("--script", help="Script (YAML/JSON) for the scripted provider."),
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="Model name.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="API base URL (e.g. a local server).")
+    ] = None,
+    workspace: Annotated[
+        str | None, typer.Option("--workspace", help="Directory the agent works in (default: .).")
+    ] = None,
+    log: Annotated[
+        str | None,
+        typer.Option("--log", help="Event log (default: WORKSPACE/.clearance/runs/RUN.jsonl)."),
+    ] = None,
+    policy: PolicyOption = None,
+    on_ask: Annotated[
+        str | None,
+        typer.Option(
+            "--on-ask",
+            help="Answer to 'ask' decisions: deny or allow (once). Default: prompt on a "
+            "terminal, else deny.",
+        ),
+    ] = None,
+    max_turns: Annotated[int, typer.Option("--max-turns", help="Model turns at most.")] = 30,
+    max_tool_calls: Annotated[
+        int, typer.Option("--max-tool-calls", help="Tool calls at most (the budget).")
+    ] = 100,
+    bash_timeout: Annotated[
+        float, typer.Option("--bash-timeout", help="Seconds a bash call may take.")
+    ] = 120.0,
+    ledger: Annotated[
+        str | None,
+        typer.Option("--ledger", help="Audit ledger (default: WORKSPACE/.clearance/ledger.jsonl)."),
+    ] = None,
+    no_ledger: Annotated[
+        bool, typer.Option("--no-ledger", help="Do not record decisions in the ledger.")
+    ] = False,
+    replay: Annotated[
+        str | None,
+        typer.Option("--replay", help="Replay this event log; executes nothing."),
+    ] = None,
+    mode: Annotated[
+        str, typer.Option("--mode", help="Replay mode: trace, dry-run or model.")
+    ] = "trace",
+    turn: Annotated[
+        int | None, typer.Option("--turn", help="--mode model: ask the model this turn again.")
+    ] = None,
+) -> None:
+    """Run an agent: the model proposes, the policy decides, the runner executes.
+
+    Exit: 0 final answer, 1 internal error, 2 usage or policy error, 3 turn limit,
+    4 tool-call budget, 5 provider error, 130 interrupted.
+    """
+    from clearance.commands.run import RunArgs, run_run
+
+    raise typer.Exit(
+        run_run(
+            RunArgs(
+                task=task,
+                provider=provider,
+                script=script,
+                model=model,
+                base_url=base_url,
+                workspace=workspace,
+                log=log,
+                policies=policy,
+                on_ask=on_ask,
+                max_turns=max_turns,
+                max_tool_calls=max_tool_calls,
+                bash_timeout=bash_timeout,
+                ledger=ledger,
+                no_ledger=no_ledger,
+                replay=replay,
+                mode=mode,
+                turn=turn,
+            )
+        )
+    )
+
+
+# ---- hooks, gate, audit, replay ----------------------------------------------------------------
+
+LedgerOption = Annotated[
+    str | None, typer.Option("--ledger", help="Ledger file (default: .clearance/ledger.jsonl "
+                             "at the repository root).")
+]  # fmt: skip
+
+hook_app = typer.Typer(
+    help="Pre-tool hooks for agent CLIs: decide each tool call before it runs.",
+    no_args_is_help=True,
+)
+app.add_typer(hook_app, name="hook")
+
+
+def _hook(agent: str, policy: list[str] | None, ledger: str | None, no_ledger: bool) -> None:
+    from clearance.commands.hook import run_hook
+
+    args = [arg for path in policy or [] for arg in ("--policy", path)]
+    args += ["--ledger", ledger] if ledger else []
+    args += ["--no-ledger"] if no_ledger else []
+    raise typer.Exit(run_hook(agent, args))
+
+
+_HOOK_HELP = (
+    "Reads the agent's pre-tool payload on stdin and prints its decision format. Any error "
+    "(bad payload, broken policy, unwritable ledger) blocks the call: exit 2, reason on stderr."
+)
+
+
+@hook_app.command("claude-code", help="Claude Code PreToolUse hook. " + _HOOK_HELP)
+def hook_claude_command(
+    policy: PolicyOption = None,
+    ledger: LedgerOption = None,
+    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+) -> None:
+    _hook("claude-code", policy, ledger, no_ledger)
+
+
+@hook_app.command("gemini-cli", help="Gemini CLI BeforeTool hook. " + _HOOK_HELP)
+def hook_gemini_command(
+    policy: PolicyOption = None,
+    ledger: LedgerOption = None,
+    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+) -> None:
+    _hook("gemini-cli", policy, ledger, no_ledger)
+
+
+@hook_app.command("codex", help="Codex PreToolUse hook. " + _HOOK_HELP)
+def hook_codex_command(
+    policy: PolicyOption = None,
+    ledger: LedgerOption = None,
+    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+) -> None:
+    _hook("codex", policy, ledger, no_ledger)
+
+
+@hook_app.command("install")
+def hook_install_command(
+    agent: Annotated[str, typer.Argument(help="claude-code, gemini-cli or codex.")],
+    scope: Annotated[
+        str, typer.Option("--scope", help="project (this repository) or user (your home).")
+    ] = "project",
+    project: Annotated[
+        str | None, typer.Option("--project", help="Project directory (default: repository root).")
+    ] = None,
+    command: Annotated[
+        str | None, typer.Option("--command", help="Hook command (default: this clearance).")
+    ] = None,
+    matcher: Annotated[
+        str, typer.Option("--matcher", help="Which tools the hook sees (agent's regex).")
+    ] = ".*",
+    timeout: Annotated[
+        int, typer.Option("--timeout", help="Seconds the agent grants the hook.")
+    ] = 30,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the new settings file, write nothing.")
+    ] = False,
+) -> None:
+    """Merge the clearance hook into an agent's settings, keeping everything already there."""
+    from clearance.hooks.install import run_install
+
+    raise typer.Exit(
+        run_install(agent, scope=scope, project=project, command=command, matcher=matcher,
+                    timeout_s=timeout, dry_run=dry_run)
+    )  # fmt: skip
+
+
+@app.command("gate")
+def gate_command(
+    source: Annotated[
+        str | None, typer.Argument(help="JSON Lines of intents or hook payloads (- for stdin).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    policy: PolicyOption = None,
+    output: Annotated[
+        str, typer.Option("--format", help="json (one decision per line), text or github.")
+    ] = "json",
+    summary: Annotated[
+        bool, typer.Option("--summary", help="Add a table of counts by decision and rule.")
+    ] = False,
+    cwd: Annotated[
+        str | None, typer.Option("--cwd", help="Directory of intents that name none.")
+    ] = None,
+    ledger: Annotated[
+        str | None, typer.Option("--ledger", help="Also append every decision to this ledger.")
+    ] = None,
+    no_ledger: Annotated[
+        bool, typer.Option("--no-ledger", help="Do not record (the default).")
+    ] = False,
+) -> None:
+    """Decide a batch of intents. Exit: 0 all allowed, 3 some ask, 4 any deny, 2 error."""
+    from clearance.commands.gate import run_gate
+
+    raise typer.Exit(
+        run_gate(source, policies=policy, output="json" if as_json else output, summary=summary,
+                 cwd=cwd, ledger=None if no_ledger else ledger)
+    )  # fmt: skip
+
+
+audit_app = typer.Typer(help="Read the audit ledger.", no_args_is_help=True)
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("verify")
+def audit_verify_command(
+    path: Annotated[
+        str | None, typer.Argument(help="The ledger (default: this project's).")
+    ] = None,
+    ledger: LedgerOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Check the hash chain; exit 1 naming the first edited, deleted, reordered or cut record."""
+    from clearance.commands.audit import run_verify
+
+    raise typer.Exit(run_verify(path or ledger, as_json=as_json))
+
+
+@audit_app.command("show")
+def audit_show_command(
+    decision_id: Annotated[str, typer.Argument(help="The decision id.")],
+    ledger: LedgerOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the record as JSON.")] = False,
+) -> None:
+    """The recorded intent and decision of one decision id."""
+    from clearance.commands.audit import run_show
+
+    raise typer.Exit(run_show(decision_id, ledger, as_json=as_json))
+
+
+@audit_app.command("tail")
+def audit_tail_command(
+    ledger: LedgerOption = None,
+    lines: Annotated[int, typer.Option("-n", "--lines", help="How many records.")] = 10,
+    follow: Annotated[bool, typer.Option("-f", "--follow", help="Print new records.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print records as JSON.")] = False,
+) -> None:
+    """The latest decisions, one line each."""
+    from clearance.commands.audit import run_tail
+
+    raise typer.Exit(run_tail(ledger, lines=lines, follow=follow, as_json=as_json))
+
+
+@audit_app.command("stats")
+def audit_stats_command(
+    ledger: LedgerOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Counts by decision, rule, program and agent."""
+    from clearance.commands.audit import run_stats
+
+    raise typer.Exit(run_stats(ledger, as_json=as_json))
+
+
+@app.command("replay")
+def replay_command(
+    ledger: Annotated[str, typer.Argument(help="The ledger to replay.")],
+    policy: PolicyOption = None,
+    allow_loosening: Annotated[
+        bool, typer.Option("--allow-loosening", help="Exit 0 even if decisions got less strict.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the diff as JSON.")] = False,
+) -> None:
+    """Re-decide every recorded intent under a policy (nothing is executed); print the diff.
+
+    Exit: 0 nothing became less strict, 4 something did, 2 usage/policy/ledger error."""
+    from clearance.commands.replay import run_replay
+
+    raise typer.Exit(
+        run_replay(ledger, policies=policy, allow_loosening=allow_loosening, as_json=as_json)
+    )
+
+
 @app.callback()
 def _root() -> None:
     """Policy-as-code governance for AI coding agents."""

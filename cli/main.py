@@ -57,7 +57,17 @@ def _fast(args: list[str]) -> int | None:
             ledger=parsed.values.get("--ledger"),
             no_ledger="--no-ledger" in parsed.flags or "--ledger" not in parsed.values,
         )
+    if name == "hook" and rest and rest[0] in _HOOK_AGENTS:
+        if any(arg in ("-h", "--help") for arg in rest[1:]):
+            return None
+        from clearance.commands.hook import run_hook
+
+        return run_hook(rest[0], rest[1:])
     return None
+
+
+#: ``clearance hook NAME``: served here even on bad options, which must block, not print usage.
+_HOOK_AGENTS = frozenset(("claude-code", "gemini-cli", "codex"))
 
 
 def main(argv: list[str] | None = None) -> int:

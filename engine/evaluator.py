@@ -1,8 +1,9 @@
 """Deny-first evaluation: every part against every candidate rule of every scope.
 
 A part's decision is the strictest rule that matches it (deny > ask > allow), or the policy
-default. A part carrying a fail-closed marker is never allowed unless an allow rule names
-that marker. The command's decision is the strictest of its parts and of the whole-command
+default. A session grant -- a human's "allow for this session" -- settles an ask but never
+overrides a deny. A part carrying a fail-closed marker is never allowed unless an allow rule
+names that marker. The command's decision is the strictest of its parts and of the whole-command
 rules; it is allow only when every part is.
 """
 
@@ -43,6 +44,16 @@ def _strictest(rules: list[CompiledRule]) -> CompiledRule:
         if STRICTNESS[rule.decision] > STRICTNESS[best.decision]:
             best = rule
     return best
+
+
+def _session_grant(matched: list[CompiledRule]) -> CompiledRule | None:
+    """The session-scope allow among ``matched``, when nothing denies."""
+    if any(rule.decision == "deny" for rule in matched):
+        return None
+    for rule in matched:
+        if rule.scope == "session" and rule.decision == "allow":
+            return rule
+    return None
 
 
 def _fail_closed(part: PartView, allowing: list[CompiledRule]) -> str | None:
@@ -98,6 +109,11 @@ def evaluate(
             matched = [r for r in matched if r not in locked_out]
         pd.matched = [r.policy_id for r in matched]
         deciding: CompiledRule | None = None
+        granted = _session_grant(matched)
+        if granted is not None:
+            # A session grant is a human's answer to an ask: it settles asks of any scope,
+            # never a deny.
+            matched = [r for r in matched if r.decision != "ask" or r is granted]
         if matched:
             deciding = _strictest(matched)
             pd.decision = deciding.decision

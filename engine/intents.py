@@ -170,10 +170,10 @@ def file_part(
     fact = SimpleCommandFacts([program, *paths], " ".join(paths), 0, 0)
     fact.program = fact.program_raw = program
     fact.classes.add("read_only" if access == "read" else "write")
-    for path in paths:
-        classifier.add_path(fact, path, access, env, source="tool")
-    for path in fact.paths:
-        path.source = "tool"
+    for value in paths:
+        classifier.add_path(fact, value, access, env, source="tool")
+    for path_fact in fact.paths:
+        path_fact.source = "tool"
     return fact, " ".join(paths)
 
 

@@ -145,6 +145,8 @@ class PolicySet:
         self.default_decision = "allow"
         self.unknown_tool_decision = "ask"
         for pack in self.packs:
+            if pack.scope == "session":
+                continue  # grants add allows; they never set the default
             decision = pack.defaults.get("decision", "ask")
             if STRICTNESS[decision] > STRICTNESS[self.default_decision]:
                 self.default_decision = decision

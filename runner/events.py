@@ -5,9 +5,9 @@ observation) is its own event, so a run can be re-read, re-decided or re-sent to
 later without touching the world again. The core also projects its next model request
 from these events, which keeps the log and the conversation from ever disagreeing.
 
-Each event is written with one ``write`` on an ``O_APPEND`` descriptor while SIGINT is
-blocked, so Ctrl-C lands between events and never inside one; the file is fsynced at the
-end of the run (and on interrupt) by whoever owns the run.
+Each event is written with one ``write`` on an ``O_APPEND`` descriptor while SIGINT and
+SIGTERM are blocked, so Ctrl-C (or a kill) lands between events and never inside one; the
+file is fsynced at the end of the run (and on interrupt) by whoever owns the run.
 """
 
 from __future__ import annotations
@@ -76,17 +76,20 @@ class LogError(Exception):
     """An event log cannot be read, or is not an event log; the message says where."""
 
 
+#: The signals that end a run; both are held back while an event is written.
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
 @contextlib.contextmanager
 def sigint_deferred() -> Iterator[None]:
-    """Hold SIGINT back for the duration of the block; it is delivered right after.
-
-    Used around each write so an interrupt can only fall between two events.
+    """Hold SIGINT and SIGTERM back for the duration of the block; they are delivered
+    right after. Used around each write so an interrupt can only fall between events.
     """
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is None:  # pragma: no cover - not POSIX
         yield
         return
-    previous = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = mask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         yield
     finally:
@@ -97,7 +100,8 @@ class EventLog:
     """Append-only writer of one run's events, keeping them in memory as well.
 
     `seq` starts at 1 and grows by one per event; `listeners` see each event after it is
-    on disk (the progress display is one), so nothing is shown that is not recorded.
+    on disk (the progress display is one), so nothing is shown that is not recorded. The
+    file must not exist yet.
     """
 
     def __init__(
@@ -114,8 +118,10 @@ class EventLog:
         self._clock = clock
         self._events: list[Event] = []
         path.parent.mkdir(parents=True, exist_ok=True)
+        # O_EXCL: one file, one run. Appending a second run to an old log would make both
+        # unreadable as runs; `FileExistsError` tells the caller to pick another name.
         self._fd: int | None = os.open(
-            path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644
+            path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644
         )
 
     @property

@@ -64,14 +64,22 @@ def run_check(
     ledger: str | None = None,
     no_ledger: bool = True,
 ) -> int:
-    from clearance.engine.api import decide_intent
-
     from clearance.commands.render import render_decision, render_trace
+    from clearance.engine.api import decide_intent
 
     directory = os.path.abspath(cwd or os.getcwd())
     if not os.path.isdir(directory):
         sys.stderr.write(f"clearance check: --cwd {cwd}: not a directory\n")
         return EXIT_USAGE
+    if explain and command is not None and tool is None and input_json is None:
+        from clearance.commands.audit import looks_like_decision_id, run_explain_recorded
+
+        if looks_like_decision_id(command):
+            shown = run_explain_recorded(
+                command, ledger, cwd=directory, policies=policies, as_json=as_json
+            )
+            if shown is not None:
+                return shown
     intent, problem = build_intent(command, tool, input_json, directory)
     if problem is not None:
         sys.stderr.write(f"clearance check: {problem}\n")
@@ -83,7 +91,7 @@ def run_check(
     if ledger is not None and not no_ledger:
         from clearance.commands.ledger_write import record
 
-        error = record(ledger, decision, intent, surface="check")
+        error = record(ledger, decision, intent, surface="check", policy_files=policies)
         if error:
             sys.stderr.write(f"clearance check: {error}\n")
             return EXIT_INTERNAL

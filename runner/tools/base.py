@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
-
 from clearance.runner.providers.types import ToolSpec
+from pydantic import BaseModel, ConfigDict
 
 from .baselines import ReadBaselines
 from .status import NOT_ERRORS, Status

@@ -9,6 +9,7 @@ cut for length is saved whole as an artifact whose path the observation gives.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -114,10 +115,8 @@ def _run(
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def _exit_line(code: int | None, timed_out: bool, timeout: float) -> str:

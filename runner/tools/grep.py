@@ -71,16 +71,17 @@ class Grep(Tool[GrepInput]):
                 if len(lines) == args.max_matches:
                     more = True
                     break
-                if len(line) > _LINE_CAP:
-                    line = line[:_LINE_CAP] + " [...]"
-                lines.append(f"{display(ctx.workspace, path)}:{number}: {line}")
+                cut = line if len(line) <= _LINE_CAP else line[:_LINE_CAP] + " [...]"
+                lines.append(f"{display(ctx.workspace, path)}:{number}: {cut}")
             if more:
                 break
         details.update(files_searched=searched, matches=len(lines), more=more)
         if not lines:
             text = f"no line matches {args.pattern!r} in {searched} file(s) under {shown}"
             return ToolResult(Status.NO_MATCH, text, details)
-        body = "\n".join(lines)
+        files = len({line.split(":", 1)[0] for line in lines})
+        header = f"{len(lines)} matching line(s) in {files} file(s) under {shown}:\n"
+        body = header + "\n".join(lines)
         if more:
             note = f"\n[stopped after {args.max_matches} matches; narrow the search for the rest]"
             return ToolResult(Status.OUTPUT_TRUNCATED, body + note, details)

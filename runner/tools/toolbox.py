@@ -11,9 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
 from clearance.runner.providers.types import ToolSpec
+from pydantic import ValidationError
 
 from .base import Tool, ToolInput
 from .bash import Bash

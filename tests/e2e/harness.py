@@ -367,10 +367,13 @@ class E2ESession:
             [str(self.clearance()), "hook", HOOK_NAMES[agent], "--policy", str(policy)]
         )
 
-    def payload(self, agent: Agent, command: str) -> dict[str, object]:
-        """A real pre-tool payload captured from ``agent`` (``samples/``), proposing ``command``.
+    def payload(self, agent: Agent, command: str, cwd: Path) -> dict[str, object]:
+        """A real pre-tool payload captured from ``agent`` (``samples/``), proposing ``command``
+        from the directory ``cwd``.
 
-        Lets a test feed the hook exactly what the agent sends without starting the agent.
+        Lets a test feed the hook exactly what the agent sends without starting the agent. The
+        captured ``cwd`` was a temporary project that no longer exists; a real agent's cwd
+        does (the hook records its decision in that project's ledger).
         """
         path = self.harness().directory / "samples" / SAMPLE_PAYLOADS[agent]
         loaded: object = self._available(lambda: _read_json(path))
@@ -378,6 +381,7 @@ class E2ESession:
             raise HarnessError(f"{path} is not a pre-tool payload with a tool_input object")
         payload: dict[str, object] = {str(k): v for k, v in loaded.items()}
         payload["tool_input"] = {**loaded["tool_input"], "command": command}
+        payload["cwd"] = str(cwd)
         return payload
 
 

@@ -219,26 +219,54 @@ def test_broken_policy_blocks(agent: Agent, broken: str, e2e: E2ESession, tmp_pa
         policy.write_text("version: 1\nrules: [\n  - id: {{{\n", encoding="utf-8")
     elif broken == "invalid-schema":
         policy.write_text("version: 1\nid: e2e\nrules:\n  - decision: maybe\n", encoding="utf-8")
-    payload = json.dumps(e2e.payload(agent, "touch /tmp/x")).encode()
+    payload = json.dumps(e2e.payload(agent, "touch /tmp/x", tmp_path)).encode()
     assert_blocks_on_error(agent, run_hook(e2e, agent, policy, payload))
 
 
+def recorded(e2e: E2ESession, project: Path) -> list[dict[str, object]]:
+    """The records of the project's ledger, after ``clearance audit verify`` accepted it."""
+    ledger = project / ".clearance" / "ledger.jsonl"
+    check = subprocess.run(
+        [str(e2e.clearance()), "audit", "verify", str(ledger)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert check.returncode == 0, check
+    lines = ledger.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
 @pytest.mark.parametrize("agent", AGENTS)
-def test_deny_answer_is_one_the_agent_honours(agent: Agent, e2e: E2ESession, policy: Path) -> None:
+def test_deny_answer_is_one_the_agent_honours(
+    agent: Agent, e2e: E2ESession, policy: Path, tmp_path: Path
+) -> None:
     """A policy deny is a decision, not an error: exit 0 and a deny the agent accepts as is."""
-    payload = json.dumps(e2e.payload(agent, "touch /tmp/e2e_marker_deny")).encode()
+    payload = json.dumps(e2e.payload(agent, "touch /tmp/e2e_marker_deny", tmp_path)).encode()
     result = run_hook(e2e, agent, policy, payload)
     assert result.code == 0, result
     reason = assert_deny_json(agent, result.json())
     assert RULE_ID in reason, result
     assert RULE_REASON in reason, result
+    (record,) = recorded(e2e, tmp_path)
+    decision = record["decision"]
+    assert isinstance(decision, dict), record
+    assert decision["decision"] == "deny" and decision["policy_id"] == RULE_ID, record
+    assert record["agent"] == HOOK_NAMES[agent] and record["surface"] == "hook", record
+    assert decision["decision_id"] in reason, "the model is told which decision to look up"
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_allow_answer_is_one_the_agent_honours(agent: Agent, e2e: E2ESession, policy: Path) -> None:
-    payload = json.dumps(e2e.payload(agent, "touch /tmp/other")).encode()
+def test_allow_answer_is_one_the_agent_honours(
+    agent: Agent, e2e: E2ESession, policy: Path, tmp_path: Path
+) -> None:
+    payload = json.dumps(e2e.payload(agent, "touch /tmp/other", tmp_path)).encode()
     result = run_hook(e2e, agent, policy, payload)
     assert result.code == 0, result
+    (record,) = recorded(e2e, tmp_path)
+    decision = record["decision"]
+    assert isinstance(decision, dict) and decision["decision"] == "allow", record
     if agent == "claude":
         # Only an explicit allow skips Claude Code's own permission prompt.
         block = specific(result.json())

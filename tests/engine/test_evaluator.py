@@ -90,7 +90,7 @@ def test_fail_closed_markers_are_never_allowed_by_a_rule_that_does_not_name_them
     write_policy: Write,
 ) -> None:
     policy = policy_of(write_policy(PERMISSIVE))
-    dynamic = check(policy, 'cmd=ls; "$(echo $cmd)"')
+    dynamic = check(policy, '"$(cat cmd.txt)" --all')
     assert dynamic.decision == "ask"
     assert dynamic.reason_code == "dynamic_command"
     broken = check(policy, 'echo "unterminated')
@@ -291,3 +291,36 @@ def test_every_decision_validates_against_the_schema(write_policy: Write) -> Non
     for command in ("ls", "rm -rf /", 'echo "x', "curl x | sh", "cat .env > /tmp/x"):
         data = check(policy, command).to_dict()
         assert parse_decision(data).model_dump() == data
+
+
+def test_session_grant_settles_an_ask_but_never_a_deny(write_policy: Write) -> None:
+    from clearance.engine.api import load_policy
+
+    path = write_policy(
+        """
+        version: 1
+        id: p
+        rules:
+          - {id: ask-npm, decision: ask, reason: installs code, when: {argv: ["npm install **"]}}
+          - {id: no-rm, decision: deny, reason: never delete, when: {program: rm}}
+        """
+    )
+    grant = {
+        "id": "session",
+        "scope": "session",
+        "path": "<session>",
+        "digest": "s",
+        "rules": [
+            {"id": "grant-1", "decision": "allow", "reason": "granted by the user",
+             "when": {"argv": ["npm install **"]}},
+            {"id": "grant-2", "decision": "allow", "reason": "granted by the user",
+             "when": {"program": ["rm"]}},
+        ],
+    }
+    plain = load_policy("/home/user/project", files=[path], use_cache=False)
+    assert check(plain, "npm install left-pad").decision == "ask"
+    granted = load_policy("/home/user/project", files=[path], session=[grant], use_cache=False)
+    npm = check(granted, "npm install left-pad")
+    assert npm.decision == "allow" and npm.policy_id == "session/grant-1"
+    assert check(granted, "rm x").decision == "deny"
+    assert granted.default_decision == plain.default_decision

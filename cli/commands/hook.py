@@ -1,0 +1,57 @@
+"""``clearance hook <agent>``: the process an agent starts before every tool call.
+
+The body is :func:`clearance.hooks.base.run`; this wrapper only guarantees that even a failure
+to load the protocol module blocks: exit 2, the reason on stderr and, for the agents that read
+stdout alongside exit 2, a deny built from a fallback table that needs no other module.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+
+
+def _fallback_block(agent: str, reason: str) -> dict[str, object] | None:
+    """What the agent reads on stdout with exit 2, should the protocol modules fail to import
+    (Codex ignores stdout then)."""
+    if agent == "claude-code":
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
+    if agent == "gemini-cli":
+        return {"decision": "deny", "reason": reason}
+    return None
+
+
+def run_hook(agent: str, args: list[str]) -> int:
+    """Decide the payload on stdin for ``agent``; the exit status the agent acts on."""
+    # The process lives for one decision: the cyclic collector would only run during the
+    # imports (a few ms of the start-up budget) and find nothing worth freeing.
+    gc.disable()
+    try:
+        from clearance.hooks import protocol
+        from clearance.hooks.base import run
+
+        return run(protocol(agent), args)
+    except BaseException as exc:  # a hook that fails must block, not crash
+        return _fallback(agent, f"{type(exc).__name__}: {exc}")
+
+
+def _fallback(agent: str, problem: str) -> int:
+    reason = f"clearance blocked this call because it failed: [internal_error] {problem}"[:2000]
+    answer = _fallback_block(agent, reason)
+    try:
+        if answer is not None:
+            os.write(1, (json.dumps(answer) + "\n").encode())
+    except OSError:
+        pass
+    try:  # noqa: SIM105 -- as little as possible may fail here
+        os.write(2, f"clearance hook {agent}: {reason}\n".encode("utf-8", "replace"))
+    except OSError:
+        pass
+    return 2

@@ -1,0 +1,117 @@
+"""``clearance replay LEDGER [--policy FILE]… [--allow-loosening] [--json]``.
+
+Re-decides every recorded intent (``clearance.engine.replay``; nothing is executed) and prints
+what changed: counts by kind (``allow->deny``, ``deny->allow``, …) and each change with its old
+and new rule. The ledger is verified first: replaying a tampered ledger would review intents
+nobody proposed, so a broken chain is an error.
+
+Exit status: 0 when no decision became less strict; 4 when any did (unless
+``--allow-loosening``); 2 on a usage or policy error, an unreadable or tampered ledger.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
+
+    from clearance.engine.replay import Change, ReplayResult
+
+EXIT_OK, EXIT_USAGE, EXIT_LOOSENED = 0, 2, 4
+
+
+def run_replay(
+    ledger: str,
+    *,
+    policies: list[str] | None,
+    allow_loosening: bool = False,
+    as_json: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    from clearance.engine.errors import PolicyError
+    from clearance.engine.ledger import read_records, verify
+    from clearance.engine.replay import replay
+
+    out, err = out or sys.stdout, err or sys.stderr
+    try:
+        checked = verify(ledger)
+    except FileNotFoundError:
+        err.write(f"clearance replay: no ledger at {ledger}\n")
+        return EXIT_USAGE
+    except OSError as exc:
+        err.write(f"clearance replay: cannot read {ledger}: {exc.strerror or exc}\n")
+        return EXIT_USAGE
+    if not checked.ok:
+        err.write(
+            f"clearance replay: {ledger} fails verification at record {checked.bad_index} "
+            f"({checked.kind}): {checked.message}; refusing to replay a ledger that was "
+            "tampered with or damaged (see clearance audit verify)\n"
+        )
+        return EXIT_USAGE
+    try:
+        result = replay(read_records(ledger), files=policies)
+    except PolicyError as exc:
+        for issue in exc.issues:
+            err.write(f"clearance replay: {issue}\n")
+        return EXIT_USAGE
+    if as_json:
+        out.write(json.dumps({"ledger": ledger, **result.to_dict()}, ensure_ascii=False) + "\n")
+    else:
+        _report(result, policies, out)
+    for error in result.errors:
+        err.write(f"clearance replay: {error}\n")
+    if result.errors:
+        return EXIT_USAGE
+    if result.loosened and not allow_loosening:
+        return EXIT_LOOSENED
+    return EXIT_OK
+
+
+def _rule(decision: object, code: object) -> str:
+    return str(decision) if decision else f"({code})"
+
+
+def _line(change: Change) -> str:
+    old = change.old
+    new = change.new
+    subject = " ".join(str(old.get("subject") or new.subject).split())
+    if len(subject) > 70:
+        subject = subject[:69] + "…"
+    mark = "  LOOSER" if change.looser else ""
+    return (
+        f"  #{change.index} {change.record.get('decision_id')}  {change.kind}{mark}\n"
+        f"      {subject}\n"
+        f"      old {old.get('decision')} {_rule(old.get('policy_id'), old.get('reason_code'))}"
+        f"  ->  new {new.decision} {_rule(new.policy_id, new.reason_code)}"
+    )
+
+
+def _report(result: ReplayResult, policies: list[str] | None, out: TextIO) -> None:
+    under = ", ".join(policies) if policies is not None else "the scopes at each record's cwd"
+    out.write(
+        f"replayed {result.replayed} of {result.records} record(s) under {under} "
+        "(nothing executed)\n"
+    )
+    if result.skipped:
+        out.write(f"skipped {len(result.skipped)}: no intent to re-decide or no policy\n")
+    if not result.changes:
+        out.write("no decision changed\n")
+    else:
+        out.write(f"{len(result.changes)} decision(s) changed:\n")
+        for kind, count in result.counts.items():
+            looser = any(c.looser for c in result.changes if c.kind == kind)
+            out.write(f"  {kind:<12} {count:>5}{'  (less strict)' if looser else ''}\n")
+        out.write("\n")
+        for change in result.changes:
+            out.write(_line(change) + "\n")
+    if result.rule_changes:
+        out.write(f"\nsame decision, another rule: {len(result.rule_changes)}\n")
+        for change in result.rule_changes:
+            out.write(_line(change) + "\n")
+    loosened = len(result.loosened)
+    if loosened:
+        out.write(f"\n{loosened} decision(s) became less strict\n")

@@ -1,0 +1,29 @@
+"""Pre-tool hooks for the agent CLIs: one module per protocol, plus ``install``.
+
+``clearance hook claude-code|gemini-cli|codex`` reads the agent's payload on stdin and answers in
+that agent's format (:mod:`clearance.hooks.claude`, :mod:`.gemini`, :mod:`.codex`; the shared
+logic and the fail-closed rules are in :mod:`clearance.hooks.base`). Nothing heavy is imported
+here: the package is on the start-up path of every tool call.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.hooks.base import Protocol
+
+#: ``clearance hook NAME`` -> module holding that agent's protocol class ``PROTOCOL``.
+AGENTS = {
+    "claude-code": "clearance.hooks.claude",
+    "gemini-cli": "clearance.hooks.gemini",
+    "codex": "clearance.hooks.codex",
+}
+
+
+def protocol(name: str) -> Protocol:
+    """The protocol of agent ``name`` (a key of :data:`AGENTS`)."""
+    import importlib
+
+    module = importlib.import_module(AGENTS[name])
+    found: Protocol = module.PROTOCOL
+    return found

@@ -1,0 +1,42 @@
+"""Claude Code's PreToolUse hook protocol.
+
+Answer: exit 0 and ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+"permissionDecision": "allow"|"deny"|"ask", "permissionDecisionReason": R}}``. Claude Code
+validates the whole object: a missing ``hookEventName`` or a top-level ``decision`` other than
+approve/block makes it ignore the answer and run the tool, so nothing else is ever printed.
+An explicit ``allow`` also skips Claude Code's own permission prompt, which is what a policy
+allow means. ``ask`` is sent as is: interactive sessions prompt the user, headless ``-p`` runs
+refuse the call and show the reason. On an error: exit 2, the reason on stderr and the deny
+above on stdout (Claude Code prefers the stdout reason).
+
+Payload: ``session_id, transcript_path, cwd, permission_mode, hook_event_name, tool_name,
+tool_input, tool_use_id`` (file paths already absolute).
+"""
+
+from __future__ import annotations
+
+from clearance.hooks.base import Protocol, dumps
+
+
+class ClaudeCode(Protocol):
+    name = "claude-code"
+    pre_events = frozenset(("PreToolUse",))
+    post_events = frozenset(("PostToolUse", "PostToolUseFailure"))
+    project_env = "CLAUDE_PROJECT_DIR"
+
+    def answer(self, decision: str, reason: str) -> bytes:
+        return dumps(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": decision,
+                    "permissionDecisionReason": reason,
+                }
+            }
+        )
+
+    def blocked(self, reason: str) -> bytes:
+        return self.answer("deny", reason)
+
+
+PROTOCOL = ClaudeCode()

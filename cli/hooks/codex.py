@@ -1,0 +1,60 @@
+"""Codex's PreToolUse hook protocol.
+
+Answer: allow is exit 0 with **empty** stdout (Codex lists an explicit allow as unsupported).
+Deny is exit 0 with ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+"permissionDecision": "deny", "permissionDecisionReason": R}}`` and nothing else: Codex
+validates with ``additionalProperties: false`` and runs the tool when any other key appears, and
+it ignores a deny without a reason. Codex ignores ``ask`` (the command runs), so an ask is sent
+as a deny whose reason says approval is required. On an error: exit 2 with the reason on stderr;
+Codex ignores stdout then, so nothing is printed there.
+
+Payload: ``cwd, hook_event_name, model, permission_mode, session_id, tool_input, tool_name,
+tool_use_id, transcript_path, turn_id``. The shell tool arrives as ``Bash {command}``;
+``apply_patch`` carries the patch text in ``command``, which becomes the intent's ``patch``.
+"""
+
+from __future__ import annotations
+
+from clearance.hooks.base import Protocol, dumps
+
+ASK_PREFIX = (
+    "clearance requires a human's approval for this call, and Codex cannot ask for it in a "
+    "hook, so it is blocked: "
+)
+
+
+class Codex(Protocol):
+    name = "codex"
+    pre_events = frozenset(("PreToolUse",))
+    post_events = frozenset(("PostToolUse",))
+    project_env = None
+
+    def answer(self, decision: str, reason: str) -> bytes:
+        if decision == "allow":
+            return b""
+        if decision == "ask":
+            reason = ASK_PREFIX + reason
+        return dumps(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": reason,
+                }
+            }
+        )
+
+    def blocked(self, reason: str) -> bytes:
+        return b""
+
+    def normalize(
+        self, tool: str, tool_input: dict[str, object], cwd: str
+    ) -> tuple[str, dict[str, object], str]:
+        patch = tool_input.get("command")
+        if tool == "apply_patch" and isinstance(patch, str) and "patch" not in tool_input:
+            rest = {k: v for k, v in tool_input.items() if k != "command"}
+            return tool, {**rest, "patch": patch}, cwd
+        return tool, tool_input, cwd
+
+
+PROTOCOL = Codex()

@@ -1,0 +1,54 @@
+"""Gemini CLI's BeforeTool hook protocol.
+
+Answer: exit 0 and ``{"decision": "allow"|"deny", "reason": R}``. Gemini CLI reads stdout first
+and takes any JSON object there as the answer whatever the exit code, so stdout is always our
+own object (or nothing) and stderr is never JSON. There is no usable ``ask``: in headless mode
+Gemini CLI waits forever for a confirmation nobody can give, so an ask is sent as a deny whose
+reason says that approval is required. On an error: exit 2, the reason on stderr and the deny
+on stdout.
+
+Payload: ``session_id, transcript_path, cwd, hook_event_name, timestamp, tool_name,
+tool_input``. File paths arrive as the model wrote them, so relative ones are resolved against
+``cwd``; ``run_shell_command`` runs in ``dir_path`` (relative to ``cwd``) when it names one.
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance.hooks.base import Protocol, dumps, resolve_paths
+
+ASK_PREFIX = (
+    "clearance requires a human's approval for this call, and Gemini CLI cannot ask for it "
+    "here, so it is blocked: "
+)
+
+
+class GeminiCli(Protocol):
+    name = "gemini-cli"
+    pre_events = frozenset(("BeforeTool",))
+    post_events = frozenset(("AfterTool",))
+    project_env = "GEMINI_PROJECT_DIR"
+
+    def answer(self, decision: str, reason: str) -> bytes:
+        if decision == "allow":
+            return dumps({"decision": "allow", "reason": reason})
+        if decision == "ask":
+            reason = ASK_PREFIX + reason
+        return dumps({"decision": "deny", "reason": reason})
+
+    def blocked(self, reason: str) -> bytes:
+        return dumps({"decision": "deny", "reason": reason})
+
+    def normalize(
+        self, tool: str, tool_input: dict[str, object], cwd: str
+    ) -> tuple[str, dict[str, object], str]:
+        if tool == "run_shell_command":
+            directory = tool_input.get("dir_path")
+            if isinstance(directory, str) and directory:
+                cwd = os.path.normpath(os.path.join(cwd, directory))
+            return tool, tool_input, cwd
+        return tool, resolve_paths(tool_input, cwd), cwd
+
+
+PROTOCOL = GeminiCli()

@@ -1,0 +1,562 @@
+"""``clearance hook install claude-code|gemini-cli|codex [--scope project|user]``.
+
+Adds ``clearance hook <agent>`` to the agent's settings as its pre-tool hook, keeping everything
+already there. What the agents do with a settings file they do not like decides the care taken
+here: Claude Code drops a file that fails to parse or validate *whole and silently* (every hook
+in it is gone and tools run); Gemini CLI and Codex refuse to start. So an existing file that does
+not parse, or whose hook section has the wrong shape or types, is never rewritten: the command
+refuses (exit 2) and says what is wrong. The result is written in strict JSON or TOML, with
+exactly the documented keys, timeouts in the agent's unit (seconds for Claude Code and Codex,
+milliseconds for Gemini CLI), then read back and checked before it replaces the file.
+
+TOML is written conservatively: the user's file is never reformatted; a well-formed block is
+appended (and the combined text must parse, or nothing is written). Gemini CLI accepts
+comments in its JSON; a file with comments is not rewritten (they would be lost) -- the block
+to add by hand is printed instead.
+
+Running it twice changes nothing the second time. Warnings name what would stop the hook from
+running at all: an untrusted Gemini CLI folder, an untrusted Codex project, Codex's own hook
+review, ``disableAllHooks`` in Claude Code.
+
+Only the standard library is used (``tomllib`` reads TOML).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import sys
+import tomllib
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import TextIO
+
+EXIT_OK, EXIT_REFUSED = 0, 2
+SCOPES = ("project", "user")
+DEFAULT_TIMEOUT_S = 30
+DEFAULT_MATCHER = ".*"
+
+#: agent -> (settings folder, pre-tool event)
+TARGETS = {
+    "claude-code": (".claude", "PreToolUse"),
+    "gemini-cli": (".gemini", "BeforeTool"),
+    "codex": (".codex", "PreToolUse"),
+}
+
+
+class Refused(Exception):
+    """The settings file cannot be safely updated; the message says why and what to do."""
+
+
+def hook_command(agent: str, argv0: str | None = None) -> str:
+    """The command line the agent will run: this very ``clearance``, by absolute path, so the
+    hook works even where ``clearance`` is not on the agent's PATH (a hook that cannot start is
+    a hook that lets every tool run)."""
+    import shutil
+
+    argv0 = argv0 if argv0 is not None else sys.argv[0]
+    if argv0 and os.path.basename(argv0) == "clearance" and os.path.isfile(argv0):
+        return shlex.join([os.path.abspath(argv0), "hook", agent])
+    if argv0.endswith("__main__.py") or argv0 == "-m":
+        return shlex.join([sys.executable, "-m", "clearance", "hook", agent])
+    found = shutil.which("clearance")
+    return shlex.join([found or "clearance", "hook", agent])
+
+
+def _is_ours(command: object, agent: str) -> bool:
+    return (
+        isinstance(command, str)
+        and re.search(rf"clearance\S*\s+hook\s+{re.escape(agent)}(\s|$)", command) is not None
+    )
+
+
+def settings_path(agent: str, scope: str, project: str, env: Mapping[str, str]) -> str:
+    folder, _ = TARGETS[agent]
+    home = env.get("HOME") or os.path.expanduser("~")
+    if agent == "codex":
+        if scope == "user":
+            base = env.get("CODEX_HOME") or os.path.join(home, ".codex")
+            return os.path.join(base, "config.toml")
+        return os.path.join(project, folder, "config.toml")
+    if scope == "user":
+        if agent == "claude-code" and env.get("CLAUDE_CONFIG_DIR"):
+            return os.path.join(env["CLAUDE_CONFIG_DIR"], "settings.json")
+        return os.path.join(home, folder, "settings.json")
+    return os.path.join(project, folder, "settings.json")
+
+
+# ---- JSON settings (Claude Code, Gemini CLI) --------------------------------------------------
+
+
+def _strip_jsonc(text: str) -> str:
+    """``text`` without ``//`` and ``/* */`` comments outside strings."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    in_string = False
+    while i < n:
+        c = text[i]
+        if in_string:
+            out.append(c)
+            if c == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+            out.append(c)
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
+def _check_hooks(hooks: object, where: str, agent: str) -> None:
+    """Refuse a hook section the agent would reject (and with it, the whole file)."""
+    if not isinstance(hooks, dict):
+        raise Refused(f"{where}: 'hooks' must be an object")
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            raise Refused(f"{where}: hooks.{event} must be an array")
+        for g, group in enumerate(groups):
+            at = f"{where}: hooks.{event}[{g}]"
+            if not isinstance(group, dict):
+                raise Refused(f"{at} must be an object")
+            if "matcher" in group and not isinstance(group["matcher"], str):
+                raise Refused(f"{at}.matcher must be a string")
+            entries = group.get("hooks")
+            if not isinstance(entries, list):
+                raise Refused(f"{at}.hooks must be an array")
+            for h, entry in enumerate(entries):
+                here = f"{at}.hooks[{h}]"
+                if not isinstance(entry, dict):
+                    raise Refused(f"{here} must be an object")
+                if not isinstance(entry.get("type"), str):
+                    raise Refused(f"{here}.type must be a string")
+                if entry["type"] == "command" and not isinstance(entry.get("command"), str):
+                    raise Refused(f"{here}.command must be a string")
+                if "timeout" in entry:
+                    timeout = entry["timeout"]
+                    if agent == "codex":
+                        ok = isinstance(timeout, int) and not isinstance(timeout, bool)
+                        ok = ok and timeout >= 0
+                    else:
+                        ok = _positive(timeout)
+                    if not ok:
+                        raise Refused(f"{here}.timeout must be a positive number, not {timeout!r}")
+
+
+def _check_claude_extras(data: dict[str, object], where: str) -> None:
+    """Keys outside ``hooks`` whose wrong type makes Claude Code drop the file."""
+    permissions = data.get("permissions")
+    if permissions is not None:
+        if not isinstance(permissions, dict):
+            raise Refused(f"{where}: 'permissions' must be an object")
+        for key in ("allow", "deny", "ask", "additionalDirectories"):
+            value = permissions.get(key)
+            if value is not None and not (
+                isinstance(value, list) and all(isinstance(v, str) for v in value)
+            ):
+                raise Refused(f"{where}: permissions.{key} must be an array of strings")
+        mode = permissions.get("defaultMode")
+        if mode is not None and not isinstance(mode, str):
+            raise Refused(f"{where}: permissions.defaultMode must be a string")
+    env = data.get("env")
+    if env is not None and not (
+        isinstance(env, dict) and all(isinstance(v, str) for v in env.values())
+    ):
+        raise Refused(f"{where}: 'env' must be an object of strings")
+    for key in ("disableAllHooks", "includeCoAuthoredBy"):
+        if key in data and not isinstance(data[key], bool):
+            raise Refused(f"{where}: '{key}' must be true or false")
+    for key in ("model", "apiKeyHelper", "outputStyle"):
+        if key in data and not isinstance(data[key], str):
+            raise Refused(f"{where}: '{key}' must be a string")
+
+
+def _read_json(path: str, agent: str) -> tuple[dict[str, object], bool]:
+    """``(settings, had BOM)``; a missing or blank file is empty settings."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return {}, False
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Refused(f"{path} is not UTF-8 text; fix it first") from None
+    if not text.strip():
+        return {}, bom
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        if agent == "gemini-cli":
+            try:
+                json.loads(_strip_jsonc(text))
+            except ValueError:
+                pass
+            else:
+                raise Refused(
+                    f"{path} has comments, which rewriting it would lose; add the hook by hand"
+                ) from None
+            consequence = "Gemini CLI refuses to start with it"
+        else:
+            consequence = "Claude Code silently ignores the whole file, hooks included"
+        raise Refused(f"{path} is not valid JSON ({exc}); {consequence}. Fix it first") from None
+    if not isinstance(data, dict):
+        raise Refused(f"{path} must hold a JSON object")
+    return {str(k): v for k, v in data.items()}, bom
+
+
+def _json_entry(agent: str, command: str, timeout_s: int) -> dict[str, object]:
+    if agent == "gemini-cli":
+        return {
+            "type": "command",
+            "command": command,
+            "name": "clearance",
+            "timeout": timeout_s * 1000,
+        }
+    return {"type": "command", "command": command, "timeout": timeout_s}
+
+
+def plan_json(
+    agent: str, path: str, command: str, matcher: str, timeout_s: int
+) -> tuple[str | None, str]:
+    """``(new file text or None when nothing changes, what happened)``."""
+    data, bom = _read_json(path, agent)
+    _, event = TARGETS[agent]
+    if "hooks" in data:
+        _check_hooks(data["hooks"], path, agent)
+    if agent == "claude-code":
+        _check_claude_extras(data, path)
+    wanted = _json_entry(agent, command, timeout_s)
+    hooks = data.setdefault("hooks", {})
+    assert isinstance(hooks, dict)
+    groups = hooks.setdefault(event, [])
+    assert isinstance(groups, list)
+    for group in groups:
+        assert isinstance(group, dict)
+        entries = group["hooks"]
+        assert isinstance(entries, list)
+        for entry in entries:
+            assert isinstance(entry, dict)
+            if entry.get("type") == "command" and _is_ours(entry.get("command"), agent):
+                if all(entry.get(k) == v for k, v in wanted.items()):
+                    return (
+                        None,
+                        f"already installed in {path} ({event}, matcher "
+                        f"{group.get('matcher', '(none)')!r}); nothing changed",
+                    )
+                entry.update(wanted)
+                return _dump(data, bom), f"updated the clearance hook in {path} ({event})"
+    groups.append({"matcher": matcher, "hooks": [wanted]})
+    return _dump(
+        data, bom
+    ), f"installed the clearance hook in {path} ({event}, matcher {matcher!r})"
+
+
+def _dump(data: dict[str, object], bom: bool) -> str:
+    return ("\ufeff" if bom else "") + json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _verify_json(text: str, path: str, agent: str, command: str) -> None:
+    data = json.loads(text.lstrip("\ufeff"))
+    _check_hooks(data["hooks"], path, agent)
+    if agent == "claude-code":
+        _check_claude_extras(data, path)
+    _, event = TARGETS[agent]
+    if not any(
+        _is_ours(entry.get("command"), agent) and entry.get("command") == command
+        for group in data["hooks"][event]
+        for entry in group["hooks"]
+    ):
+        raise Refused(f"internal check failed: the hook is missing from the new {path}")
+
+
+# ---- TOML settings (Codex) --------------------------------------------------------------------
+
+
+def toml_string(value: str) -> str:
+    """A TOML basic string."""
+    out = ['"']
+    for c in value:
+        if c == "\\":
+            out.append("\\\\")
+        elif c == '"':
+            out.append('\\"')
+        elif c in "\b\t\n\f\r":
+            out.append({"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}[c])
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def toml_block(command: str, matcher: str, timeout_s: int) -> str:
+    return (
+        "\n# clearance: decide every tool call by policy (clearance hook install codex)\n"
+        "[[hooks.PreToolUse]]\n"
+        f"matcher = {toml_string(matcher)}\n"
+        "\n[[hooks.PreToolUse.hooks]]\n"
+        'type = "command"\n'
+        f"command = {toml_string(command)}\n"
+        f"timeout = {int(timeout_s)}\n"
+    )
+
+
+def _read_toml(path: str) -> tuple[str, dict[str, object]]:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return "", {}
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(f"{path} is not UTF-8 text; fix it first") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise Refused(
+            f"{path} is not valid TOML ({exc}); Codex refuses to start with it. Fix it first"
+        ) from None
+    return text, data
+
+
+def plan_toml(path: str, command: str, matcher: str, timeout_s: int) -> tuple[str | None, str]:
+    text, data = _read_toml(path)
+    hooks = data.get("hooks")
+    if hooks is not None:
+        if not isinstance(hooks, dict):
+            raise Refused(f"{path}: 'hooks' must be a table")
+        events = {k: v for k, v in hooks.items() if k != "state"}
+        _check_hooks(events, path, "codex")
+        for group in events.get("PreToolUse", []):
+            for entry in group["hooks"]:
+                if _is_ours(entry.get("command"), "codex"):
+                    same = entry.get("command") == command and entry.get("timeout") == timeout_s
+                    if same:
+                        return (
+                            None,
+                            f"already installed in {path} (PreToolUse, matcher "
+                            f"{group.get('matcher', '(none)')!r}); nothing changed",
+                        )
+                    raise Refused(
+                        f"{path} already has a clearance hook ({entry.get('command')!r}, "
+                        f"timeout {entry.get('timeout')!r}); edit it by hand (this command "
+                        "does not rewrite your TOML)"
+                    )
+    if text and not text.endswith("\n"):
+        text += "\n"
+    new = text + toml_block(command, matcher, timeout_s)
+    try:
+        parsed = tomllib.loads(new)
+    except tomllib.TOMLDecodeError as exc:
+        raise Refused(
+            f"{path} defines hooks in a form an appended [[hooks.PreToolUse]] block cannot "
+            f"extend ({exc}); add the hook by hand"
+        ) from None
+    events = parsed["hooks"]
+    _check_hooks({k: v for k, v in events.items() if k != "state"}, path, "codex")
+    if not any(
+        entry.get("command") == command for g in events["PreToolUse"] for entry in g["hooks"]
+    ):
+        raise Refused(f"internal check failed: the hook is missing from the new {path}")
+    return new, f"installed the clearance hook in {path} (PreToolUse, matcher {matcher!r})"
+
+
+# ---- warnings ---------------------------------------------------------------------------------
+
+
+def _gemini_trusted(project: str, home: str) -> bool | None:
+    """Whether Gemini CLI trusts ``project`` (``None``: cannot tell)."""
+    try:
+        with open(os.path.join(home, ".gemini", "trustedFolders.json"), encoding="utf-8") as fh:
+            rules = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(rules, dict):
+        return None
+    path = os.path.abspath(project)
+    best: tuple[int, bool] | None = None
+    for name, level in rules.items():
+        folder = os.path.abspath(str(name))
+        if level == "TRUST_PARENT":
+            folder = os.path.dirname(folder)
+        inside = path == folder or path.startswith(folder.rstrip("/") + "/")
+        if inside and (best is None or len(folder) > best[0]):
+            best = (len(folder), level in ("TRUST_FOLDER", "TRUST_PARENT"))
+    return None if best is None else best[1]
+
+
+def warnings_for(
+    agent: str, scope: str, project: str, path: str, env: Mapping[str, str]
+) -> list[str]:
+    home = env.get("HOME") or os.path.expanduser("~")
+    notes: list[str] = []
+    if agent == "gemini-cli":
+        if scope == "project":
+            trusted = _gemini_trusted(project, home)
+            if trusted is not True:
+                notes.append(
+                    f"Gemini CLI ignores project settings (this hook included) unless the folder "
+                    f"{project} is trusted{'' if trusted is None else ' (it is marked untrusted)'}:"
+                    " trust it in Gemini CLI (/permissions), or set GEMINI_CLI_TRUST_WORKSPACE=true"
+                    " where it runs headless; otherwise tools run without clearance"
+                )
+        notes.append(
+            "Gemini CLI cannot ask in headless mode: clearance answers 'ask' decisions with a "
+            "deny that says approval is required"
+        )
+    if agent == "codex":
+        if scope == "project":
+            user_config = settings_path("codex", "user", project, env)
+            trusted = False
+            try:
+                with open(user_config, "rb") as fh:
+                    projects = tomllib.load(fh).get("projects", {})
+                entry = projects.get(os.path.abspath(project), {})
+                trusted = isinstance(entry, dict) and entry.get("trust_level") == "trusted"
+            except (OSError, tomllib.TOMLDecodeError, AttributeError):
+                trusted = False
+            if not trusted:
+                notes.append(
+                    f"Codex reads {path} only for trusted projects: {project} is not marked "
+                    f'trust_level = "trusted" in {user_config}; until it is, tools run without '
+                    "clearance"
+                )
+        notes.append(
+            "Codex runs a new or changed hook only after it is trusted (Codex's hook review, or "
+            "--dangerously-bypass-hook-trust); until then tools run without clearance"
+        )
+        notes.append(
+            "Codex ignores 'ask': clearance answers it with a deny that says approval is required"
+        )
+    if agent == "claude-code":
+        for candidate in {
+            path,
+            settings_path("claude-code", "user", project, env),
+            os.path.join(project, ".claude", "settings.local.json"),
+        }:
+            try:
+                with open(candidate, encoding="utf-8-sig") as fh:
+                    data = json.load(fh)
+            except (OSError, ValueError):
+                continue
+            if isinstance(data, dict) and data.get("disableAllHooks") is True:
+                notes.append(f"{candidate} sets disableAllHooks: the hook will not run")
+    return notes
+
+
+# ---- the command ------------------------------------------------------------------------------
+
+
+def _write_atomic(path: str, text: str) -> None:
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o644
+    temporary = f"{path}.clearance-{os.getpid()}.tmp"
+    with open(temporary, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.chmod(temporary, mode)
+    os.replace(temporary, path)
+
+
+def run_install(
+    agent: str,
+    *,
+    scope: str = "project",
+    project: str | None = None,
+    command: str | None = None,
+    matcher: str = DEFAULT_MATCHER,
+    timeout_s: int = DEFAULT_TIMEOUT_S,
+    dry_run: bool = False,
+    env: Mapping[str, str] | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    out, err = out or sys.stdout, err or sys.stderr
+    env = os.environ if env is None else env
+    if agent not in TARGETS:
+        err.write(
+            f"clearance hook install: unknown agent {agent!r} (one of {', '.join(TARGETS)})\n"
+        )
+        return EXIT_REFUSED
+    if scope not in SCOPES:
+        err.write("clearance hook install: --scope is project or user\n")
+        return EXIT_REFUSED
+    if timeout_s <= 0:
+        err.write("clearance hook install: --timeout must be a positive number of seconds\n")
+        return EXIT_REFUSED
+    if not matcher:
+        err.write("clearance hook install: --matcher must not be empty\n")
+        return EXIT_REFUSED
+    if project is None:
+        from clearance.engine.scopes import repository_root
+
+        project = repository_root(os.getcwd()) or os.getcwd()
+    project = os.path.abspath(project)
+    path = settings_path(agent, scope, project, env)
+    command = command or hook_command(agent)
+    try:
+        if agent == "codex":
+            new, what = plan_toml(path, command, matcher, timeout_s)
+        else:
+            new, what = plan_json(agent, path, command, matcher, timeout_s)
+            if new is not None:
+                _verify_json(new, path, agent, command)
+    except Refused as exc:
+        err.write(f"clearance hook install: refusing: {exc}\n")
+        if agent == "codex":
+            err.write("the block to add:\n" + toml_block(command, matcher, timeout_s))
+        else:
+            block = {
+                "hooks": {
+                    TARGETS[agent][1]: [
+                        {"matcher": matcher, "hooks": [_json_entry(agent, command, timeout_s)]}
+                    ]
+                }
+            }
+            err.write("the hook to merge in:\n" + json.dumps(block, indent=2) + "\n")
+        return EXIT_REFUSED
+    if new is not None:
+        if dry_run:
+            out.write(f"# {path} would become:\n{new}")
+            what = "dry run: " + what.replace("installed", "would install").replace(
+                "updated", "would update"
+            )
+        else:
+            try:
+                _write_atomic(path, new)
+            except OSError as exc:
+                err.write(f"clearance hook install: cannot write {path}: {exc}\n")
+                return EXIT_REFUSED
+    out.write(what + "\n")
+    out.write(f"hook command: {command}\n")
+    for note in warnings_for(agent, scope, project, path, env):
+        err.write(f"warning: {note}\n")
+    return EXIT_OK
