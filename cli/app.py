@@ -274,9 +274,11 @@ def run_command(
 # ---- hooks, gate, audit, replay ----------------------------------------------------------------
 
 LedgerOption = Annotated[
-    str | None, typer.Option("--ledger", help="Ledger file (default: .clearance/ledger.jsonl "
-                             "at the repository root).")
-]  # fmt: skip
+    str | None,
+    typer.Option(
+        "--ledger", help="Ledger file (default: .clearance/ledger.jsonl at the repository root)."
+    ),
+]
 
 hook_app = typer.Typer(
     help="Pre-tool hooks for agent CLIs: decide each tool call before it runs.",
@@ -353,9 +355,16 @@ def hook_install_command(
     from clearance.hooks.install import run_install
 
     raise typer.Exit(
-        run_install(agent, scope=scope, project=project, command=command, matcher=matcher,
-                    timeout_s=timeout, dry_run=dry_run)
-    )  # fmt: skip
+        run_install(
+            agent,
+            scope=scope,
+            project=project,
+            command=command,
+            matcher=matcher,
+            timeout_s=timeout,
+            dry_run=dry_run,
+        )
+    )
 
 
 @app.command("gate")
@@ -385,9 +394,15 @@ def gate_command(
     from clearance.commands.gate import run_gate
 
     raise typer.Exit(
-        run_gate(source, policies=policy, output="json" if as_json else output, summary=summary,
-                 cwd=cwd, ledger=None if no_ledger else ledger)
-    )  # fmt: skip
+        run_gate(
+            source,
+            policies=policy,
+            output="json" if as_json else output,
+            summary=summary,
+            cwd=cwd,
+            ledger=None if no_ledger else ledger,
+        )
+    )
 
 
 audit_app = typer.Typer(help="Read the audit ledger.", no_args_is_help=True)
