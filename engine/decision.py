@@ -11,6 +11,10 @@ from __future__ import annotations
 import os
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import PathFact
+
 DECISIONS = ("allow", "ask", "deny")
 STRICTNESS = {"allow": 0, "ask": 1, "deny": 2}
 
@@ -52,14 +56,26 @@ DEFAULT_RISK = {"allow": "low", "ask": "medium", "deny": "high"}
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
+_ID_PREFIX: list[object] = [-1, ""]
+
+
 def new_decision_id() -> str:
     """A ULID: 48 bits of milliseconds then 80 random bits, so ids sort by time."""
-    value = (int(time.time() * 1000) << 80) | int.from_bytes(os.urandom(10), "big")
-    chars = []
-    for _ in range(26):
-        chars.append(_CROCKFORD[value & 31])
+    millis = int(time.time() * 1000)
+    if _ID_PREFIX[0] != millis:
+        chars = []
+        value = millis
+        for _ in range(10):
+            chars.append(_CROCKFORD[value & 31])
+            value >>= 5
+        _ID_PREFIX[0] = millis
+        _ID_PREFIX[1] = "".join(reversed(chars))
+    value = int.from_bytes(os.urandom(10), "big")
+    tail = []
+    for _ in range(16):
+        tail.append(_CROCKFORD[value & 31])
         value >>= 5
-    return "".join(reversed(chars))
+    return f"{_ID_PREFIX[1]}{''.join(reversed(tail))}"
 
 
 def utc_now() -> str:
@@ -101,7 +117,8 @@ class PartDecision:
         self.classes: list[str] = []
         self.markers: list[str] = []
         self.via: list[str] = []
-        self.paths: list[dict[str, object]] = []
+        #: The part's paths: facts (serialised by ``to_dict``), or dicts read back from a log.
+        self.paths: list[PathFact | dict[str, object]] = []
         self.hosts: list[str] = []
         self.decision = "ask"
         self.reason_code = "default"
@@ -119,7 +136,7 @@ class PartDecision:
             "classes": self.classes,
             "markers": self.markers,
             "via": self.via,
-            "paths": self.paths,
+            "paths": [p if isinstance(p, dict) else p.to_dict() for p in self.paths],
             "hosts": self.hosts,
             "decision": self.decision,
             "reason_code": self.reason_code,

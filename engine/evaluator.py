@@ -186,7 +186,7 @@ def _part_decision(policy: PolicySet, index: int, part: PartView, ctx: Context) 
     pd.classes = sorted(facts.classes)
     pd.markers = sorted(part.markers)
     pd.via = list(facts.via)
-    pd.paths = [p.to_dict() for p in facts.paths]
+    pd.paths = facts.paths
     pd.hosts = list(facts.hosts)
     return pd
 

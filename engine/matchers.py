@@ -65,7 +65,12 @@ class NameSet:
         self.globs = [_glob_regex(p, case=case) for p in patterns if _is_glob(p)]
 
     def match(self, value: str) -> bool:
-        return value in self.exact or any(g.match(value) for g in self.globs)
+        if value in self.exact:
+            return True
+        for glob in self.globs:
+            if glob.match(value):
+                return True
+        return False
 
 
 class Matcher:
@@ -122,7 +127,10 @@ class All(Matcher):
         self.children = children
 
     def test(self, part: PartView, ctx: Context) -> bool:
-        return all(c.test(part, ctx) for c in self.children)
+        for child in self.children:
+            if not child.test(part, ctx):
+                return False
+        return True
 
     def test_command(self, parts: Sequence[PartView], ctx: Context) -> bool:
         return all(c.test_command(parts, ctx) for c in self.children)
@@ -174,7 +182,10 @@ class Any_(Matcher):
         self.children = children
 
     def test(self, part: PartView, ctx: Context) -> bool:
-        return any(c.test(part, ctx) for c in self.children)
+        for child in self.children:
+            if child.test(part, ctx):
+                return True
+        return False
 
     def test_command(self, parts: Sequence[PartView], ctx: Context) -> bool:
         return any(c.test_command(parts, ctx) for c in self.children)
@@ -416,7 +427,7 @@ class Classes(Matcher):
         self.classes = frozenset(classes)
 
     def test(self, part: PartView, ctx: Context) -> bool:
-        return not self.classes.isdisjoint(part.classes)
+        return not self.classes.isdisjoint(part.class_key)
 
     def describe(self) -> str:
         return f"classes include one of {sorted(self.classes)}"

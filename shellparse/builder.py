@@ -35,6 +35,8 @@ from clearance.shellparse.tokens import Token
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from clearance.shellparse.nodes import ArithmeticExpansion, Command
 
     Children = list[object]
@@ -62,6 +64,13 @@ def _command(x: object) -> Command:
     return x  # type: ignore[return-value]
 
 
+def passthrough(fn: Callable[[Children], object]) -> Callable[[Children], object]:
+    """Marks a callback of a one-child rule that returns that child unchanged: the driver
+    then only moves the state and skips the call."""
+    fn.passthrough = True  # type: ignore[attr-defined]
+    return fn
+
+
 def unexpected_rule(children: Children) -> object:
     raise ShellSyntaxError("internal error: grammar rule without a callback", 0, "internal_error")
 
@@ -81,6 +90,7 @@ def program(children: Children) -> Script:
     return Script(_body(children[1]))
 
 
+@passthrough
 def commands_first(children: Children) -> Body:
     return _body(children[0])
 
@@ -91,6 +101,7 @@ def commands_more(children: Children) -> Body:
     return body
 
 
+@passthrough
 def statement_list(children: Children) -> Body:
     return _body(children[0])
 
@@ -124,6 +135,7 @@ def separator_op(children: Children) -> str:
     return str(_tok(children[0]).value)
 
 
+@passthrough
 def separator(children: Children) -> object:
     return children[0]
 
@@ -147,6 +159,7 @@ def and_or_more(children: Children) -> AndOr:
     return and_or
 
 
+@passthrough
 def pipeline_plain(children: Children) -> object:
     return children[0]
 
@@ -197,6 +210,7 @@ def pipe_more(children: Children) -> Pipeline:
 # --- commands ---------------------------------------------------------------------------
 
 
+@passthrough
 def command_simple(children: Children) -> object:
     return children[0]
 
@@ -495,6 +509,7 @@ def simple_name(children: Children) -> SimpleCommand:
     return _simple(None, children[0], None)
 
 
+@passthrough
 def io_redirect(children: Children) -> object:
     return children[0]
 

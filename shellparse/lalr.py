@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
     from clearance.shellparse.lexer import Lexer
 
+    Callback = Callable[[list[object]], object]
+
 #: Deepest parser stack allowed. Nesting (subshells, groups, loops) is what grows the stack;
 #: 600 entries is about 150 levels, far past anything real, and keeps every later recursive
 #: walk of the tree well inside Python's recursion limit.
@@ -27,14 +29,21 @@ _START = _lalr_table.START
 _END = _lalr_table.END
 
 
-def _resolve(name: str) -> Callable[[list[object]], object]:
+def _resolve(name: str) -> Callback:
     callback = getattr(builder, name, None)
     if callback is None:
         return builder.unexpected_rule
     return callback  # type: ignore[no-any-return]
 
 
-_RULES = [(_resolve(name), size, origin) for name, size, origin in _lalr_table.RULES]
+def _compile_rule(name: str, size: int, origin: str) -> tuple[Callback | None, int, str]:
+    callback = _resolve(name)
+    if size == 1 and getattr(callback, "passthrough", False):
+        return None, size, origin
+    return callback, size, origin
+
+
+_RULES = [_compile_rule(name, size, origin) for name, size, origin in _lalr_table.RULES]
 
 _TOKEN_NAMES = {
     "$END": "end of input",
@@ -130,15 +139,22 @@ def parse_tokens(lexer: Lexer) -> object:
             token = lexer.next_token(states[state], stack)
             continue
         callback, size, origin = rules[-action - 1]
-        if size:
-            children = values[-size:]
-            del values[-size:]
-            del stack[-size:]
+        if callback is None:
+            # A unit rule whose node is its only child (command -> simple_command, …):
+            # the value stays, only the state moves.
+            state = states[stack[-2]][origin]
+            stack[-1] = state
+            value = values[-1]
         else:
-            children = []
-        value = callback(children)
-        state = states[stack[-1]][origin]
-        stack.append(state)
-        values.append(value)
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+            else:
+                children = []
+            value = callback(children)
+            state = states[stack[-1]][origin]
+            stack.append(state)
+            values.append(value)
         if state == _END and token.type == "$END":
             return value
