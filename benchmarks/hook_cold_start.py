@@ -15,6 +15,10 @@ reports median, p90 and min over ``--runs`` runs:
 * cold: the cache is emptied before every run (the first call after a policy change);
 * no-ledger: warm, with ``--no-ledger`` (what the ledger's lock, write and fsync cost).
 
+The cases run round-robin (one run of each per round), and each line also gives the median of
+the per-round difference to the bare interpreter: on a shared machine whose speed drifts, that
+difference is the steadier figure.
+
 ``--policy small`` (default) is a two-rule policy like the e2e tests'; ``--policy default`` is a
 policy that ``extends: default`` (the shipped pack); ``--importtime`` adds the ``python -X
 importtime`` breakdown of one warm hook call. The issue's budget is a median of at most 50 ms.
@@ -220,8 +224,13 @@ def main() -> int:
     print(
         f"venv {args.venv}  python {sys.version.split()[0]}  runs {args.runs}  policy {args.policy}"
     )
+    bare = cases[0].samples
     for case in cases:
-        print(f"{case.name:30} {stats(case.samples)}")
+        # Paired with the bare interpreter of the same round: what the hook adds to a Python
+        # start, which holds still when the machine's speed drifts between rounds.
+        extra = statistics.median(s - b for s, b in zip(case.samples, bare, strict=True))
+        added = f"  +{extra:5.1f} ms over bare" if case is not cases[0] else ""
+        print(f"{case.name:30} {stats(case.samples)}{added}")
     if args.importtime:
         stdin = payload("claude-code", samples, project)
         # The console script itself (as the agent runs it); ``-m clearance`` would add runpy.
