@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import yaml
-
 from clearance.engine.api import decide, default_pack_path, load_policy
 from clearance.engine.intents import ToolIntent
 
@@ -27,8 +26,13 @@ def main() -> int:
     policy = load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
 
     def run(command: str) -> tuple[str, str, list[str]]:
-        d = decide(ToolIntent("bash", {"command": command}), policy, cwd=WORKSPACE,
-                   workspace=WORKSPACE, home=HOME)
+        d = decide(
+            ToolIntent("bash", {"command": command}),
+            policy,
+            cwd=WORKSPACE,
+            workspace=WORKSPACE,
+            home=HOME,
+        )
         classes = sorted({c for p in d.parts for c in p.classes})
         return d.decision, d.policy_id or d.reason_code, classes
 
@@ -43,8 +47,10 @@ def main() -> int:
         by_family[family][decision] += 1
         if decision == "allow":
             false_allows.append(entry["cmd"])
-    print(f"evasions: {len(evasions)}: deny {counts['deny']}, ask {counts['ask']}, "
-          f"allow {counts['allow']} (false allows)")
+    print(
+        f"evasions: {len(evasions)}: deny {counts['deny']}, ask {counts['ask']}, "
+        f"allow {counts['allow']} (false allows)"
+    )
     for family, c in sorted(by_family.items()):
         print(f"  {family:<14} deny {c['deny']:>3}  ask {c['ask']:>3}  allow {c['allow']:>3}")
     for command in false_allows:
@@ -55,7 +61,7 @@ def main() -> int:
     asked_list = []
     allowed = 0
     for entry in everyday:
-        decision, rule, classes = run(entry["cmd"])
+        decision, rule, _ = run(entry["cmd"])
         if decision == "allow":
             allowed += 1
         else:

@@ -100,7 +100,8 @@ def main() -> int:
     rate = len(cmds) / elapsed
     print(
         f"end to end (classify + decide): {rate:,.0f} decisions/s; "
-        f"p50 {percentile(latencies, 0.5) * 1e3:.3f} ms, p99 {percentile(latencies, 0.99) * 1e3:.3f} ms,"
+        f"p50 {percentile(latencies, 0.5) * 1e3:.3f} ms, "
+        f"p99 {percentile(latencies, 0.99) * 1e3:.3f} ms,"
         f" max {max(latencies) * 1e3:.1f} ms; {counts}"
     )
 

@@ -140,8 +140,10 @@ def explain_command(
 def test_command(
     paths: Annotated[
         list[str] | None,
-        typer.Argument(help="Policy files, *.test.yaml files or directories (default: the "
-                       "policies in force here)."),
+        typer.Argument(
+            help="Policy files, *.test.yaml files or directories (default: the "
+            "policies in force here)."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
     cwd: Annotated[str | None, typer.Option("--cwd", help="Directory to discover from.")] = None,

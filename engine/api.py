@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 DEFAULT_DISPLAY = "clearance:policies/default.yaml"
 
+
 def default_pack_path() -> str:
     from clearance import policies
 
@@ -67,8 +68,8 @@ def load_policy(
     use_cache = use_cache and check
     packs = cache.load(key, env) if use_cache else None
     if packs is None:
-        from clearance.engine.examples import check_examples
         from clearance.engine.errors import PolicyIssue
+        from clearance.engine.examples import check_examples
         from clearance.engine.loader import load_pack
 
         packs = []
@@ -192,5 +193,7 @@ def decide_intent(
         decision.errors = [str(issue) for issue in exc.issues]
         return decision
     except Exception as exc:
-        return failure("internal_error", f"internal error loading policy: {exc!r}", tool=intent.tool)
+        return failure(
+            "internal_error", f"internal error loading policy: {exc!r}", tool=intent.tool
+        )
     return decide(intent, policy, cwd=cwd, home=home, trace=trace)

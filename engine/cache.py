@@ -12,12 +12,11 @@ costs speed.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
 
 from clearance import __version__
+from clearance.engine.digest import compare_digest, hmac_sha256_hex, sha256_hex, sha256_stream
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,16 +37,17 @@ def cache_dir(env: Mapping[str, str] | None = None) -> str:
 def file_digest(path: str) -> str | None:
     try:
         with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
+            return sha256_hex(fh.read())
     except OSError:
         return None
 
 
 def key_for(sources: list[tuple[str, str]], extra: str = "") -> str:
-    h = hashlib.sha256(f"clearance {__version__}\n{extra}\n".encode())
+    h = sha256_stream()
+    h.update(f"clearance {__version__}\n{extra}\n".encode())
     for scope, path in sources:
         h.update(f"{scope}\0{os.path.abspath(path)}\n".encode())
-    return h.hexdigest()[:32]
+    return str(h.hexdigest())[:32]
 
 
 def _secret(directory: str, create: bool) -> bytes | None:
@@ -72,7 +72,7 @@ def _secret(directory: str, create: bool) -> bytes | None:
 
 
 def _mac(secret: bytes, body: str) -> str:
-    return hmac.new(secret, body.encode(), hashlib.sha256).hexdigest()
+    return hmac_sha256_hex(secret, body.encode())
 
 
 def load(key: str, env: Mapping[str, str] | None = None) -> list[dict[str, object]] | None:
@@ -84,7 +84,7 @@ def load(key: str, env: Mapping[str, str] | None = None) -> list[dict[str, objec
     except OSError:
         return None
     secret = _secret(directory, create=False)
-    if secret is None or not hmac.compare_digest(mac, _mac(secret, body)):
+    if secret is None or not compare_digest(mac, _mac(secret, body)):
         return None
     try:
         entry = json.loads(body)
@@ -102,9 +102,7 @@ def load(key: str, env: Mapping[str, str] | None = None) -> list[dict[str, objec
     return packs
 
 
-def store(
-    key: str, packs: list[dict[str, object]], env: Mapping[str, str] | None = None
-) -> None:
+def store(key: str, packs: list[dict[str, object]], env: Mapping[str, str] | None = None) -> None:
     files: dict[str, str] = {}
     for pack in packs:
         path = str(pack["path"])

@@ -10,9 +10,7 @@ from __future__ import annotations
 class PolicyIssue:
     __slots__ = ("column", "file", "line", "message", "rule")
 
-    def __init__(
-        self, file: str, line: int, column: int, rule: str | None, message: str
-    ) -> None:
+    def __init__(self, file: str, line: int, column: int, rule: str | None, message: str) -> None:
         self.file = file
         self.line = line
         self.column = column

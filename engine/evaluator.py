@@ -61,8 +61,10 @@ def _fail_closed(part: PartView, allowing: list[CompiledRule]) -> str | None:
     for marker in FAIL_CLOSED_MARKERS:
         if marker not in part.markers:
             continue
-        if marker == "unknown_program" and part.program is not None and any(
-            part.program in rule.named_programs for rule in allowing
+        if (
+            marker == "unknown_program"
+            and part.program is not None
+            and any(part.program in rule.named_programs for rule in allowing)
         ):
             continue
         if any(marker in rule.named_markers for rule in allowing):
@@ -172,7 +174,12 @@ def evaluate(
         traces.append({"part": None, "text": ctx.text, "rules": command_trace})
 
     return _combine(
-        policy, part_decisions, deciding_rules, command_matched, all_matched, traces if trace else None
+        policy,
+        part_decisions,
+        deciding_rules,
+        command_matched,
+        all_matched,
+        traces if trace else None,
     )
 
 
@@ -186,7 +193,7 @@ def _part_decision(policy: PolicySet, index: int, part: PartView, ctx: Context) 
     pd.classes = sorted(facts.classes)
     pd.markers = sorted(part.markers)
     pd.via = list(facts.via)
-    pd.paths = facts.paths
+    pd.paths.extend(facts.paths)
     pd.hosts = list(facts.hosts)
     return pd
 
@@ -221,9 +228,12 @@ def _combine(
         else:
             decision.trigger = {"part": index, "text": pd.text, "span": pd.span}
         decision.risk = max(
-            (r.risk or DEFAULT_RISK[r.decision] for r in deciding if r is not None
-             and r.decision == worst),
-            key=lambda risk: ("low", "medium", "high", "critical").index(risk),
+            (
+                r.risk or DEFAULT_RISK[r.decision]
+                for r in deciding
+                if r is not None and r.decision == worst
+            ),
+            key=("low", "medium", "high", "critical").index,
             default=DEFAULT_RISK[worst],
         )
     decision.parts = parts

@@ -56,6 +56,7 @@ TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
     "replace": ("edit", ("file_path",)),
     "list_directory": ("list", ("path", "dir_path")),
     "search_file_content": ("list", ("path", "dir_path")),
+    "grep_search": ("list", ("dir_path", "path")),
     "web_fetch": ("fetch", ("prompt", "url")),
     "google_web_search": ("search", ("query",)),
     "save_memory": ("agent", ()),
@@ -65,7 +66,7 @@ TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
     "local_shell": ("shell", ("command", "cmd")),
     "exec_command": ("shell", ("cmd", "command")),
     "container.exec": ("shell", ("cmd", "command")),
-    "apply_patch": ("edit", ("input", "patch")),
+    "apply_patch": ("edit", ("command", "input", "patch")),
     "update_plan": ("agent", ()),
     "view_image": ("read", ("path",)),
 }

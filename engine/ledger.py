@@ -51,9 +51,10 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import hashlib
 import json
 import os
+
+from clearance.engine.digest import sha256_hex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def canonical(record: dict[str, object]) -> str:
 
 
 def sha256_text(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    return "sha256:" + sha256_hex(data)
 
 
 def record_hash(record: dict[str, object]) -> str:

@@ -21,9 +21,7 @@ if TYPE_CHECKING:
 class Finding:
     __slots__ = ("kind", "message", "policy_id", "severity", "source")
 
-    def __init__(
-        self, severity: str, kind: str, policy_id: str, source: str, message: str
-    ) -> None:
+    def __init__(self, severity: str, kind: str, policy_id: str, source: str, message: str) -> None:
         self.severity = severity
         self.kind = kind
         self.policy_id = policy_id
@@ -103,8 +101,13 @@ def lint(policy: PolicySet) -> list[Finding]:
     for rule in policy.rules:
         if rule.policy_id in ids and ids[rule.policy_id].pack.path != rule.pack.path:
             findings.append(
-                Finding("error", "duplicate-id", rule.policy_id, rule.source,
-                        f"also defined at {ids[rule.policy_id].source}")
+                Finding(
+                    "error",
+                    "duplicate-id",
+                    rule.policy_id,
+                    rule.source,
+                    f"also defined at {ids[rule.policy_id].source}",
+                )
             )
         ids.setdefault(rule.policy_id, rule)
         why = never_matches(rule)
@@ -124,12 +127,22 @@ def lint(policy: PolicySet) -> list[Finding]:
             )
         if not (rule.examples.get("match") or []):
             findings.append(
-                Finding("warning", "no-examples", rule.policy_id, rule.source,
-                        "no 'match' examples: nothing shows what the rule is for")
+                Finding(
+                    "warning",
+                    "no-examples",
+                    rule.policy_id,
+                    rule.source,
+                    "no 'match' examples: nothing shows what the rule is for",
+                )
             )
         if len(rule.reason.split()) < 3:
             findings.append(
-                Finding("warning", "thin-reason", rule.policy_id, rule.source,
-                        f"reason {rule.reason!r} tells the agent little")
+                Finding(
+                    "warning",
+                    "thin-reason",
+                    rule.policy_id,
+                    rule.source,
+                    f"reason {rule.reason!r} tells the agent little",
+                )
             )
     return findings

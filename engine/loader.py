@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import os
 
-from pydantic import ValidationError
-
 from clearance.engine import yamlsrc
 from clearance.engine.errors import PolicyError, PolicyIssue
 from clearance.engine.policy_model import PolicyFile
+from pydantic import ValidationError
+
 
 def default_pack_path() -> str:
     """The shipped default pack (``clearance.policies/default.yaml``)."""
@@ -77,12 +77,19 @@ def _load(
     for parent in model.extends:
         if parent == "default":
             packs.extend(
-                _load(default_pack_path(), scope, None, "clearance:policies/default.yaml",
-                      (*chain, real))
+                _load(
+                    default_pack_path(),
+                    scope,
+                    None,
+                    "clearance:policies/default.yaml",
+                    (*chain, real),
+                )
             )
         else:
-            target = parent if os.path.isabs(parent) else os.path.join(
-                os.path.dirname(os.path.abspath(path)), parent
+            target = (
+                parent
+                if os.path.isabs(parent)
+                else os.path.join(os.path.dirname(os.path.abspath(path)), parent)
             )
             packs.extend(_load(target, scope, None, None, (*chain, real)))
     rules = []
@@ -115,7 +122,9 @@ def _load(
     return packs
 
 
-def _duplicate_ids(shown: str, data: dict[str, object], located: yamlsrc.Located) -> list[PolicyIssue]:
+def _duplicate_ids(
+    shown: str, data: dict[str, object], located: yamlsrc.Located
+) -> list[PolicyIssue]:
     rules = data.get("rules")
     if not isinstance(rules, list):
         return []
@@ -129,8 +138,13 @@ def _duplicate_ids(shown: str, data: dict[str, object], located: yamlsrc.Located
             line, column = located.position(("rules", i, "id"))
             first, _ = located.position(("rules", seen[rule_id], "id"))
             issues.append(
-                PolicyIssue(shown, line, column, rule_id,
-                            f"duplicate rule id {rule_id!r} (first defined on line {first})")
+                PolicyIssue(
+                    shown,
+                    line,
+                    column,
+                    rule_id,
+                    f"duplicate rule id {rule_id!r} (first defined on line {first})",
+                )
             )
         else:
             seen[rule_id] = i

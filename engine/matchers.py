@@ -47,7 +47,8 @@ def _glob_regex(pattern: str, *, case: bool = True) -> re.Pattern[str]:
         else:
             out.append(re.escape(c))
         i += 1
-    return re.compile("".join(out) + r"\Z", 0 if case else re.IGNORECASE)
+    # DOTALL: an argument may hold a newline ($'a\nb'), and '*' must still cover it.
+    return re.compile("".join(out) + r"\Z", re.DOTALL if case else re.DOTALL | re.IGNORECASE)
 
 
 def _is_glob(pattern: str) -> bool:
@@ -387,7 +388,7 @@ class Flags(Matcher):
         found = self._canonical.get(key)
         if found is None:
             found = frozenset(
-                {f for f in self.flags} | {_canonical(program, subcommand, f) for f in self.flags}
+                set(self.flags) | {_canonical(program, subcommand, f) for f in self.flags}
             )
             self._canonical[key] = found
         return found
@@ -472,13 +473,13 @@ class PathGlobs:
         if key not in self._compiled:
             alternatives: list[str] = []
             for pattern in self.patterns:
-                expanded = (
-                    PATH_SETS[pattern[1:]] if pattern.startswith("@") else (pattern,)
-                )
+                expanded = PATH_SETS[pattern[1:]] if pattern.startswith("@") else (pattern,)
                 for item in expanded:
                     alternatives.append(_path_regex(item, workspace, home))
             self._compiled[key] = (
-                re.compile("|".join(f"(?:{a})" for a in alternatives)) if alternatives else None
+                re.compile("|".join(f"(?:{a})" for a in alternatives), re.DOTALL)
+                if alternatives
+                else None
             )
         return self._compiled[key]
 
@@ -521,10 +522,14 @@ class Paths(Matcher):
         self.spec = spec
 
     def test(self, part: PartView, ctx: Context) -> bool:
+        if not part.paths:
+            return False
         regex = self.globs.regex(ctx.workspace, ctx.home) if self.globs.patterns else None
         for path in part.paths:
-            if self.access is not None and path.access not in self.access and (
-                path.access != "unknown"
+            if (
+                self.access is not None
+                and path.access not in self.access
+                and (path.access != "unknown")
             ):
                 continue
             if self.source is not None and path.source not in self.source:

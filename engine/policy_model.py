@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-
 from clearance.engine.pathsets import PATH_SETS
 from clearance.shellparse.facts import CLASSES, MARKERS
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Decision = Literal["allow", "ask", "deny"]
 Risk = Literal["low", "medium", "high", "critical"]
@@ -97,8 +96,18 @@ class When(_Strict):
     tool: list[str] | None = None
 
     @field_validator(
-        "program", "argv", "subcommand", "flags", "classes", "hosts", "redirects", "markers",
-        "via", "context", "tool", mode="before",
+        "program",
+        "argv",
+        "subcommand",
+        "flags",
+        "classes",
+        "hosts",
+        "redirects",
+        "markers",
+        "via",
+        "context",
+        "tool",
+        mode="before",
     )
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:

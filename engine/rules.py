@@ -7,9 +7,8 @@ the rest are candidates for every part. The set's digest covers the content of e
 
 from __future__ import annotations
 
-import hashlib
-
 from clearance.engine.decision import STRICTNESS
+from clearance.engine.digest import sha256_stream
 from clearance.engine.matchers import NameSet, compile_when
 
 TYPE_CHECKING = False
@@ -108,8 +107,12 @@ class PolicySet:
         self.rules: list[CompiledRule] = []
         order = 0
         for data in sorted(
-            packs, key=lambda d: SCOPE_ORDER.index(str(d["scope"]))
-            if str(d["scope"]) in SCOPE_ORDER else len(SCOPE_ORDER)
+            packs,
+            key=lambda d: (
+                SCOPE_ORDER.index(str(d["scope"]))
+                if str(d["scope"]) in SCOPE_ORDER
+                else len(SCOPE_ORDER)
+            ),
         ):
             pack = Pack(data)
             raw_rules = data.get("rules") or []
@@ -156,7 +159,7 @@ class PolicySet:
         if not self.packs:
             self.default_decision = "ask"
         self.locked = any(p.lock and p.scope == "managed" for p in self.packs)
-        digest = hashlib.sha256()
+        digest = sha256_stream()
         for pack in self.packs:
             digest.update(f"{pack.scope}\0{pack.id}\0{pack.digest}\n".encode())
         self.digest = "sha256:" + digest.hexdigest()

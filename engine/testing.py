@@ -52,8 +52,10 @@ def run_examples(policy: PolicySet) -> list[CaseResult]:
                 line = positions[i][0] if i < len(positions) else 0
                 got = rule_matches(rule, example, policy)
                 shown = example if isinstance(example, str) else repr(example)
-                detail = "" if got == expected else (
-                    "the rule does not match it" if expected else "the rule matches it"
+                detail = (
+                    ""
+                    if got == expected
+                    else ("the rule does not match it" if expected else "the rule matches it")
                 )
                 results.append(
                     CaseResult(
@@ -91,7 +93,9 @@ def load_cases(path: str) -> list[tuple[dict[str, object], int]]:
         unknown = set(case) - {"command", "tool", "input", "expect", "rule", "cwd", "name"}
         if unknown:
             issues.append(
-                PolicyIssue(path, line, column, None, f"unknown key(s): {', '.join(sorted(unknown))}")
+                PolicyIssue(
+                    path, line, column, None, f"unknown key(s): {', '.join(sorted(unknown))}"
+                )
             )
         if case.get("expect") not in ("allow", "ask", "deny"):
             issues.append(PolicyIssue(path, line, column, None, "'expect' is allow, ask or deny"))
@@ -122,7 +126,9 @@ def run_cases(policy: PolicySet, path: str) -> list[CaseResult]:
             problems.append(f"expected {case['expect']}, got {decision.decision}")
         rule = case.get("rule")
         if rule is not None and decision.policy_id != rule:
-            problems.append(f"expected rule {rule}, got {decision.policy_id or decision.reason_code}")
+            problems.append(
+                f"expected rule {rule}, got {decision.policy_id or decision.reason_code}"
+            )
         results.append(
             CaseResult(
                 str(case.get("name") or label),

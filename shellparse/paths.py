@@ -213,7 +213,9 @@ _secret_cache: dict[str, re.Pattern[str]] = {}
 def secret_regex(home: str) -> re.Pattern[str]:
     found = _secret_cache.get(home)
     if found is None:
-        found = re.compile("|".join(f"(?:{glob_to_regex(p, home)})" for p in SECRET_PATTERNS))
+        found = re.compile(
+            "|".join(f"(?:{glob_to_regex(p, home)})" for p in SECRET_PATTERNS), re.DOTALL
+        )
         _secret_cache[home] = found
     return found
 
@@ -256,25 +258,62 @@ def holds_secrets(resolved: str, home: str) -> bool:
     return any(root == resolved or root.startswith(prefix) for root in secret_roots(home))
 
 
-_sensitive_cache: dict[tuple[str, str], re.Pattern[str]] = {}
+_sensitive_cache: dict[
+    tuple[str, str], tuple[tuple[str, ...], tuple[str, ...], re.Pattern[str] | None]
+] = {}
 
 
-def is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
-    """Writing ``resolved`` makes code run later or changes what an agent may do."""
+def _sensitive_matchers(
+    home: str, workspace: str
+) -> tuple[tuple[str, ...], tuple[str, ...], re.Pattern[str] | None]:
+    """(absolute literal paths, workspace-relative literal tails, regex for the globs).
+
+    Most patterns are literal: plain string tests decide them, and only the few with glob
+    characters are compiled -- compiling every pattern into one regex cost each hook process
+    several milliseconds.
+    """
     key = (home, workspace)
     found = _sensitive_cache.get(key)
     if found is None:
-        parts = []
+        absolute: list[str] = []
+        tails: list[str] = []
+        globs: list[str] = []
         for pattern in SENSITIVE_WRITE_PATTERNS:
-            # a relative pattern is in the workspace, at any depth (nested repositories)
-            anchored = (
-                pattern
-                if pattern.startswith(("/", "~/"))
-                else workspace.rstrip("/") + "/**/" + pattern
-            )
-            parts.append(f"(?:{glob_to_regex(anchored, home)})")
-        found = _sensitive_cache[key] = re.compile("|".join(parts))
-    return found.fullmatch(resolved) is not None
+            if any(c in pattern for c in "*?["):
+                anchored = (
+                    pattern
+                    if pattern.startswith(("/", "~/"))
+                    else workspace.rstrip("/") + "/**/" + pattern
+                )
+                globs.append(f"(?:{glob_to_regex(anchored, home)})")
+            elif pattern.startswith("~/"):
+                absolute.append(home.rstrip("/") + pattern[1:])
+            elif pattern.startswith("/"):
+                absolute.append(pattern)
+            else:
+                tails.append("/" + pattern)
+        regex = re.compile("|".join(globs), re.DOTALL) if globs else None
+        found = _sensitive_cache[key] = (tuple(absolute), tuple(tails), regex)
+    return found
+
+
+def is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
+    """Writing ``resolved`` makes code run later or changes what an agent may do.
+
+    A pattern covers what it names and everything under it; a relative pattern is in the
+    workspace, at any depth (nested repositories).
+    """
+    absolute, tails, regex = _sensitive_matchers(home, workspace)
+    for path in absolute:
+        if resolved == path or resolved.startswith(path + "/"):
+            return True
+    root = workspace.rstrip("/")
+    if resolved.startswith(root + "/"):
+        inside = resolved[len(root) :]
+        for tail in tails:
+            if inside.endswith(tail) or (tail + "/") in inside:
+                return True
+    return regex is not None and regex.fullmatch(resolved) is not None
 
 
 def resolve(path: str, cwd: str | None, home: str) -> str | None:

@@ -27,7 +27,7 @@ def console_lines() -> list[str]:
 
 
 def run(line: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    command = line.split("  #")[0].strip()
+    command = line.split("  #", maxsplit=1)[0].strip()
     argv = shlex.split(command)
     assert argv[0] == "clearance"
     (tmp_path / ".git").mkdir(exist_ok=True)
@@ -39,8 +39,13 @@ def run(line: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     }
     env.pop("XDG_CONFIG_HOME", None)
     return subprocess.run(
-        [clearance(), *argv[1:]], cwd=tmp_path, env=env, capture_output=True, text=True,
+        [clearance(), *argv[1:]],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=60,
+        check=False,
     )
 
 
@@ -58,7 +63,7 @@ def test_setup_commands_and_ci() -> None:
     "line", [line for line in console_lines() if re.search(r"#\s*(allow|ask|deny)\b", line)]
 )
 def test_commented_examples(line: str, tmp_path: Path) -> None:
-    comment = line.split("#")[-1]
+    comment = line.rsplit("#", maxsplit=1)[-1]
     expected = re.search(r"(allow|ask|deny)", comment)
     assert expected is not None
     result = run(line, tmp_path)

@@ -16,7 +16,9 @@ def _short(text: str, width: int = 72) -> str:
 
 
 def render_decision(decision: ApprovalDecision) -> str:
-    lines = [f"{_LABEL.get(decision.decision, decision.decision.upper())}  {_short(decision.subject)}"]
+    lines = [
+        f"{_LABEL.get(decision.decision, decision.decision.upper())}  {_short(decision.subject)}"
+    ]
     if decision.policy_id:
         lines.append(f"  rule     {decision.policy_id}  ({decision.scope} scope)")
     if decision.source:

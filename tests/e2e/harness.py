@@ -251,9 +251,41 @@ class Harness:
     def agent_binary(self, agent: Agent) -> Path:
         return self.agents / "node_modules" / ".bin" / agent
 
+    def install_agents(self) -> None:
+        """Install the pinned agent CLIs with the harness's ``install.sh`` (npm ci; about
+        20 s and 760 MB the first time), so that ``python -m pytest`` on a fresh machine
+        runs the end-to-end tests instead of failing on a missing tool. One process
+        installs; the others wait on the lock. ``CLEARANCE_E2E_INSTALL=0`` turns it off."""
+        if os.environ.get("CLEARANCE_E2E_INSTALL", "1") == "0":
+            return
+        import fcntl
+        import subprocess
+
+        self.agents.mkdir(parents=True, exist_ok=True)
+        with open(self.agents / ".clearance-install.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if all(self.agent_binary(a).exists() for a in ("claude", "gemini", "codex")):
+                return
+            result = subprocess.run(
+                [str(self.directory / "install.sh")],
+                env={**os.environ, AGENTS_ENV: str(self.agents)},
+                capture_output=True,
+                text=True,
+                timeout=900,
+                check=False,
+            )
+            if result.returncode != 0:
+                raise E2EUnavailable(
+                    "installing the agent CLIs failed (needs node >= 20 and the npm "
+                    f"registry): {(result.stdout + result.stderr)[-1500:]}"
+                )
+
     def require_agent(self, agent: Agent) -> None:
-        """Raise :class:`E2EUnavailable` unless ``agent``'s CLI is installed."""
+        """Raise :class:`E2EUnavailable` unless ``agent``'s CLI is installed (installing the
+        pinned CLIs first when they are missing)."""
         binary = self.agent_binary(agent)
+        if not binary.exists():
+            self.install_agents()
         if not binary.exists() or not os.access(binary, os.X_OK):
             raise E2EUnavailable(
                 f"{agent} CLI not installed at {binary}: run "

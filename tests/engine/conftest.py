@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent
@@ -42,7 +41,9 @@ def policy_of(*files: str) -> PolicySet:
     return load_policy(WORKSPACE, files=list(files), use_cache=False)
 
 
-def check(policy: PolicySet, command: str, tool: str = "bash", **kwargs: object) -> ApprovalDecision:
+def check(
+    policy: PolicySet, command: str, tool: str = "bash", **kwargs: object
+) -> ApprovalDecision:
     if tool in ("bash", "Bash", "run_shell_command", "shell"):
         intent = ToolIntent(tool, {"command": command})
     else:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import Write, check, policy_of
-
 from clearance.engine.schema import parse_decision
+from conftest import Write, check, policy_of
 
 PERMISSIVE = """
 version: 1
@@ -149,7 +148,13 @@ def test_path_rule_covers_every_tool(write_policy: Write) -> None:
             """
         )
     )
-    for command in ("cat .env", "grep KEY .env", "cp .env /tmp/x", "wc -l < .env", "tar cf x.tar .env"):
+    for command in (
+        "cat .env",
+        "grep KEY .env",
+        "cp .env /tmp/x",
+        "wc -l < .env",
+        "tar cf x.tar .env",
+    ):
         decision = check(policy, command)
         assert decision.decision == "deny", command
         assert decision.policy_id == "p/no-env"
@@ -311,10 +316,18 @@ def test_session_grant_settles_an_ask_but_never_a_deny(write_policy: Write) -> N
         "path": "<session>",
         "digest": "s",
         "rules": [
-            {"id": "grant-1", "decision": "allow", "reason": "granted by the user",
-             "when": {"argv": ["npm install **"]}},
-            {"id": "grant-2", "decision": "allow", "reason": "granted by the user",
-             "when": {"program": ["rm"]}},
+            {
+                "id": "grant-1",
+                "decision": "allow",
+                "reason": "granted by the user",
+                "when": {"argv": ["npm install **"]},
+            },
+            {
+                "id": "grant-2",
+                "decision": "allow",
+                "reason": "granted by the user",
+                "when": {"program": ["rm"]},
+            },
         ],
     }
     plain = load_policy("/home/user/project", files=[path], use_cache=False)

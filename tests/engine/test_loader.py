@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Write, check, policy_of
-
 from clearance.engine.api import decide_intent
 from clearance.engine.errors import PolicyError
 from clearance.engine.intents import ToolIntent
+from conftest import Write, check, policy_of
 
 
 def issues(path: str) -> list[str]:

@@ -7,15 +7,15 @@ import os
 from pathlib import Path
 
 import pytest
-
 from clearance.engine import cache
 from clearance.engine.api import decide, load_policy
 from clearance.engine.errors import PolicyError
 from clearance.engine.intents import ToolIntent
 from clearance.engine.scopes import discover, workspace_of
 
-ALLOW_RM = "version: 1\nid: {id}\nrules:\n  - {{id: rm, decision: allow, reason: fine here, when: {{program: rm}}}}\n"
-DENY_RM = "version: 1\nid: {id}\nrules:\n  - {{id: rm, decision: deny, reason: not here, when: {{program: rm}}}}\n"
+RULE = "  - {{id: rm, decision: %s, reason: %s, when: {{program: rm}}}}\n"
+ALLOW_RM = "version: 1\nid: {id}\nrules:\n" + RULE % ("allow", "fine here")
+DENY_RM = "version: 1\nid: {id}\nrules:\n" + RULE % ("deny", "not here")
 
 
 def layout(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
@@ -25,7 +25,11 @@ def layout(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     (repo / ".git").mkdir()
     home = tmp_path / "home"
     (home / ".config" / "clearance").mkdir(parents=True)
-    env = {"HOME": str(home), "CLEARANCE_MANAGED_POLICY": "", "CLEARANCE_CACHE_DIR": str(tmp_path / "c")}
+    env = {
+        "HOME": str(home),
+        "CLEARANCE_MANAGED_POLICY": "",
+        "CLEARANCE_CACHE_DIR": str(tmp_path / "c"),
+    }
     return repo, sub, env
 
 

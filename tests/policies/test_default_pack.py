@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 import yaml
-
 from clearance.engine.api import decide, load_policy
 from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
@@ -40,7 +39,10 @@ def default_policy() -> PolicySet:
 
 def decide_command(policy: PolicySet, command: str) -> Any:
     return decide(
-        ToolIntent("bash", {"command": command}), policy, cwd=WORKSPACE, workspace=WORKSPACE,
+        ToolIntent("bash", {"command": command}),
+        policy,
+        cwd=WORKSPACE,
+        workspace=WORKSPACE,
         home=HOME,
     )
 
@@ -50,9 +52,8 @@ def decide_command(policy: PolicySet, command: str) -> Any:
 )
 def test_no_evasion_is_allowed(default_policy: PolicySet, entry: dict[str, Any]) -> None:
     decision = decide_command(default_policy, entry["cmd"])
-    assert decision.decision != "allow", (
-        f"{entry['cmd']!r} was allowed: "
-        + "; ".join(f"{p.argv} -> {p.decision} {p.policy_id}" for p in decision.parts)
+    assert decision.decision != "allow", f"{entry['cmd']!r} was allowed: " + "; ".join(
+        f"{p.argv} -> {p.decision} {p.policy_id}" for p in decision.parts
     )
 
 
@@ -66,5 +67,7 @@ def test_everyday_commands_run_without_asking(
         return
     assert decision.decision == "allow", (
         f"{entry['cmd']!r} -> {decision.decision} ({decision.reason_code}: {decision.reason}); "
-        + "; ".join(f"{p.argv} -> {p.decision} {p.policy_id or p.reason_code}" for p in decision.parts)
+        + "; ".join(
+            f"{p.argv} -> {p.decision} {p.policy_id or p.reason_code}" for p in decision.parts
+        )
     )

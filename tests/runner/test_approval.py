@@ -114,13 +114,25 @@ def test_without_a_grant_pattern_session_is_not_offered() -> None:
     assert "for this session" not in out.getvalue()
 
 
-def test_a_grant_is_only_offered_where_it_would_take_effect(
-    workspace: Path, policy_file: str
-) -> None:
+def test_a_grant_settles_an_explicit_ask_rule(workspace: Path, policy_file: str) -> None:
     asker = Recorder("allow_session")
     approval = _settle(_approver(workspace, policy_file, asker), "curl https://example.com")
     (request,) = asker.asked
+    assert request.grant_patterns == ["curl **"]
+    assert request.no_grant_because is None
+    assert approval.outcome == "allow" and approval.answer == "allow_session"
+    assert approval.grant is not None
+
+
+def test_a_grant_is_only_offered_where_it_would_take_effect(
+    workspace: Path, policy_file: str
+) -> None:
+    # Inline interpreter code stays fail-closed: a grant naming the program does not name
+    # the marker, so it would change nothing and is not offered.
+    asker = Recorder("allow_session")
+    approval = _settle(_approver(workspace, policy_file, asker), "python3 -c 'print(1)'")
+    (request,) = asker.asked
     assert request.grant_patterns == []
-    assert request.no_grant_because is not None and "test/ask-curl" in request.no_grant_because
+    assert request.no_grant_because is not None
     assert (approval.outcome, approval.answer, approval.grant) == ("allow", "allow_once", None)
     assert approval.fields()["no_grant_because"] == request.no_grant_because
