@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from clearance.engine.pathsets import PATH_SETS
+from clearance.shellparse.globs import GlobSet
 from clearance.shellparse.knowledge import lookup
-from clearance.shellparse.paths import glob_to_regex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -466,44 +466,17 @@ class PathGlobs:
         self.patterns = list(patterns)
         for name in sets:
             self.patterns.append("@" + name)
-        self._compiled: dict[tuple[str, str], re.Pattern[str] | None] = {}
+        self._compiled: dict[tuple[str, str], GlobSet] = {}
 
-    def regex(self, workspace: str, home: str) -> re.Pattern[str] | None:
+    def compiled(self, workspace: str, home: str) -> GlobSet:
         key = (workspace, home)
-        if key not in self._compiled:
-            alternatives: list[str] = []
+        found = self._compiled.get(key)
+        if found is None:
+            expanded: list[str] = []
             for pattern in self.patterns:
-                expanded = PATH_SETS[pattern[1:]] if pattern.startswith("@") else (pattern,)
-                for item in expanded:
-                    alternatives.append(_path_regex(item, workspace, home))
-            self._compiled[key] = (
-                re.compile("|".join(f"(?:{a})" for a in alternatives), re.DOTALL)
-                if alternatives
-                else None
-            )
-        return self._compiled[key]
-
-
-def _path_regex(pattern: str, workspace: str, home: str) -> str:
-    """Regex for one policy path pattern: gitignore-style, ``$`` at the end for exactly."""
-    workspace = workspace.rstrip("/") or "/"
-    home = home.rstrip("/") or "/"
-    exact = pattern.endswith("$")
-    if exact:
-        pattern = pattern[:-1]
-    tail = "" if exact else "(?:/.*)?"
-    if pattern == "/":
-        return "/" if exact else "/.*"
-    if pattern == "~":
-        return re.escape(home) + tail
-    if pattern.startswith("{workspace}"):
-        rest = pattern[len("{workspace}") :]
-        if not rest:
-            return re.escape(workspace) + tail
-        return re.escape(workspace) + glob_to_regex(rest, home, descendants=not exact)
-    if "/" in pattern.rstrip("/") and not pattern.startswith(("/", "~/")):
-        pattern = workspace + "/" + pattern
-    return glob_to_regex(pattern, home, descendants=not exact)
+                expanded.extend(PATH_SETS[pattern[1:]] if pattern.startswith("@") else (pattern,))
+            found = self._compiled[key] = GlobSet(expanded, home, workspace)
+        return found
 
 
 class Paths(Matcher):
@@ -524,7 +497,7 @@ class Paths(Matcher):
     def test(self, part: PartView, ctx: Context) -> bool:
         if not part.paths:
             return False
-        regex = self.globs.regex(ctx.workspace, ctx.home) if self.globs.patterns else None
+        globs = self.globs.compiled(ctx.workspace, ctx.home) if self.globs.patterns else None
         for path in part.paths:
             if (
                 self.access is not None
@@ -545,12 +518,9 @@ class Paths(Matcher):
                     continue
                 if location == "not_inside" and where is True:
                     continue
-            if regex is None:
-                if self.globs.patterns:
-                    continue
+            if globs is None:
                 return True
-            target = path.resolved if path.resolved is not None else path.path
-            if regex.fullmatch(target) or (path.resolved is None and regex.fullmatch(path.path)):
+            if globs.match(path.resolved if path.resolved is not None else path.path):
                 return True
         return False
 

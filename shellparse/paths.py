@@ -9,6 +9,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from clearance.shellparse.globs import GlobSet
+
 #: Files whose content is a credential. Shared with the engine's ``secrets`` path set.
 SECRET_PATTERNS = (
     ".env",
@@ -207,23 +209,16 @@ def glob_to_regex(pattern: str, home: str, *, descendants: bool = True) -> str:
     return "(?:.*/)?" + core + tail
 
 
-_secret_cache: dict[str, re.Pattern[str]] = {}
-
-
-def secret_regex(home: str) -> re.Pattern[str]:
-    found = _secret_cache.get(home)
-    if found is None:
-        found = re.compile(
-            "|".join(f"(?:{glob_to_regex(p, home)})" for p in SECRET_PATTERNS), re.DOTALL
-        )
-        _secret_cache[home] = found
-    return found
+_secret_cache: dict[str, GlobSet] = {}
 
 
 def is_secret(resolved: str, home: str) -> bool:
     if resolved.endswith(NOT_SECRET_SUFFIXES):
         return False
-    return secret_regex(home).fullmatch(resolved) is not None
+    found = _secret_cache.get(home)
+    if found is None:
+        found = _secret_cache[home] = GlobSet(SECRET_PATTERNS, home, "/")
+    return found.match(resolved)
 
 
 def _fixed_prefix(pattern: str, home: str) -> str | None:
@@ -259,18 +254,17 @@ def holds_secrets(resolved: str, home: str) -> bool:
 
 
 _sensitive_cache: dict[
-    tuple[str, str], tuple[tuple[str, ...], tuple[str, ...], re.Pattern[str] | None]
+    tuple[str, str], tuple[tuple[str, ...], tuple[str, ...], GlobSet | None]
 ] = {}
 
 
 def _sensitive_matchers(
     home: str, workspace: str
-) -> tuple[tuple[str, ...], tuple[str, ...], re.Pattern[str] | None]:
+) -> tuple[tuple[str, ...], tuple[str, ...], GlobSet | None]:
     """(absolute literal paths, workspace-relative literal tails, regex for the globs).
 
     Most patterns are literal: plain string tests decide them, and only the few with glob
-    characters are compiled -- compiling every pattern into one regex cost each hook process
-    several milliseconds.
+    characters go through the segment matcher of ``globs``.
     """
     key = (home, workspace)
     found = _sensitive_cache.get(key)
@@ -280,20 +274,19 @@ def _sensitive_matchers(
         globs: list[str] = []
         for pattern in SENSITIVE_WRITE_PATTERNS:
             if any(c in pattern for c in "*?["):
-                anchored = (
+                globs.append(
                     pattern
                     if pattern.startswith(("/", "~/"))
                     else workspace.rstrip("/") + "/**/" + pattern
                 )
-                globs.append(f"(?:{glob_to_regex(anchored, home)})")
             elif pattern.startswith("~/"):
                 absolute.append(home.rstrip("/") + pattern[1:])
             elif pattern.startswith("/"):
                 absolute.append(pattern)
             else:
                 tails.append("/" + pattern)
-        regex = re.compile("|".join(globs), re.DOTALL) if globs else None
-        found = _sensitive_cache[key] = (tuple(absolute), tuple(tails), regex)
+        matcher = GlobSet(globs, home, workspace) if globs else None
+        found = _sensitive_cache[key] = (tuple(absolute), tuple(tails), matcher)
     return found
 
 
@@ -303,7 +296,7 @@ def is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
     A pattern covers what it names and everything under it; a relative pattern is in the
     workspace, at any depth (nested repositories).
     """
-    absolute, tails, regex = _sensitive_matchers(home, workspace)
+    absolute, tails, globs = _sensitive_matchers(home, workspace)
     for path in absolute:
         if resolved == path or resolved.startswith(path + "/"):
             return True
@@ -313,7 +306,7 @@ def is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
         for tail in tails:
             if inside.endswith(tail) or (tail + "/") in inside:
                 return True
-    return regex is not None and regex.fullmatch(resolved) is not None
+    return globs is not None and globs.match(resolved)
 
 
 def resolve(path: str, cwd: str | None, home: str) -> str | None:

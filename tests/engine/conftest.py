@@ -1,21 +1,12 @@
-"""Helpers for engine tests: write policies to temporary files, decide commands."""
+"""Fixtures of the engine tests: policies written to temporary files, an isolated cache."""
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from clearance.engine.api import decide, load_policy
-from clearance.engine.decision import ApprovalDecision
-from clearance.engine.intents import ToolIntent
-from clearance.engine.rules import PolicySet
-
-WORKSPACE = "/home/user/project"
-HOME = "/home/user"
-
-Write = Callable[..., str]
+from engine_support import Write
 
 
 @pytest.fixture
@@ -35,17 +26,3 @@ def write_policy(tmp_path: Path) -> Write:
 @pytest.fixture(autouse=True)
 def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
-
-
-def policy_of(*files: str) -> PolicySet:
-    return load_policy(WORKSPACE, files=list(files), use_cache=False)
-
-
-def check(
-    policy: PolicySet, command: str, tool: str = "bash", **kwargs: object
-) -> ApprovalDecision:
-    if tool in ("bash", "Bash", "run_shell_command", "shell"):
-        intent = ToolIntent(tool, {"command": command})
-    else:
-        intent = ToolIntent(tool, dict(kwargs))
-    return decide(intent, policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clearance.engine.schema import parse_decision
-from conftest import Write, check, policy_of
+from engine_support import Write, check, policy_of
 
 PERMISSIVE = """
 version: 1

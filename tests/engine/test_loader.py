@@ -6,7 +6,7 @@ import pytest
 from clearance.engine.api import decide_intent
 from clearance.engine.errors import PolicyError
 from clearance.engine.intents import ToolIntent
-from conftest import Write, check, policy_of
+from engine_support import Write, check, policy_of
 
 
 def issues(path: str) -> list[str]:

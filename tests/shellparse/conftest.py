@@ -1,8 +1,9 @@
 """Shared fixtures of the shell-parser tests: the corpus, and a structural dump of the AST.
 
 The corpus (``commands.txt``, ``scripts.jsonl``, ``baseline_failures.jsonl``) lives outside the
-repository, next to it in ``../shared/corpus``; ``CLEARANCE_CORPUS`` points elsewhere. Tests
-that need it skip, saying why, when it is absent: the syntax tests do not depend on it.
+repository: ``CLEARANCE_CORPUS``, else ``../shared/corpus`` next to the checkout, else
+``/work/shared/corpus``. Tests that need it FAIL when it is absent -- a coverage test that skips
+proves nothing -- unless ``CLEARANCE_SKIP_CORPUS=1`` asks for a skip.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ REPO = Path(__file__).resolve().parents[2]
 
 def corpus_dir() -> Path:
     configured = os.environ.get("CLEARANCE_CORPUS")
-    return Path(configured) if configured else REPO.parent / "shared" / "corpus"
+    if configured:
+        return Path(configured)
+    for candidate in (REPO.parent / "shared" / "corpus", Path("/work/shared/corpus")):
+        if (candidate / "commands.txt").is_file():
+            return candidate
+    return REPO.parent / "shared" / "corpus"
 
 
 class Corpus:
@@ -57,7 +63,10 @@ class Corpus:
 def corpus() -> Corpus:
     root = corpus_dir()
     if not (root / "commands.txt").is_file():
-        pytest.skip(f"corpus not found at {root} (set CLEARANCE_CORPUS)")
+        message = f"corpus not found at {root} (set CLEARANCE_CORPUS)"
+        if os.environ.get("CLEARANCE_SKIP_CORPUS") == "1":
+            pytest.skip(message)
+        pytest.fail(message)
     return Corpus(root)
 
 

@@ -1,0 +1,97 @@
+"""Segment-wise path globs against a regular-expression oracle, and their semantics."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from clearance.engine.pathsets import PATH_SETS
+from clearance.shellparse.globs import GlobSet, PathPattern
+from clearance.shellparse.paths import glob_to_regex, is_secret
+
+HOME = "/home/user"
+WS = "/home/user/project"
+
+PATHS = [
+    "/",
+    "/home",
+    HOME,
+    WS,
+    f"{WS}/*",
+    f"{WS}/src",
+    f"{WS}/src/app.py",
+    f"{WS}/.git/hooks/x",
+    f"{WS}/.git/config",
+    f"{WS}/a/.env.local",
+    f"{WS}/.env.example",
+    f"{HOME}/.ssh",
+    f"{HOME}/.ssh/id_rsa",
+    f"{HOME}/.bashrc",
+    f"{HOME}/.config/fish/config.fish",
+    "/etc",
+    "/etc/cron.d/job",
+    "/etc/passwd",
+    "/dev/sda1",
+    "/dev/null",
+    "/proc/1/environ",
+    "/tmp/x\ny",
+    "/usr/bin/rm",
+    f"{WS}/build/out/x1.o",
+    f"{WS}/node_modules/a/b",
+    "/bin/sh",
+    "/root",
+]
+PATTERNS = [p for ps in PATH_SETS.values() for p in ps] + [
+    "src/**",
+    "*.py",
+    "build/**/x?.o",
+    ".env*",
+    "/etc/**",
+    "node_modules",
+    "/[ab]in/*",
+    "/$",
+]
+
+
+def oracle(pattern: str) -> re.Pattern[str]:
+    """The regex reading of a pattern (how the sets were first implemented)."""
+    exact = pattern.endswith("$")
+    pattern = pattern.removesuffix("$")
+    tail = "" if exact else "(?:/.*)?"
+    if pattern == "/":
+        return re.compile("/" if exact else "/.*", re.S)
+    if pattern == "~":
+        return re.compile(re.escape(HOME) + tail, re.S)
+    if pattern.startswith("{workspace}"):
+        rest = pattern[len("{workspace}") :]
+        if not rest:
+            return re.compile(re.escape(WS) + tail, re.S)
+        return re.compile(re.escape(WS) + glob_to_regex(rest, HOME, descendants=not exact), re.S)
+    if "/" in pattern.rstrip("/") and not pattern.startswith(("/", "~/")):
+        pattern = WS + "/" + pattern
+    return re.compile(glob_to_regex(pattern, HOME, descendants=not exact), re.S)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_segment_matcher_agrees_with_regex_oracle(pattern: str) -> None:
+    compiled = PathPattern(pattern, HOME, WS)
+    expected = oracle(pattern)
+    for path in PATHS:
+        assert compiled.match(path) == bool(expected.fullmatch(path)), (pattern, path)
+
+
+def test_semantics() -> None:
+    assert GlobSet(["~/.ssh"], HOME, WS).match(f"{HOME}/.ssh/id_rsa")
+    assert not GlobSet(["/home$"], HOME, WS).match(HOME)
+    assert GlobSet([".env*"], HOME, WS).match(f"{WS}/deep/dir/.env.prod")
+    assert not GlobSet(["src/**"], HOME, WS).match(f"{WS}/src")
+    assert GlobSet(["{workspace}/[*]$"], HOME, WS).match(f"{WS}/*")
+    assert not GlobSet(["{workspace}/[*]$"], HOME, WS).match(f"{WS}/node_modules")
+    assert GlobSet(["*marker*"], HOME, WS).match("/tmp/a\nmarker\nb")
+
+
+def test_secrets() -> None:
+    assert is_secret(f"{WS}/.env", HOME)
+    assert is_secret(f"{HOME}/.aws/credentials", HOME)
+    assert not is_secret(f"{WS}/.env.example", HOME)
+    assert not is_secret(f"{WS}/src/env.py", HOME)
