@@ -125,15 +125,63 @@ class PathPattern:
         return any(segment_match(name, part) for part in parts)
 
 
-class GlobSet:
-    """Several patterns; matches when one does."""
+def regex_source(pattern: str, home: str, workspace: str) -> str:
+    """The same pattern as a regular expression over absolute paths (for long-lived
+    processes, where one compiled alternation beats string tests per pattern)."""
+    from clearance.shellparse.paths import glob_to_regex
 
-    __slots__ = ("patterns",)
+    exact = pattern.endswith("$")
+    if exact:
+        pattern = pattern[:-1]
+    workspace = workspace.rstrip("/") or "/"
+    home = home.rstrip("/") or "/"
+    tail = "" if exact else "(?:/.*)?"
+    if pattern == "/":
+        return "/" if exact else "/.*"
+    if pattern == "~":
+        return re.escape(home) + tail
+    if pattern.startswith("{workspace}"):
+        rest = pattern[len("{workspace}") :]
+        if not rest:
+            return re.escape(workspace) + tail
+        return re.escape(workspace) + glob_to_regex(rest, home, descendants=not exact)
+    if "/" in pattern.rstrip("/") and not pattern.startswith(("/", "~/")):
+        pattern = workspace + "/" + pattern
+    return glob_to_regex(pattern, home, descendants=not exact)
+
+
+class GlobSet:
+    """Several patterns; matches when one does.
+
+    A short-lived process (a hook) matches a handful of paths: string tests, nothing to
+    compile. After ``COMPILE_AFTER`` matches the set compiles itself into one regex, which a
+    long-lived process (``gate``, the runner, a benchmark) then uses.
+    """
+
+    COMPILE_AFTER = 64
+
+    __slots__ = ("_calls", "_regex", "home", "patterns", "texts", "workspace")
 
     def __init__(self, patterns: list[str] | tuple[str, ...], home: str, workspace: str) -> None:
+        self.texts = list(patterns)
+        self.home = home
+        self.workspace = workspace
         self.patterns = [PathPattern(p, home, workspace) for p in patterns]
+        self._calls = 0
+        self._regex: re.Pattern[str] | None = None
 
     def match(self, path: str) -> bool:
+        regex = self._regex
+        if regex is not None:
+            return regex.fullmatch(path) is not None
+        self._calls += 1
+        if self._calls > self.COMPILE_AFTER and self.texts:
+            self._regex = re.compile(
+                "|".join(
+                    f"(?:{regex_source(p, self.home, self.workspace)})" for p in self.texts
+                ),
+                re.DOTALL,
+            )
         for pattern in self.patterns:
             if pattern.match(path):
                 return True

@@ -80,6 +80,23 @@ def test_segment_matcher_agrees_with_regex_oracle(pattern: str) -> None:
         assert compiled.match(path) == bool(expected.fullmatch(path)), (pattern, path)
 
 
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_compiled_form_agrees(pattern: str) -> None:
+    from clearance.shellparse.globs import regex_source
+
+    compiled = re.compile(regex_source(pattern, HOME, WS), re.S)
+    expected = oracle(pattern)
+    for path in PATHS:
+        assert bool(compiled.fullmatch(path)) == bool(expected.fullmatch(path)), (pattern, path)
+
+
+def test_a_set_compiles_itself_after_many_matches() -> None:
+    globs = GlobSet([".env*", "~/.ssh"], HOME, WS)
+    results = [globs.match(f"{WS}/x{i}/.env") for i in range(GlobSet.COMPILE_AFTER + 5)]
+    assert all(results) and globs._regex is not None
+    assert globs.match(f"{HOME}/.ssh/id_rsa") and not globs.match(f"{WS}/src/app.py")
+
+
 def test_semantics() -> None:
     assert GlobSet(["~/.ssh"], HOME, WS).match(f"{HOME}/.ssh/id_rsa")
     assert not GlobSet(["/home$"], HOME, WS).match(HOME)
