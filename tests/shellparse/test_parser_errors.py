@@ -142,7 +142,7 @@ def test_internal_bug_is_an_error_value_not_success(monkeypatch: pytest.MonkeyPa
         for callback, size, origin in lalr._RULES
     ]
     monkeypatch.setattr(lalr, "_RULES", rules)
-    result = parse("ls")
+    result = parse("ls;")  # not a plain line: it goes through the driver
     assert not result.ok and result.error is not None
     assert result.error.code == "internal_error"
     assert "boom" in result.error.message
@@ -153,7 +153,7 @@ def test_recursion_error_is_a_depth_limit(monkeypatch: pytest.MonkeyPatch) -> No
         raise RecursionError
 
     monkeypatch.setattr("clearance.shellparse.parser.parse_script", exhausted)
-    assert error_of("ls").code == "depth_limit"
+    assert error_of("ls | wc -l").code == "depth_limit"
 
 
 def test_ok_result_has_no_error() -> None:
