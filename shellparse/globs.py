@@ -177,9 +177,7 @@ class GlobSet:
         self._calls += 1
         if self._calls > self.COMPILE_AFTER and self.texts:
             self._regex = re.compile(
-                "|".join(
-                    f"(?:{regex_source(p, self.home, self.workspace)})" for p in self.texts
-                ),
+                "|".join(f"(?:{regex_source(p, self.home, self.workspace)})" for p in self.texts),
                 re.DOTALL,
             )
         for pattern in self.patterns:
