@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from clearance.engine.pathsets import PATH_SETS
-from clearance.shellparse.globs import GlobSet
+from clearance.shellparse.globs import GlobSet, glob_regex_body
 from clearance.shellparse.knowledge import lookup
 
 TYPE_CHECKING = False
@@ -26,29 +26,9 @@ if TYPE_CHECKING:
 
 def _glob_regex(pattern: str, *, case: bool = True) -> re.Pattern[str]:
     """``*``, ``?``, ``[…]`` globs over a whole string (no path semantics)."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "*":
-            out.append(".*")
-        elif c == "?":
-            out.append(".")
-        elif c == "[":
-            end = pattern.find("]", i + 1)
-            if end < 0:
-                out.append(re.escape(c))
-            else:
-                chars = pattern[i + 1 : end]
-                if chars.startswith("!"):
-                    chars = "^" + chars[1:]
-                out.append("[" + chars.replace("\\", "\\\\") + "]")
-                i = end
-        else:
-            out.append(re.escape(c))
-        i += 1
     # DOTALL: an argument may hold a newline ($'a\nb'), and '*' must still cover it.
-    return re.compile("".join(out) + r"\Z", re.DOTALL if case else re.DOTALL | re.IGNORECASE)
+    flags = re.DOTALL if case else re.DOTALL | re.IGNORECASE
+    return re.compile(glob_regex_body(pattern, ".*", ".") + r"\Z", flags)
 
 
 def _is_glob(pattern: str) -> bool:

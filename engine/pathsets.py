@@ -7,32 +7,14 @@ root, both filled in when the policy is evaluated.
 
 from __future__ import annotations
 
-from clearance.shellparse.paths import SECRET_PATTERNS
+from clearance.shellparse.paths import SECRET_PATTERNS, USER_SHELL_STARTUP
 
 PATH_SETS: dict[str, tuple[str, ...]] = {
     # credentials and keys
     "secrets": SECRET_PATTERNS,
     # files a shell runs at start-up: writing one is persistence
     "shell_startup": (
-        "~/.bashrc",
-        "~/.bash_profile",
-        "~/.bash_login",
-        "~/.bash_logout",
-        "~/.profile",
-        "~/.zshrc",
-        "~/.zshenv",
-        "~/.zprofile",
-        "~/.zlogin",
-        "~/.zlogout",
-        "~/.kshrc",
-        "~/.cshrc",
-        "~/.tcshrc",
-        "~/.config/fish",
-        "~/.inputrc",
-        "~/.pam_environment",
-        "~/.xprofile",
-        "~/.xinitrc",
-        "~/.xsession",
+        *USER_SHELL_STARTUP,
         "/etc/profile",
         "/etc/profile.d",
         "/etc/bash.bashrc",

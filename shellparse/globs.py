@@ -18,31 +18,37 @@ import re
 _SEGMENT_REGEX: dict[str, re.Pattern[str]] = {}
 
 
+def glob_regex_body(glob: str, star: str, one: str) -> str:
+    """A glob as regex text: ``*`` becomes ``star``, ``?`` ``one``, ``[…]`` a class
+    (``[!…]`` negated); everything else is literal."""
+    out = []
+    i = 0
+    while i < len(glob):
+        c = glob[i]
+        if c == "*":
+            out.append(star)
+        elif c == "?":
+            out.append(one)
+        elif c == "[":
+            end = glob.find("]", i + 1)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                chars = glob[i + 1 : end]
+                if chars.startswith("!"):
+                    chars = "^" + chars[1:]
+                out.append("[" + chars.replace("\\", "\\\\") + "]")
+                i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
 def _segment_regex(glob: str) -> re.Pattern[str]:
     found = _SEGMENT_REGEX.get(glob)
     if found is None:
-        out = []
-        i = 0
-        while i < len(glob):
-            c = glob[i]
-            if c == "*":
-                out.append("[^/]*")
-            elif c == "?":
-                out.append("[^/]")
-            elif c == "[":
-                end = glob.find("]", i + 1)
-                if end < 0:
-                    out.append(re.escape(c))
-                else:
-                    chars = glob[i + 1 : end]
-                    if chars.startswith("!"):
-                        chars = "^" + chars[1:]
-                    out.append("[" + chars.replace("\\", "\\\\") + "]")
-                    i = end
-            else:
-                out.append(re.escape(c))
-            i += 1
-        found = _SEGMENT_REGEX[glob] = re.compile("".join(out), re.DOTALL)
+        found = _SEGMENT_REGEX[glob] = re.compile(glob_regex_body(glob, "[^/]*", "[^/]"), re.DOTALL)
     return found
 
 

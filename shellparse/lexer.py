@@ -373,21 +373,8 @@ class Lexer:
                 else:
                     _add_literal(parts, text[pos + 1], True)
                     pos += 2
-            elif c == "'":
-                end = text.find("'", pos + 1)
-                if end < 0:
-                    raise ShellSyntaxError("unterminated single quote", pos, "unterminated")
-                parts.append(SingleQuoted(text[pos + 1 : end]))
-                pos = end + 1
-            elif c == '"':
-                dq, pos = self._double_quoted(pos + 1)
-                parts.append(dq)
-            elif c == "$":
-                part, pos = self._dollar(pos, in_dq=False)
-                parts.append(part)
-            elif c == "`":
-                sub, pos = self._backtick(pos + 1, in_dq=False)
-                parts.append(sub)
+            elif c in "'\"$`":
+                pos = self._quoted_or_expansion(c, pos, parts)
             else:
                 m = _LITERAL.match(text, pos)
                 assert m is not None
@@ -396,6 +383,27 @@ class Lexer:
         if pos == start:
             raise ShellSyntaxError(f"unexpected {text[pos]!r}" if pos < n else "", pos)
         return Word(parts, text[start:pos], start, pos), pos
+
+    def _quoted_or_expansion(self, c: str, pos: int, parts: list[Part]) -> int:
+        """Read the quote or expansion that ``c`` opens at ``pos`` (unquoted context) into
+        ``parts``; returns the position after it. Shared by every word scanner."""
+        if c == "'":
+            end = self.text.find("'", pos + 1)
+            if end < 0:
+                raise ShellSyntaxError("unterminated single quote", pos, "unterminated")
+            parts.append(SingleQuoted(self.text[pos + 1 : end]))
+            return end + 1
+        if c == '"':
+            dq, pos = self._double_quoted(pos + 1)
+            parts.append(dq)
+            return pos
+        if c == "$":
+            part, pos = self._dollar(pos, in_dq=False)
+            parts.append(part)
+            return pos
+        sub, pos = self._backtick(pos + 1, in_dq=False)
+        parts.append(sub)
+        return pos
 
     def _double_quoted(self, pos: int) -> tuple[DoubleQuoted, int]:
         text = self.text
@@ -621,21 +629,8 @@ class Lexer:
                     pos += 2
                 else:
                     pos += 1
-            elif c == "'":
-                end = text.find("'", pos + 1)
-                if end < 0:
-                    raise ShellSyntaxError("unterminated single quote", pos, "unterminated")
-                parts.append(SingleQuoted(text[pos + 1 : end]))
-                pos = end + 1
-            elif c == '"':
-                dq, pos = self._double_quoted(pos + 1)
-                parts.append(dq)
-            elif c == "$":
-                part, pos = self._dollar(pos, in_dq=False)
-                parts.append(part)
-            elif c == "`":
-                sub, pos = self._backtick(pos + 1, in_dq=False)
-                parts.append(sub)
+            elif c in "'\"$`":
+                pos = self._quoted_or_expansion(c, pos, parts)
             elif c in "<>" and not in_dq and text.startswith("(", pos + 1):
                 # `${x:-<(cmd)}` runs `cmd` when it expands (inside double quotes it is text).
                 body, end = self._substitution(pos + 2)
@@ -871,21 +866,8 @@ class Lexer:
                     continue
                 _add_literal(parts, text[pos + 1 : pos + 2], True)
                 pos += 2
-            elif c == "'":
-                end = text.find("'", pos + 1)
-                if end < 0:
-                    raise ShellSyntaxError("unterminated single quote", pos, "unterminated")
-                parts.append(SingleQuoted(text[pos + 1 : end]))
-                pos = end + 1
-            elif c == '"':
-                dq, pos = self._double_quoted(pos + 1)
-                parts.append(dq)
-            elif c == "$":
-                part, pos = self._dollar(pos, in_dq=False)
-                parts.append(part)
-            elif c == "`":
-                sub, pos = self._backtick(pos + 1, in_dq=False)
-                parts.append(sub)
+            elif c in "'\"$`":
+                pos = self._quoted_or_expansion(c, pos, parts)
             else:
                 if c == "(":
                     depth += 1

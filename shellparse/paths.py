@@ -77,7 +77,8 @@ SECRET_PATTERNS = (
 #: shell start-up file at the next login, an agent's settings file loosens its own rules).
 #: Writes matching them carry the ``sensitive_write`` marker; the engine may use the same list
 #: as a path set. Patterns are gitignore-style: each covers what is under it too.
-SENSITIVE_WRITE_PATTERNS = (
+#: Files a user's shells read at start-up: writing one makes every later shell run it.
+USER_SHELL_STARTUP = (
     "~/.bashrc",
     "~/.bash_profile",
     "~/.bash_login",
@@ -87,11 +88,20 @@ SENSITIVE_WRITE_PATTERNS = (
     "~/.zshenv",
     "~/.zprofile",
     "~/.zlogin",
+    "~/.zlogout",
     "~/.kshrc",
     "~/.cshrc",
     "~/.tcshrc",
     "~/.inputrc",
     "~/.config/fish",
+    "~/.pam_environment",
+    "~/.xprofile",
+    "~/.xinitrc",
+    "~/.xsession",
+)
+
+SENSITIVE_WRITE_PATTERNS = (
+    *USER_SHELL_STARTUP,
     "~/.config/autostart",
     "~/.config/systemd",
     "~/.config/environment.d",
