@@ -61,13 +61,8 @@ def read_args(
 
 
 def shell_join(argv: list[str]) -> str:
-    """argv as one shell command line (``check -- echo "a b"`` keeps its quoting)."""
-    if len(argv) == 1:
-        return argv[0]
-    out = []
-    for arg in argv:
-        if arg and all(c.isalnum() or c in "@%+=:,./-_" for c in arg):
-            out.append(arg)
-        else:
-            out.append("'" + arg.replace("'", "'\"'\"'") + "'")
-    return " ".join(out)
+    """argv as one shell command line (``check -- echo "a b"`` keeps its quoting); a single
+    argument is already the whole command line (``check 'ls -la | wc'``)."""
+    from clearance.shellparse.quoting import join_argv
+
+    return argv[0] if len(argv) == 1 else join_argv(argv)

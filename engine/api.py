@@ -25,20 +25,13 @@ from clearance.engine.intents import (
 from clearance.engine.rules import PolicySet
 from clearance.engine.scopes import discover, workspace_of
 from clearance.engine.views import Context
+from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from clearance.shellparse.facts import SimpleCommandFacts
-
-DEFAULT_DISPLAY = "clearance:policies/default.yaml"
-
-
-def default_pack_path() -> str:
-    from clearance import policies
-
-    return os.path.join(os.path.dirname(os.path.abspath(policies.__file__)), "default.yaml")
 
 
 def policy_sources(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from clearance.shellparse.facts import SimpleCommandFacts
+from clearance.shellparse.quoting import join_argv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -129,20 +130,10 @@ def shell_command(intent: ToolIntent) -> str:
                 raise BadIntent(f"{intent.tool}: empty {field!r}")
             return value
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            return _join_argv([str(v) for v in value])
+            return join_argv([str(v) for v in value])
         if value is not None:
             raise BadIntent(f"{intent.tool}: {field!r} must be a string or a list of strings")
     raise BadIntent(f"{intent.tool}: input has no {' or '.join(repr(f) for f in fields)}")
-
-
-def _join_argv(argv: list[str]) -> str:
-    out = []
-    for arg in argv:
-        if arg and all(c.isalnum() or c in "@%+=:,./-_" for c in arg):
-            out.append(arg)
-        else:
-            out.append("'" + arg.replace("'", "'\"'\"'") + "'")
-    return " ".join(out)
 
 
 def file_part(

@@ -13,14 +13,8 @@ import os
 from clearance.engine import yamlsrc
 from clearance.engine.errors import PolicyError, PolicyIssue
 from clearance.engine.policy_model import PolicyFile
+from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 from pydantic import ValidationError
-
-
-def default_pack_path() -> str:
-    """The shipped default pack (``clearance.policies/default.yaml``)."""
-    from clearance import policies
-
-    return os.path.join(os.path.dirname(os.path.abspath(policies.__file__)), "default.yaml")
 
 
 def read_text(path: str) -> str:
@@ -81,7 +75,7 @@ def _load(
                     default_pack_path(),
                     scope,
                     None,
-                    "clearance:policies/default.yaml",
+                    DEFAULT_DISPLAY,
                     (*chain, real),
                 )
             )

@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Literal
 
 from clearance import __version__
 from clearance.engine.errors import PolicyError
@@ -28,7 +27,7 @@ from clearance.runner.providers.types import ProviderError, Usage
 
 from .approval import Approver
 from .audit import Audit
-from .events import EventLog, sigint_deferred
+from .events import EventLog, RunEndReason, sigint_deferred
 from .observation import budget_text
 from .pipeline import IntentPipeline, Proposal
 from .projection import next_request
@@ -38,17 +37,6 @@ from .tools.base import DEFAULT_BASH_TIMEOUT, DEFAULT_OUTPUT_CAP
 from .tools.runtime import ToolRuntime
 from .tools.status import Status
 from .turn import Turn, collect
-
-#: `run.finished` reasons: the documented ones, plus `internal_error` for a bug.
-EndReason = Literal[
-    "final_answer",
-    "turn_limit",
-    "budget_limit",
-    "interrupted",
-    "provider_error",
-    "policy_error",
-    "internal_error",
-]
 
 #: Exit status of `clearance run` for each way a run ends.
 EXIT_CODES: dict[str, int] = {
@@ -83,7 +71,7 @@ class RunResult:
     """How a run ended; `exit_code` is what `clearance run` exits with."""
 
     run_id: str
-    reason: EndReason
+    reason: RunEndReason
     log_path: Path
     final_answer: str | None = None
     error: str | None = None
@@ -138,7 +126,7 @@ class AgentRun:
             return self._run()
 
     def _run(self) -> RunResult:
-        reason: EndReason = "internal_error"
+        reason: RunEndReason = "internal_error"
         final: str | None = None
         error: str | None = None
         try:
@@ -208,7 +196,7 @@ class AgentRun:
         )
         return problem
 
-    def _finish(self, reason: EndReason, final: str | None, error: str | None) -> None:
+    def _finish(self, reason: RunEndReason, final: str | None, error: str | None) -> None:
         """Close every open intent, record `run.finished`, fsync; SIGINT waits till done."""
         with sigint_deferred():
             if self.log.closed:
@@ -231,7 +219,7 @@ class AgentRun:
 
     # --- the loop ------------------------------------------------------------------
 
-    def _loop(self) -> tuple[EndReason, str | None, str | None]:
+    def _loop(self) -> tuple[RunEndReason, str | None, str | None]:
         settings = self.settings
         while True:
             if self.turns >= settings.max_turns:

@@ -49,8 +49,8 @@ RunEndReason = Literal[
     "interrupted",
     "provider_error",
     "policy_error",
+    "internal_error",
 ]
-RUN_END_REASONS: tuple[str, ...] = get_args(RunEndReason)
 
 #: Events about one intent; each must carry the `intent_id` it belongs to.
 TOOL_STAGE_TYPES = frozenset(
