@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import yaml
+
 from clearance.engine.api import decide, default_pack_path, load_policy
 from clearance.engine.intents import ToolIntent
 

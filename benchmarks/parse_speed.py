@@ -22,6 +22,7 @@ from pathlib import Path
 from types import FrameType
 
 import bashlex  # type: ignore[import-untyped]
+
 from clearance.shellparse import classify
 from clearance.shellparse.parser import parse
 

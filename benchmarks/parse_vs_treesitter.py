@@ -35,8 +35,9 @@ from collections import Counter
 from pathlib import Path
 
 import tree_sitter_bash
-from clearance.shellparse import classify
 from tree_sitter import Language, Node, Parser
+
+from clearance.shellparse import classify
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 

@@ -1,9 +1,10 @@
-"""clearance: allow / ask / deny for every action an AI coding agent proposes.
+"""The ``clearance`` command: argument reading, the typer application and one module per command.
 
-The import root. Subpackages: ``clearance.shellparse`` (bash command lines to facts),
-``clearance.engine`` (YAML policies to decisions), ``clearance.runner`` (a minimal agent
-runner), ``clearance.policies`` (the shipped policy packs). Nothing heavy is imported here:
-the hook and ``parse`` paths start a process per call and must stay fast.
+``clearance.cli.main`` serves the per-tool-call commands (``parse``, ``check``, ``hook``) without
+importing typer; ``clearance.cli.app`` is the typer application for everything else;
+``clearance.cli.commands`` holds one module per command, each a thin layer over the engine, the
+runner and the agent adapters (``clearance.hooks``).
+
+May import: everything (``clearance.engine``, ``clearance.shellparse``, ``clearance.runner``,
+``clearance.hooks``). Nothing below it imports the CLI.
 """
-
-__version__ = "0.1.0"

@@ -1,7 +1,7 @@
 """The typer application: every ``clearance`` command, with help text and validation.
 
-``clearance.main`` serves the hot commands without it; both call the same functions in
-``clearance.commands``.
+``clearance.cli.main`` serves the hot commands without it; both call the same functions in
+``clearance.cli.commands``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from clearance.argv import shell_join
+
+from clearance.cli.argv import shell_join
 
 app = typer.Typer(
     name="clearance",
@@ -39,7 +40,7 @@ def parse_command(
     ] = None,
 ) -> None:
     """Print what a command line would run: programs, effect classes, paths, markers."""
-    from clearance.commands.parse import run_parse
+    from clearance.cli.commands.parse import run_parse
 
     raise typer.Exit(
         run_parse(
@@ -73,7 +74,7 @@ def _check(
     ledger: str | None,
     no_ledger: bool,
 ) -> None:
-    from clearance.commands.check import run_check
+    from clearance.cli.commands.check import run_check
 
     raise typer.Exit(
         run_check(
@@ -149,7 +150,7 @@ def test_command(
     cwd: Annotated[str | None, typer.Option("--cwd", help="Directory to discover from.")] = None,
 ) -> None:
     """Run every rule's examples and every *.test.yaml case; report rule coverage."""
-    from clearance.commands.policy import run_test
+    from clearance.cli.commands.policy import run_test
 
     raise typer.Exit(run_test(paths or [], as_json=as_json, cwd=cwd))
 
@@ -162,7 +163,7 @@ def lint_command(
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
 ) -> None:
     """Find rules that never match, shadowed rules, duplicate ids, rules without examples."""
-    from clearance.commands.policy import run_lint
+    from clearance.cli.commands.policy import run_lint
 
     raise typer.Exit(run_lint(paths or [], as_json=as_json, cwd=cwd, strict=strict))
 
@@ -178,7 +179,7 @@ def policy_show_command(
     cwd: Annotated[str | None, typer.Option("--cwd", help="Directory to discover from.")] = None,
 ) -> None:
     """The effective merged policy: every rule with its scope and source."""
-    from clearance.commands.policy import run_policy_show
+    from clearance.cli.commands.policy import run_policy_show
 
     raise typer.Exit(run_policy_show(policy, as_json=as_json, cwd=cwd))
 
@@ -246,7 +247,7 @@ def run_command(
     Exit: 0 final answer, 1 internal error, 2 usage or policy error, 3 turn limit,
     4 tool-call budget, 5 provider error, 130 interrupted.
     """
-    from clearance.commands.run import RunArgs, run_run
+    from clearance.cli.commands.run import RunArgs, run_run
 
     raise typer.Exit(
         run_run(
@@ -290,7 +291,7 @@ app.add_typer(hook_app, name="hook")
 
 
 def _hook(agent: str, policy: list[str] | None, ledger: str | None, no_ledger: bool) -> None:
-    from clearance.commands.hook import run_hook
+    from clearance.cli.commands.hook import run_hook
 
     args = [arg for path in policy or [] for arg in ("--policy", path)]
     args += ["--ledger", ledger] if ledger else []
@@ -393,7 +394,7 @@ def gate_command(
     ] = False,
 ) -> None:
     """Decide a batch of intents. Exit: 0 all allowed, 3 some ask, 4 any deny, 2 error."""
-    from clearance.commands.gate import run_gate
+    from clearance.cli.commands.gate import run_gate
 
     raise typer.Exit(
         run_gate(
@@ -420,7 +421,7 @@ def audit_verify_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Check the hash chain; exit 1 naming the first edited, deleted, reordered or cut record."""
-    from clearance.commands.audit import run_verify
+    from clearance.cli.commands.audit import run_verify
 
     raise typer.Exit(run_verify(path or ledger, as_json=as_json))
 
@@ -432,7 +433,7 @@ def audit_show_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the record as JSON.")] = False,
 ) -> None:
     """The recorded intent and decision of one decision id."""
-    from clearance.commands.audit import run_show
+    from clearance.cli.commands.audit import run_show
 
     raise typer.Exit(run_show(decision_id, ledger, as_json=as_json))
 
@@ -445,7 +446,7 @@ def audit_tail_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print records as JSON.")] = False,
 ) -> None:
     """The latest decisions, one line each."""
-    from clearance.commands.audit import run_tail
+    from clearance.cli.commands.audit import run_tail
 
     raise typer.Exit(run_tail(ledger, lines=lines, follow=follow, as_json=as_json))
 
@@ -456,7 +457,7 @@ def audit_stats_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
     """Counts by decision, rule, program and agent."""
-    from clearance.commands.audit import run_stats
+    from clearance.cli.commands.audit import run_stats
 
     raise typer.Exit(run_stats(ledger, as_json=as_json))
 
@@ -473,7 +474,7 @@ def replay_command(
     """Re-decide every recorded intent under a policy (nothing is executed); print the diff.
 
     Exit: 0 nothing became less strict, 4 something did, 2 usage/policy/ledger error."""
-    from clearance.commands.replay import run_replay
+    from clearance.cli.commands.replay import run_replay
 
     raise typer.Exit(
         run_replay(ledger, policies=policy, allow_loosening=allow_loosening, as_json=as_json)

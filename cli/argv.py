@@ -2,7 +2,7 @@
 
 Typer (and click beneath it) costs more to import than a hook may take in all, so ``parse``,
 ``check`` and ``hook`` first go through this reader. It knows the same options as the typer
-definitions in ``clearance.app``; on anything else (``--help``, an unknown option, a
+definitions in ``clearance.cli.app``; on anything else (``--help``, an unknown option, a
 malformed value) it gives up and the typer app handles the call, with its usual messages.
 """
 

@@ -2,7 +2,7 @@
 
 The commands an agent runs once per tool call (``parse``, ``check``, ``hook``) are served
 without importing typer; everything else, and any call the fast reader does not understand
-(``--help`` included), goes to the typer application in ``clearance.app``.
+(``--help`` included), goes to the typer application in ``clearance.cli.app``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ def _fast(args: list[str]) -> int | None:
         return None
     name, rest = args[0], args[1:]
     if name == "parse":
-        from clearance.argv import read_args, shell_join
+        from clearance.cli.argv import read_args, shell_join
 
         parsed = read_args(
             rest,
@@ -24,7 +24,7 @@ def _fast(args: list[str]) -> int | None:
         )
         if parsed is None:
             return None
-        from clearance.commands.parse import run_parse
+        from clearance.cli.commands.parse import run_parse
 
         return run_parse(
             shell_join(parsed.positional) if parsed.positional else None,
@@ -34,7 +34,7 @@ def _fast(args: list[str]) -> int | None:
             workspace=parsed.values.get("--workspace"),
         )
     if name in ("check", "explain"):
-        from clearance.argv import read_args, shell_join
+        from clearance.cli.argv import read_args, shell_join
 
         parsed = read_args(
             rest,
@@ -44,7 +44,7 @@ def _fast(args: list[str]) -> int | None:
         )
         if parsed is None:
             return None
-        from clearance.commands.check import run_check
+        from clearance.cli.commands.check import run_check
 
         return run_check(
             shell_join(parsed.positional) if parsed.positional else None,
@@ -60,7 +60,7 @@ def _fast(args: list[str]) -> int | None:
     if name == "hook" and rest and rest[0] in _HOOK_AGENTS:
         if any(arg in ("-h", "--help") for arg in rest[1:]):
             return None
-        from clearance.commands.hook import run_hook
+        from clearance.cli.commands.hook import run_hook
 
         return run_hook(rest[0], rest[1:])
     return None
@@ -94,6 +94,6 @@ def main(argv: list[str] | None = None) -> int:
         if argv is None and args[:1] == ["hook"]:
             _end_hook_process(code)
         return code
-    from clearance.app import run_app
+    from clearance.cli.app import run_app
 
     return run_app(args)

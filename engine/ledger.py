@@ -392,8 +392,9 @@ def read_records(path: str, *, validate: bool = False) -> Iterator[dict[str, obj
 
 
 def _validate(line: LedgerLine) -> None:
-    from clearance.engine.schema import parse_decision
     from pydantic import ValidationError
+
+    from clearance.engine.schema import parse_decision
 
     assert line.record is not None
     try:

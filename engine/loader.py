@@ -10,11 +10,12 @@ from __future__ import annotations
 import hashlib
 import os
 
+from pydantic import ValidationError
+
 from clearance.engine import yamlsrc
 from clearance.engine.errors import PolicyError, PolicyIssue
 from clearance.engine.policy_model import PolicyFile
 from clearance.policies import DEFAULT_DISPLAY, default_pack_path
-from pydantic import ValidationError
 
 
 def read_text(path: str) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
 from clearance.engine.pathsets import PATH_SETS
 from clearance.shellparse.facts import CLASSES, MARKERS
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Decision = Literal["allow", "ask", "deny"]
 Risk = Literal["low", "medium", "high", "critical"]

@@ -108,7 +108,7 @@ def run_show(
 
 
 def describe_record(record: dict[str, object]) -> str:
-    from clearance.commands.render import render_decision
+    from clearance.cli.commands.render import render_decision
     from clearance.engine.replay import decision_from_dict
 
     decision = record.get("decision")
@@ -354,7 +354,7 @@ def _write_explained(
     current: ApprovalDecision | None,
     note: str,
 ) -> None:
-    from clearance.commands.render import render_decision, render_trace
+    from clearance.cli.commands.render import render_decision, render_trace
 
     if as_json:
         body: dict[str, object] = {"recorded": recorded.to_dict(), "note": note}

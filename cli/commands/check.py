@@ -64,7 +64,7 @@ def run_check(
     ledger: str | None = None,
     no_ledger: bool = True,
 ) -> int:
-    from clearance.commands.render import render_decision, render_trace
+    from clearance.cli.commands.render import render_decision, render_trace
     from clearance.engine.api import decide_intent
 
     directory = os.path.abspath(cwd or os.getcwd())
@@ -72,7 +72,7 @@ def run_check(
         sys.stderr.write(f"clearance check: --cwd {cwd}: not a directory\n")
         return EXIT_USAGE
     if explain and command is not None and tool is None and input_json is None:
-        from clearance.commands.audit import looks_like_decision_id, run_explain_recorded
+        from clearance.cli.commands.audit import looks_like_decision_id, run_explain_recorded
 
         if looks_like_decision_id(command):
             shown = run_explain_recorded(
@@ -89,7 +89,7 @@ def run_check(
     assert isinstance(intent, ToolIntent)
     decision = decide_intent(intent, files=policies, cwd=directory, trace=explain)
     if ledger is not None and not no_ledger:
-        from clearance.commands.ledger_write import record
+        from clearance.cli.commands.ledger_write import record
 
         error = record(ledger, decision, intent, surface="check", policy_files=policies)
         if error:

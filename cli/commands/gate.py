@@ -288,7 +288,7 @@ def run_gate(
             elif decision.reason_code == "internal_error":
                 saw_internal = True
             if ledger is not None:
-                from clearance.commands.ledger_write import record
+                from clearance.cli.commands.ledger_write import record
 
                 problem = record(
                     ledger,

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from clearance.runner.providers.types import ToolSpec
 from pydantic import BaseModel, ConfigDict
+
+from clearance.runner.providers.types import ToolSpec
 
 from .baselines import ReadBaselines
 from .status import NOT_ERRORS, Status

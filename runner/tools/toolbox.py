@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from clearance.runner.providers.types import ToolSpec
 from pydantic import ValidationError
+
+from clearance.runner.providers.types import ToolSpec
 
 from .base import Tool, ToolInput
 from .bash import Bash

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from clearance.commands.audit import (
+
+from clearance.cli.commands.audit import (
     looks_like_decision_id,
     run_explain_recorded,
     run_show,
@@ -19,7 +20,7 @@ from clearance.commands.audit import (
     run_tail,
     run_verify,
 )
-from clearance.commands.check import run_check
+from clearance.cli.commands.check import run_check
 from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent

@@ -11,10 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from clearance.commands.gate import run_gate
-from clearance.engine.ledger import read_records, verify
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from clearance.cli.commands.gate import run_gate
+from clearance.engine.ledger import read_records, verify
 
 POLICY = """\
 version: 1
@@ -329,7 +330,7 @@ def test_fuzzed_batches_keep_one_answer_per_line(policy: str, lines: list[bytes]
 def test_a_bug_on_one_line_denies_that_line_only(
     policy: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from clearance.commands import gate as gate_module
+    from clearance.cli.commands import gate as gate_module
 
     real = gate_module.parse_line
 

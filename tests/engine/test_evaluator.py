@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from clearance.engine.schema import parse_decision
 from engine_support import Write, check, policy_of
+
+from clearance.engine.schema import parse_decision
 
 PERMISSIVE = """
 version: 1

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from engine_support import Write, check, policy_of
+
 from clearance.engine.api import decide_intent
 from clearance.engine.errors import PolicyError
 from clearance.engine.intents import ToolIntent
-from engine_support import Write, check, policy_of
 
 
 def issues(path: str) -> list[str]:

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from clearance.commands.replay import run_replay
+
+from clearance.cli.commands.replay import run_replay
 from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
 from clearance.engine.errors import PolicyError

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from clearance.engine import cache
 from clearance.engine.api import decide, load_policy
 from clearance.engine.errors import PolicyError

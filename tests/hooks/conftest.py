@@ -2,7 +2,7 @@
 
 ``hook(agent, payload)`` runs the hook body in-process (fast, for the many protocol and fuzz
 cases); ``hook_process`` runs the real ``clearance hook`` command in a subprocess (for what only
-a process shows: exit status, closed pipes, the fast path in ``clearance.main``).
+a process shows: exit status, closed pipes, the fast path in ``clearance.cli.main``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hookcases import POLICY, Result
+
 from clearance.hooks import protocol
 from clearance.hooks.base import handle
-from hookcases import POLICY, Result
 
 Hook = Callable[..., Result]
 

@@ -9,12 +9,13 @@ import time
 from pathlib import Path
 
 import pytest
-from clearance.engine.ledger import read_records, verify
-from clearance.hooks import protocol
-from clearance.hooks.base import handle
 from hookcases import AGENTS, Result, assert_blocked_on_error, payload_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from clearance.engine.ledger import read_records, verify
+from clearance.hooks import protocol
+from clearance.hooks.base import handle
 
 FUZZ = settings(
     max_examples=40,

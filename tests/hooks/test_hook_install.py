@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from clearance.hooks.install import hook_command, run_install, toml_string
 
 COMMAND = "/opt/venv/bin/clearance hook {agent}"

@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from clearance.engine.ledger import read_records, verify
-from clearance.hooks import base, protocol
 from hookcases import (
     AGENTS,
     CODEX_SPECIFIC_KEYS,
@@ -22,6 +20,9 @@ from hookcases import (
     denial_reason,
     payload_for,
 )
+
+from clearance.engine.ledger import read_records, verify
+from clearance.hooks import base, protocol
 
 Hook = object  # the fixtures' callables; typed loosely here
 
@@ -330,7 +331,7 @@ def test_a_protocol_that_cannot_load_still_blocks(
     agent: str, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
     import clearance.hooks
-    from clearance.commands.hook import run_hook
+    from clearance.cli.commands.hook import run_hook
 
     def broken(name: str) -> object:
         raise ImportError("no module")
@@ -377,7 +378,7 @@ def test_hook_path_imports_nothing_heavy(project: Path, policy: Path, tmp_path: 
     """typer, pydantic, yaml and structlog cost more to import than a hook call may take."""
     probe = (
         "import sys\n"
-        "from clearance.main import main\n"
+        "from clearance.cli.main import main\n"
         "code = main(['hook', 'claude-code', '--policy', sys.argv[1]])\n"
         "heavy = sorted(m for m in ('typer', 'click', 'pydantic', 'yaml', 'structlog', 'httpx')\n"
         "               if m in sys.modules)\n"

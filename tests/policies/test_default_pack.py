@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from clearance.engine.api import decide, load_policy
 from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet

@@ -12,13 +12,14 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from runner_support import POLICY, Finished, MakeRun, PlayRun, script
+
 from clearance.runner.approval import Asker, OnAsk
 from clearance.runner.core import AgentRun, RunSettings
 from clearance.runner.events import Listener, read_events
 from clearance.runner.launch import build_run
 from clearance.runner.providers.base import Provider
 from clearance.runner.retry import RetryPolicy
-from runner_support import POLICY, Finished, MakeRun, PlayRun, script
 
 
 @pytest.fixture(scope="session")

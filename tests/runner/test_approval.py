@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
+
 from clearance.engine.intents import ToolIntent
 from clearance.runner.approval import (
     Approver,

@@ -16,13 +16,14 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-import clearance.runner as runner_package
 import pytest
+from runner_support import PlayRun, script
+
+import clearance.runner as runner_package
 from clearance.runner import replay
 from clearance.runner.events import TOOL_STAGE_TYPES, Event, read_events
 from clearance.runner.tools.base import Tool
 from clearance.runner.tools.runtime import ToolRuntime
-from runner_support import PlayRun, script
 
 RUNNER_DIR = Path(runner_package.__file__).parent
 CORE_MODULES = sorted(RUNNER_DIR.glob("*.py"))

@@ -8,8 +8,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from clearance.app import run_app
-from clearance.commands.run import RunArgs, run_run
+
+from clearance.cli.app import run_app
+from clearance.cli.commands.run import RunArgs, run_run
 
 SCRIPT = """
 turns:

@@ -9,6 +9,9 @@ import time
 from pathlib import Path
 
 import pytest
+from runner_fakes import Recording, Turns, interrupt
+from runner_support import PlayRun, script
+
 from clearance.engine.ledger import read_records
 from clearance.runner.approval import AskChoice, AskRequest, OnAsk
 from clearance.runner.providers.types import (
@@ -19,8 +22,6 @@ from clearance.runner.providers.types import (
     ToolResultMessage,
 )
 from clearance.runner.tools.bash import Bash
-from runner_fakes import Recording, Turns, interrupt
-from runner_support import PlayRun, script
 
 ECHO_THEN_ANSWER = """
 turns:

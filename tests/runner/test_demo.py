@@ -14,7 +14,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from clearance.commands.run import RunArgs, run_run
+
+from clearance.cli.commands.run import RunArgs, run_run
 from clearance.runner.bundled_demo import demo_files, prepare_workspace
 from clearance.runner.events import read_events
 

@@ -8,6 +8,7 @@ import signal
 from pathlib import Path
 
 import pytest
+
 from clearance.runner.events import (
     EVENT_TYPES,
     TOOL_STAGE_TYPES,

@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from clearance.runner.providers import make_provider
 from runner_support import PlayRun
+
+from clearance.runner.providers import make_provider
 
 _SERVER = Path(__file__).parent / "providers" / "fake_model_server.py"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from clearance.engine.intents import TOOLS
 from clearance.runner.tools import Invalid, Status, Toolbox, Validated
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
+
 from clearance.runner.tools import Status, ToolContext, ToolResult
 from clearance.runner.tools.edit_file import EditFile, EditFileInput
 from clearance.runner.tools.read_file import ReadFile, ReadFileInput
 from clearance.runner.tools.write_file import WriteFile, WriteFileInput
-from pydantic import ValidationError
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from clearance.runner.tools import Status, ToolContext, ToolResult
 from clearance.runner.tools.glob import Glob, GlobInput
 from clearance.runner.tools.grep import Grep, GrepInput

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from clearance.shellparse import classify
 from clearance.shellparse.facts import CommandFacts, SimpleCommandFacts
 

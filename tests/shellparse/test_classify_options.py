@@ -4,11 +4,12 @@ spellings policies match on -- both on ``parse_args`` directly and through ``cla
 from __future__ import annotations
 
 import pytest
+from corpus_expect import facts_of
+
 from clearance.shellparse.facts import SimpleCommandFacts
 from clearance.shellparse.knowledge import lookup
 from clearance.shellparse.options import parse_args
 from clearance.shellparse.spec import Opt, Spec, opts
-from corpus_expect import facts_of
 
 
 def _part(command: str, program: str) -> SimpleCommandFacts:

@@ -4,9 +4,10 @@ and hosts they touch, and the markers for what is not known."""
 from __future__ import annotations
 
 import pytest
+from corpus_expect import facts_of
+
 from clearance.shellparse.classifier import normalize_program
 from clearance.shellparse.facts import SimpleCommandFacts
-from corpus_expect import facts_of
 
 
 def _part(command: str, program: str | None = None, index: int = 0) -> SimpleCommandFacts:

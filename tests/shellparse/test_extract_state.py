@@ -3,9 +3,10 @@ variables, function bodies, what flows through pipes, and what substitutions pri
 
 from __future__ import annotations
 
+from corpus_expect import facts_of
+
 from clearance.shellparse.extract import _printf, _static_output
 from clearance.shellparse.facts import SimpleCommandFacts
-from corpus_expect import facts_of
 
 
 def _parts(command: str, program: str) -> list[SimpleCommandFacts]:

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 import pytest
+
 from clearance.shellparse import classify
 from clearance.shellparse.parser import parse
 

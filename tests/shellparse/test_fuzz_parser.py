@@ -16,11 +16,12 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from clearance.shellparse import classify
 from clearance.shellparse.errors import PARSE_ERROR_CODES
 from clearance.shellparse.parser import ParseResult, parse
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 if TYPE_CHECKING:
     from conftest import Corpus

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from clearance.engine.pathsets import PATH_SETS
 from clearance.shellparse.globs import GlobSet, PathPattern
 from clearance.shellparse.paths import glob_to_regex, is_secret

@@ -4,9 +4,10 @@ find expressions, xargs and parallel, git configuration, schedulers, listeners."
 from __future__ import annotations
 
 import pytest
+from corpus_expect import facts_of
+
 from clearance.shellparse.facts import SimpleCommandFacts
 from clearance.shellparse.handlers import embedded_commands
-from corpus_expect import facts_of
 
 
 def _programs(command: str) -> list[str | None]:

@@ -4,8 +4,9 @@ through ``sed_effects`` and through whole command lines."""
 from __future__ import annotations
 
 import pytest
-from clearance.shellparse.handlers import sed_effects
 from corpus_expect import facts_of
+
+from clearance.shellparse.handlers import sed_effects
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 
 import pytest
+
 from clearance.shellparse import handlers
 from clearance.shellparse.facts import CLASSES
 from clearance.shellparse.knowledge import TABLES, all_programs, lookup, lookup_module

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 
 import pytest
+
 from clearance.shellparse.parser import parse
 
 VALID = True

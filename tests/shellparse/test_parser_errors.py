@@ -7,6 +7,7 @@ so that no caller can mistake it for "no commands" -- the fail-closed rule of th
 from __future__ import annotations
 
 import pytest
+
 from clearance.shellparse import builder, lalr, lexer
 from clearance.shellparse.errors import PARSE_ERROR_CODES, ParseError
 from clearance.shellparse.parser import MAX_INPUT, ParseResult, parse

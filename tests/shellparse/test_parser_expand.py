@@ -8,6 +8,7 @@ environment variable, a glob) must be flagged, never guessed.
 from __future__ import annotations
 
 import pytest
+
 from clearance.shellparse.expand import (
     BRACE,
     DYNAMIC,

@@ -8,6 +8,7 @@ these trees; a wrong shape here is a command the policy never sees.
 from __future__ import annotations
 
 import pytest
+
 from clearance.shellparse.nodes import (
     AndOr,
     ArithCommand,

@@ -8,6 +8,7 @@ what may come next: keywords, assignments, file descriptors.
 from __future__ import annotations
 
 import pytest
+
 from clearance.shellparse.nodes import (
     AnsiCQuoted,
     ArithmeticExpansion,

@@ -23,15 +23,16 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from lark import Lark, Token
+from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer as LarkLexer
+
 from clearance.shellparse import _lalr_table, builder, lexer, tables
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.lalr import describe_terminal
 from clearance.shellparse.lexer import Lexer, parse_script
 from clearance.shellparse.nodes import Script
 from clearance.shellparse.tokens import Token as OurToken
-from lark import Lark, Token
-from lark.exceptions import UnexpectedInput, UnexpectedToken
-from lark.lexer import Lexer as LarkLexer
 
 if TYPE_CHECKING:
     from conftest import Corpus

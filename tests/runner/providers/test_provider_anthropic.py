@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping
 
 import pytest
+from fake_model_server import FakeServer, Reply, fixture, json_reply
+
 from clearance.runner.providers.anthropic import AnthropicProvider, AnthropicStreamParser
 from clearance.runner.providers.sse import iter_sse
 from clearance.runner.providers.transport import parse_chunks
@@ -26,7 +28,6 @@ from clearance.runner.providers.types import (
     Usage,
     UserMessage,
 )
-from fake_model_server import FakeServer, Reply, fixture, json_reply
 
 KEY = "sk-ant-test-0123456789abcdef"
 

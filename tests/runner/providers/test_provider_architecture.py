@@ -9,8 +9,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import clearance.runner.providers as providers_package
 import pytest
+
+import clearance.runner.providers as providers_package
 
 PACKAGE = "clearance.runner.providers"
 PACKAGE_DIR = Path(providers_package.__file__).parent

@@ -7,6 +7,7 @@ from email.utils import format_datetime
 
 import httpx
 import pytest
+
 from clearance.runner.providers.errors import (
     RETRYABLE,
     classify_error,

@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping
 
 import pytest
+from fake_model_server import FakeServer, Reply, fixture, json_reply
+
 from clearance.runner.providers.openai import OpenAIChatProvider, OpenAIStreamParser
 from clearance.runner.providers.transport import parse_chunks
 from clearance.runner.providers.types import (
@@ -25,7 +27,6 @@ from clearance.runner.providers.types import (
     Usage,
     UserMessage,
 )
-from fake_model_server import FakeServer, Reply, fixture, json_reply
 
 KEY = "sk-test-0123456789abcdef"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from clearance.runner.providers.anthropic import AnthropicProvider
 from clearance.runner.providers.openai import OpenAIChatProvider
 from clearance.runner.providers.registry import make_provider

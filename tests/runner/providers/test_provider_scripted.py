@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from clearance.runner.providers.base import Provider
 from clearance.runner.providers.scripted import ScriptedProvider, ScriptError
 from clearance.runner.providers.types import (

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from clearance.runner.providers.sse import SSEDecoder, SSEEvent, iter_sse
 from fake_model_server import FIXTURES, fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from clearance.runner.providers.sse import SSEDecoder, SSEEvent, iter_sse
 
 
 def decode(chunks: list[bytes]) -> list[SSEEvent]:

@@ -6,6 +6,8 @@ import time
 from collections.abc import Callable
 
 import pytest
+from fake_model_server import FakeServer, Reply, closed_port, fixture, json_reply
+
 from clearance.runner.providers.anthropic import AnthropicProvider
 from clearance.runner.providers.base import Provider
 from clearance.runner.providers.openai import OpenAIChatProvider
@@ -18,7 +20,6 @@ from clearance.runner.providers.types import (
     TextDelta,
     UserMessage,
 )
-from fake_model_server import FakeServer, Reply, closed_port, fixture, json_reply
 
 Factory = Callable[[str, float], Provider]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pydantic
 import pytest
+
 from clearance.runner.providers.types import (
     MESSAGE_ADAPTER,
     PROVIDER_EVENT_ADAPTER,

@@ -1,5 +1,5 @@
 """``python -m clearance`` is the same as the ``clearance`` command."""
 
-from clearance.main import main
+from clearance.cli.main import main
 
 raise SystemExit(main())
