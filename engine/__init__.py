@@ -1,1 +1,13 @@
-"""placeholder"""
+"""YAML policies to decisions: the policy engine and the audit ledger.
+
+Entry points: ``api.load_policy`` / ``api.decide_intent`` (load the policy in force at a
+directory, decide an intent, never raise, fail closed). Policies: ``yamlsrc`` (YAML with
+positions) → ``policy_model`` (the file's pydantic schema) → ``loader``/``rules`` (compiled
+packs, ``matchers`` built by ``compile_when``) → ``evaluator`` (deny-first across scopes, found
+by ``scopes``) → ``decision`` (the ApprovalDecision; ``schema`` is its JSON contract). Beside
+them: ``ledger`` (the hash-chained audit log), ``replay``, ``lint``, ``testing`` (the work of
+``clearance test``), ``cache`` (validated packs between processes).
+
+May import: ``clearance`` (the version), ``clearance.shellparse``, ``clearance.policies``.
+Never the runner, the hooks or the CLI (tests/test_architecture.py checks).
+"""

@@ -4,6 +4,9 @@
 that agent's format (:mod:`clearance.hooks.claude`, :mod:`.gemini`, :mod:`.codex`; the shared
 logic and the fail-closed rules are in :mod:`clearance.hooks.base`). Nothing heavy is imported
 here: the package is on the start-up path of every tool call.
+
+May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,
+``clearance.policies``. Never the runner or the CLI (tests/test_architecture.py checks).
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Shipped policy packs; ``default.yaml`` is the embedded default."""
+"""Shipped policy packs; ``default.yaml`` is the embedded default.
+
+May import: nothing of clearance (tests/test_architecture.py checks).
+"""
 
 from __future__ import annotations
 

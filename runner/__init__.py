@@ -8,4 +8,7 @@ decides, the ledger records, a human or `--on-ask` settles an ask) -> execute (`
 the only code that touches the workspace) -> observe (`observation`). Every stage is an
 event in the run's JSON Lines log (`events`), which `replay` reads back without executing
 anything.
+
+May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,
+``clearance.policies``. Never the hooks or the CLI (tests/test_architecture.py checks).
 """

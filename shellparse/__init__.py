@@ -7,6 +7,9 @@ and markers for what is not statically known. ``parse(command)`` returns the typ
 Neither raises on any input: errors are values.
 
 Imports are deferred: this package is on the start-up path of every hook call.
+
+May import: nothing of clearance outside ``clearance.shellparse`` (Lark only when the
+grammar's table is rebuilt). tests/test_architecture.py checks.
 """
 
 from __future__ import annotations
