@@ -224,6 +224,14 @@ def run_command(
     bash_timeout: Annotated[
         float, typer.Option("--bash-timeout", help="Seconds a bash call may take.")
     ] = 120.0,
+    no_sandbox: Annotated[
+        bool,
+        typer.Option(
+            "--no-sandbox",
+            help="Run bash commands unconfined (recorded in the run log). Default: each "
+            "allowed command runs in the sandbox its decision gives it.",
+        ),
+    ] = False,
     ledger: Annotated[
         str | None,
         typer.Option("--ledger", help="Audit ledger (default: WORKSPACE/.clearance/ledger.jsonl)."),
@@ -263,6 +271,7 @@ def run_command(
                 on_ask=on_ask,
                 max_turns=max_turns,
                 max_tool_calls=max_tool_calls,
+                no_sandbox=no_sandbox,
                 bash_timeout=bash_timeout,
                 ledger=ledger,
                 no_ledger=no_ledger,
@@ -290,13 +299,26 @@ hook_app = typer.Typer(
 app.add_typer(hook_app, name="hook")
 
 
-def _hook(agent: str, policy: list[str] | None, ledger: str | None, no_ledger: bool) -> None:
+def _hook(
+    agent: str, policy: list[str] | None, ledger: str | None, no_ledger: bool, sandbox: bool
+) -> None:
     from clearance.cli.commands.hook import run_hook
 
     args = [arg for path in policy or [] for arg in ("--policy", path)]
     args += ["--ledger", ledger] if ledger else []
     args += ["--no-ledger"] if no_ledger else []
+    args += ["--sandbox"] if sandbox else []
     raise typer.Exit(run_hook(agent, args))
+
+
+SandboxOption = Annotated[
+    bool,
+    typer.Option(
+        "--sandbox",
+        help="Rewrite an allowed shell command to run under `clearance sandbox` "
+        "(the decision's profile).",
+    ),
+]
 
 
 _HOOK_HELP = (
@@ -310,8 +332,9 @@ def hook_claude_command(
     policy: PolicyOption = None,
     ledger: LedgerOption = None,
     no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+    sandbox: SandboxOption = False,
 ) -> None:
-    _hook("claude-code", policy, ledger, no_ledger)
+    _hook("claude-code", policy, ledger, no_ledger, sandbox)
 
 
 @hook_app.command("gemini-cli", help="Gemini CLI BeforeTool hook. " + _HOOK_HELP)
@@ -319,8 +342,9 @@ def hook_gemini_command(
     policy: PolicyOption = None,
     ledger: LedgerOption = None,
     no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+    sandbox: SandboxOption = False,
 ) -> None:
-    _hook("gemini-cli", policy, ledger, no_ledger)
+    _hook("gemini-cli", policy, ledger, no_ledger, sandbox)
 
 
 @hook_app.command("codex", help="Codex PreToolUse hook. " + _HOOK_HELP)
@@ -328,8 +352,9 @@ def hook_codex_command(
     policy: PolicyOption = None,
     ledger: LedgerOption = None,
     no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+    sandbox: SandboxOption = False,
 ) -> None:
-    _hook("codex", policy, ledger, no_ledger)
+    _hook("codex", policy, ledger, no_ledger, sandbox)
 
 
 @hook_app.command("install")
@@ -353,6 +378,7 @@ def hook_install_command(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the new settings file, write nothing.")
     ] = False,
+    sandbox: SandboxOption = False,
 ) -> None:
     """Merge the clearance hook into an agent's settings, keeping everything already there."""
     from clearance.hooks.install import run_install
@@ -366,8 +392,23 @@ def hook_install_command(
             matcher=matcher,
             timeout_s=timeout,
             dry_run=dry_run,
+            sandbox=sandbox,
         )
     )
+
+
+@app.command(
+    "sandbox",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def sandbox_command(ctx: typer.Context) -> None:
+    """Run a command confined (bubblewrap): `clearance sandbox [--profile NAME]...
+    [--allow-network] [--cwd DIR] [--policy FILE]... -- COMMAND...`. The file system is
+    read-only but the workspace and a private /tmp, secrets are hidden, no network unless
+    allowed; exit 125 when no sandbox can be set up (the command does not run)."""
+    from clearance.cli.commands.sandbox import run_sandbox
+
+    raise typer.Exit(run_sandbox(list(ctx.args)))
 
 
 @app.command("gate")

@@ -57,6 +57,10 @@ def _fast(args: list[str]) -> int | None:
             ledger=parsed.values.get("--ledger"),
             no_ledger="--no-ledger" in parsed.flags or "--ledger" not in parsed.values,
         )
+    if name == "sandbox":
+        from clearance.cli.commands.sandbox import run_sandbox
+
+        return run_sandbox(rest)
     if name == "hook" and rest and rest[0] in _HOOK_AGENTS:
         if any(arg in ("-h", "--help") for arg in rest[1:]):
             return None

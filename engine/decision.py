@@ -33,6 +33,7 @@ REASON_CODES = (
     "policy_error",  # the policy could not be loaded: fail closed
     "bad_input",  # the intent or hook payload is malformed
     "internal_error",  # a bug in clearance: fail closed
+    "sandbox_unavailable",  # allowed, but nothing can confine it here (sandbox.unavailable)
 )
 
 #: Markers that can never be allowed by a default or by a rule that does not name them,
@@ -161,6 +162,7 @@ class ApprovalDecision:
         "reason",
         "reason_code",
         "risk",
+        "sandbox",
         "scope",
         "source",
         "subject",
@@ -192,8 +194,17 @@ class ApprovalDecision:
         self.errors: list[str] = []
         self.policy_digest = ""
         self.trace: list[dict[str, object]] | None = None
+        #: The confinement an allowed command runs under (``clearance.sandbox.plan``), when a
+        #: sandbox was asked for: its profile, network, every widening; or why there is none.
+        self.sandbox: dict[str, object] | None = None
 
     def to_dict(self) -> dict[str, object]:
+        out = self._fields()
+        if self.sandbox is not None:
+            out["sandbox"] = self.sandbox
+        return out
+
+    def _fields(self) -> dict[str, object]:
         return {
             "decision_id": self.decision_id,
             "time": self.time,

@@ -112,6 +112,11 @@ def _load(
             "defaults": model.defaults.model_dump(mode="json"),
             "lock": model.lock,
             "rules": rules,
+            "sandbox": (
+                model.sandbox.model_dump(mode="json", exclude_none=True)
+                if model.sandbox is not None
+                else None
+            ),
         }
     )
     return packs

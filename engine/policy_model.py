@@ -216,6 +216,48 @@ class Defaults(_Strict):
     unknown_tool: Literal["ask", "deny"] = "ask"
 
 
+class SandboxProfile(_Strict):
+    """A widening of the default sandbox (see ``clearance.sandbox.settings``)."""
+
+    description: str = ""
+    network: bool = False
+    writable: list[str] = []
+    expose: list[str] = []
+    programs: list[str] = []
+    rules: list[str] = []
+
+    @field_validator("writable", "expose", "programs", "rules", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return _listify(value)
+
+    @field_validator("writable")
+    @classmethod
+    def _paths(cls, value: list[str]) -> list[str]:
+        for path in value:
+            if not path.strip() or "\0" in path or ".." in path.split("/"):
+                raise ValueError(f"writable path {path!r}: give a path without '..'")
+        return value
+
+
+class SandboxSettings(_Strict):
+    """``sandbox:``: what an allow becomes when nothing can confine, and named profiles."""
+
+    unavailable: Literal["ask", "deny", "run"] | None = None
+    profiles: dict[str, SandboxProfile] = {}
+
+    @field_validator("profiles")
+    @classmethod
+    def _names(cls, value: dict[str, SandboxProfile]) -> dict[str, SandboxProfile]:
+        for name in value:
+            if not _ID.match(name) or name == "default":
+                raise ValueError(
+                    f"sandbox profile {name!r}: use letters, digits, '.', '_' and '-' "
+                    "('default' is the built-in confinement)"
+                )
+        return value
+
+
 class PolicyFile(_Strict):
     version: Literal[1]
     id: str
@@ -224,6 +266,7 @@ class PolicyFile(_Strict):
     defaults: Defaults = Defaults()
     lock: bool = False
     rules: list[Rule] = []
+    sandbox: SandboxSettings | None = None
 
     @field_validator("extends", mode="before")
     @classmethod

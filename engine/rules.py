@@ -82,6 +82,7 @@ class Pack:
         "lock",
         "path",
         "rules",
+        "sandbox",
         "scope",
     )
 
@@ -97,6 +98,8 @@ class Pack:
         self.defaults: dict[str, str] = {str(k): str(v) for k, v in defaults.items()}
         self.lock = bool(data.get("lock"))
         self.rules: list[CompiledRule] = []
+        #: The file's ``sandbox:`` settings as validated (read by ``clearance.sandbox``).
+        self.sandbox = data.get("sandbox")
 
 
 class PolicySet:

@@ -27,6 +27,7 @@ ReasonCode = Literal[
     "policy_error",
     "bad_input",
     "internal_error",
+    "sandbox_unavailable",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 
@@ -92,6 +93,7 @@ class ApprovalDecisionModel(_Model):
     errors: list[str]
     policy_digest: str
     trace: list[TraceEntry] | None
+    sandbox: dict[str, Any] | None = None
 
 
 def parse_decision(data: object) -> ApprovalDecisionModel:

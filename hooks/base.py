@@ -92,6 +92,11 @@ class Protocol:
         """stdout that goes with exit 2 (the agent's deny, or nothing if it ignores stdout)."""
         raise NotImplementedError
 
+    def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
+        """stdout for an allow that runs ``tool_input`` instead (``--sandbox``). An agent
+        that cannot rewrite a tool's input must not be given ``--sandbox``: this blocks."""
+        raise BadPayload(f"{self.name} cannot rewrite a tool's input, so --sandbox is unsupported")
+
     # ---- payload to intent -----------------------------------------------------------------
 
     def normalize(
@@ -284,17 +289,19 @@ def _cap(text: str) -> str:
 
 
 class HookArgs:
-    __slots__ = ("ledger", "no_ledger", "policies")
+    __slots__ = ("ledger", "no_ledger", "policies", "sandbox")
 
     def __init__(self) -> None:
         self.policies: list[str] | None = None
         self.ledger: str | None = None
         self.no_ledger = False
+        #: ``--sandbox``: an allowed shell command is rewritten to run confined.
+        self.sandbox = False
 
 
 def parse_args(args: list[str]) -> HookArgs:
-    """``[--policy FILE]… [--ledger FILE | --no-ledger]``; anything else is an error (that
-    blocks: a misconfigured hook must not let tools run)."""
+    """``[--policy FILE]… [--ledger FILE | --no-ledger] [--sandbox]``; anything else is an
+    error (that blocks: a misconfigured hook must not let tools run)."""
     out = HookArgs()
     i = 0
     while i < len(args):
@@ -316,6 +323,8 @@ def parse_args(args: list[str]) -> HookArgs:
                 out.ledger = os.path.abspath(value)
         elif arg == "--no-ledger":
             out.no_ledger = True
+        elif arg == "--sandbox":
+            out.sandbox = True
         else:
             raise BadPayload(f"bad hook arguments: unexpected {arg!r}")
         i += 1
@@ -338,6 +347,7 @@ def handle(
     intent: ToolIntent | None = None
     workspace: str | None = None
     options: HookArgs | None = None
+    updated: dict[str, object] | None = None
     try:
         options = parse_args(args)
         payload = parse_payload(read_payload(stdin))
@@ -359,15 +369,25 @@ def handle(
     except BadPayload as exc:
         decision = failure("bad_input", str(exc))
     else:
-        decision = _decide(intent, workspace, options.policies)
+        decision, updated = _decide(
+            intent, workspace, options.policies, payload if options.sandbox else None
+        )
     if options is not None and not options.no_ledger:
         problem = _record(protocol, decision, intent, workspace, options)
         if problem is not None and decision.reason_code not in ERROR_CODES:
             decision = failure("internal_error", problem, tool=intent.tool if intent else "")
-    return _answer(protocol, decision)
+            updated = None
+    return _answer(protocol, decision, updated)
 
 
-def _decide(intent: ToolIntent, workspace: str, files: list[str] | None) -> ApprovalDecision:
+def _decide(
+    intent: ToolIntent,
+    workspace: str,
+    files: list[str] | None,
+    sandbox_payload: dict[str, object] | None = None,
+) -> tuple[ApprovalDecision, dict[str, object] | None]:
+    """The decision, and (``--sandbox``: the payload is given) the tool input rewritten to
+    run an allowed shell command confined."""
     from clearance.engine.api import decide, load_policy
     from clearance.engine.decision import failure
     from clearance.engine.errors import PolicyError
@@ -378,8 +398,17 @@ def _decide(intent: ToolIntent, workspace: str, files: list[str] | None) -> Appr
     except PolicyError as exc:
         decision = failure("policy_error", f"policy error: {exc.summary()}", tool=intent.tool)
         decision.errors = [str(issue) for issue in exc.issues]
-        return decision
-    return decide(intent, policy, cwd=cwd, workspace=workspace)
+        return decision, None
+    decision = decide(intent, policy, cwd=cwd, workspace=workspace)
+    if sandbox_payload is None or decision.decision != "allow":
+        return decision, None
+    from clearance.sandbox.plan import confine_tool_input
+    from clearance.sandbox.settings import settings_of
+
+    tool_input = sandbox_payload.get("tool_input")
+    assert isinstance(tool_input, dict)
+    updated = confine_tool_input(decision, settings_of(policy), tool_input, policies=files)
+    return decision, updated
 
 
 def _record(
@@ -420,12 +449,16 @@ def _record(
     return None
 
 
-def _answer(protocol: Protocol, decision: ApprovalDecision) -> Outcome:
+def _answer(
+    protocol: Protocol, decision: ApprovalDecision, updated: dict[str, object] | None = None
+) -> Outcome:
     if decision.reason_code in ERROR_CODES:
         reason = error_reason(decision)
         return Outcome(
             2, protocol.blocked(reason), f"clearance hook {protocol.name}: {reason}\n", decision
         )
+    if updated is not None and decision.decision == "allow":
+        return Outcome(0, protocol.rewrite(reason_for(decision), updated), "", decision)
     return Outcome(0, protocol.answer(decision.decision, reason_for(decision)), "", decision)
 
 

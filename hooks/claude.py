@@ -11,6 +11,9 @@ above on stdout (Claude Code prefers the stdout reason).
 
 Payload: ``session_id, transcript_path, cwd, permission_mode, hook_event_name, tool_name,
 tool_input, tool_use_id`` (file paths already absolute).
+
+``--sandbox``: an allowed ``Bash`` call is answered with ``permissionDecision: allow`` and
+``updatedInput``, the input with its ``command`` rewritten to run under ``clearance sandbox``.
 """
 
 from __future__ import annotations
@@ -37,6 +40,19 @@ class ClaudeCode(Protocol):
 
     def blocked(self, reason: str) -> bytes:
         return self.answer("deny", reason)
+
+    def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
+        """``--sandbox``: allow, running ``updatedInput`` (the whole input) instead."""
+        return dumps(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "allow",
+                    "permissionDecisionReason": reason,
+                    "updatedInput": tool_input,
+                }
+            }
+        )
 
 
 PROTOCOL = ClaudeCode()

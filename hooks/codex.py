@@ -11,6 +11,10 @@ Codex ignores stdout then, so nothing is printed there.
 Payload: ``cwd, hook_event_name, model, permission_mode, session_id, tool_input, tool_name,
 tool_use_id, transcript_path, turn_id``. The shell tool arrives as ``Bash {command}``;
 ``apply_patch`` carries the patch text in ``command``, which becomes the intent's ``patch``.
+
+``--sandbox``: an allowed ``Bash`` call is answered with ``permissionDecision: allow`` and
+``updatedInput`` (its ``command`` rewritten to run under ``clearance sandbox``), the one form
+of explicit allow Codex takes.
 """
 
 from __future__ import annotations
@@ -46,6 +50,19 @@ class Codex(Protocol):
 
     def blocked(self, reason: str) -> bytes:
         return b""
+
+    def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
+        """``--sandbox``: Codex accepts an explicit allow only together with ``updatedInput``
+        (whose ``command`` must be a string); no other key, no reason."""
+        return dumps(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "allow",
+                    "updatedInput": tool_input,
+                }
+            }
+        )
 
     def normalize(
         self, tool: str, tool_input: dict[str, object], cwd: str

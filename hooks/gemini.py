@@ -10,6 +10,10 @@ on stdout.
 Payload: ``session_id, transcript_path, cwd, hook_event_name, timestamp, tool_name,
 tool_input``. File paths arrive as the model wrote them, so relative ones are resolved against
 ``cwd``; ``run_shell_command`` runs in ``dir_path`` (relative to ``cwd``) when it names one.
+
+``--sandbox``: an allowed ``run_shell_command`` is answered with ``hookSpecificOutput.tool_input``
+(its ``command`` rewritten to run under ``clearance sandbox``), which Gemini CLI's BeforeTool
+applies to the call's parameters.
 """
 
 from __future__ import annotations
@@ -39,6 +43,17 @@ class GeminiCli(Protocol):
 
     def blocked(self, reason: str) -> bytes:
         return dumps({"decision": "deny", "reason": reason})
+
+    def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
+        """``--sandbox``: BeforeTool's ``hookSpecificOutput.tool_input`` replaces the tool's
+        parameters (the whole input, rebuilt and validated by Gemini CLI)."""
+        return dumps(
+            {
+                "decision": "allow",
+                "reason": reason,
+                "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": tool_input},
+            }
+        )
 
     def normalize(
         self, tool: str, tool_input: dict[str, object], cwd: str

@@ -495,6 +495,7 @@ def run_install(
     matcher: str = DEFAULT_MATCHER,
     timeout_s: int = DEFAULT_TIMEOUT_S,
     dry_run: bool = False,
+    sandbox: bool = False,
     env: Mapping[str, str] | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
@@ -522,6 +523,8 @@ def run_install(
     project = os.path.abspath(project)
     path = settings_path(agent, scope, project, env)
     command = command or hook_command(agent)
+    if sandbox and not command.endswith(" --sandbox"):
+        command += " --sandbox"  # allowed shell commands rewritten to run confined
     try:
         if agent == "codex":
             new, what = plan_toml(path, command, matcher, timeout_s)

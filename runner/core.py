@@ -27,7 +27,7 @@ from clearance.runner.providers.types import ProviderError, Usage
 
 from .approval import Approver
 from .audit import Audit
-from .events import EventLog, RunEndReason, sigint_deferred
+from .events import EventLog, LogWriteError, RunEndReason, sigint_deferred
 from .observation import budget_text
 from .pipeline import IntentPipeline, Proposal
 from .projection import next_request
@@ -63,6 +63,8 @@ class RunSettings:
     max_tokens: int = 4096
     bash_timeout: float = DEFAULT_BASH_TIMEOUT
     output_cap: int = DEFAULT_OUTPUT_CAP
+    #: Run bash commands in the sandbox (``--no-sandbox``: False, and the log says so).
+    sandbox: bool = True
     retry: RetryPolicy = field(default_factory=RetryPolicy)
 
 
@@ -119,8 +121,9 @@ class AgentRun:
     def run(self) -> RunResult:
         """Run to the end. Never raises for an interrupt; a bug is recorded, then raised.
 
-        SIGTERM is treated like Ctrl-C while the run lasts, so a killed run (a CI timeout)
-        still ends its log with `run.finished`.
+        SIGTERM, SIGHUP (a closed terminal) and SIGQUIT are treated like Ctrl-C while the run
+        lasts, so a killed run (a CI timeout) still ends its log with `run.finished`, and the
+        tool's process tree is killed on the way out.
         """
         with _sigterm_interrupts():
             return self._run()
@@ -139,6 +142,8 @@ class AgentRun:
             reason = "interrupted"
         except PolicyError as exc:  # a policy reloaded after a grant broke
             reason, error = "policy_error", "\n".join(str(issue) for issue in exc.issues)
+        except LogWriteError as exc:  # a full disk: the run cannot go on unrecorded
+            reason, error = "internal_error", str(exc)
         except BaseException as exc:
             error = repr(exc)
             raise
@@ -189,6 +194,7 @@ class AgentRun:
                 "max_attempts": settings.retry.max_attempts,
             },
             on_ask=self.approver.asker.name,
+            sandbox=_sandbox_state(settings.sandbox),
             policy=policy,
             ledger=self.audit.location,
             artifacts=str(self.runtime.ctx.artifacts),
@@ -197,25 +203,34 @@ class AgentRun:
         return problem
 
     def _finish(self, reason: RunEndReason, final: str | None, error: str | None) -> None:
-        """Close every open intent, record `run.finished`, fsync; SIGINT waits till done."""
+        """Close every open intent, record `run.finished`, fsync; SIGINT waits till done.
+        When the log cannot take it (a full disk), it is closed without: every line in it
+        is still whole."""
         with sigint_deferred():
             if self.log.closed:
                 return
-            if not self.log.events:  # interrupted before the start was recorded
-                self.log.emit("run.started", task=self.settings.task, incomplete=True)
-            for proposal in self._pending:
-                self.pipeline.interrupted(proposal)
-            self._pending = []
-            self.log.emit(
-                "run.finished",
-                reason=reason,
-                final_answer=final,
-                error=error,
-                turns=self.turns,
-                tool_calls=self.tool_calls,
-                usage=self.usage.model_dump(),
-            )
-            self.log.close()
+            try:
+                self._write_finish(reason, final, error)
+            except LogWriteError:
+                with contextlib.suppress(OSError):
+                    self.log.close()
+
+    def _write_finish(self, reason: RunEndReason, final: str | None, error: str | None) -> None:
+        if not self.log.events:  # interrupted before the start was recorded
+            self.log.emit("run.started", task=self.settings.task, incomplete=True)
+        for proposal in self._pending:
+            self.pipeline.interrupted(proposal)
+        self._pending = []
+        self.log.emit(
+            "run.finished",
+            reason=reason,
+            final_answer=final,
+            error=error,
+            turns=self.turns,
+            tool_calls=self.tool_calls,
+            usage=self.usage.model_dump(),
+        )
+        self.log.close()
 
     # --- the loop ------------------------------------------------------------------
 
@@ -314,7 +329,8 @@ class AgentRun:
 
 @contextlib.contextmanager
 def _sigterm_interrupts() -> Iterator[None]:
-    """Raise `KeyboardInterrupt` on SIGTERM inside the block (main thread only)."""
+    """Raise `KeyboardInterrupt` on SIGTERM, SIGHUP and SIGQUIT inside the block (main
+    thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -322,8 +338,29 @@ def _sigterm_interrupts() -> Iterator[None]:
     def interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = {
+        signum: signal.signal(signum, interrupt)
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+    }
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _sandbox_state(enabled: bool) -> dict[str, object]:
+    """What `run.started` says about confinement: off (`--no-sandbox`), or on and whether a
+    sandbox can be set up here (if not, the policy's `sandbox.unavailable` decides each
+    allowed command)."""
+    if not enabled:
+        return {"enabled": False, "by": "--no-sandbox"}
+    from clearance.sandbox.probe import probe
+
+    backend = probe()
+    return {
+        "enabled": True,
+        "backend": "bubblewrap" if backend.available else None,
+        "bwrap": backend.path,
+        "unavailable": backend.problem,
+    }

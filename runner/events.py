@@ -76,13 +76,18 @@ class LogError(Exception):
     """An event log cannot be read, or is not an event log; the message says where."""
 
 
-#: The signals that end a run; both are held back while an event is written.
-STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+class LogWriteError(OSError):
+    """An event could not be written (a full disk): the line was taken back whole, and the
+    run cannot go on unrecorded."""
+
+
+#: The signals that end a run; all are held back while an event is written.
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT})
 
 
 @contextlib.contextmanager
 def sigint_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back for the duration of the block; they are delivered
+    """Hold SIGINT, SIGTERM, SIGHUP and SIGQUIT back for the block; they are delivered
     right after. Used around each write so an interrupt can only fall between events.
     """
     mask = getattr(signal, "pthread_sigmask", None)
@@ -153,7 +158,7 @@ class EventLog:
         }
         data = (json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
         with sigint_deferred():
-            _write_all(self._fd, data)
+            _append(self._fd, data, self.path)
             self._events.append(event)
         for listener in self._listeners:
             listener(event)
@@ -181,6 +186,20 @@ def _write_all(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
+
+
+def _append(fd: int, data: bytes, path: Path) -> None:
+    """Write one whole event line or none: a write that fails part-way (no space left) is
+    cut back to where the line began, so the log never ends in a torn line."""
+    start = os.fstat(fd).st_size
+    try:
+        _write_all(fd, data)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, start)
+        raise LogWriteError(
+            exc.errno, f"cannot write the event log {path}: {exc.strerror or exc}"
+        ) from None
 
 
 @dataclass

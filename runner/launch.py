@@ -64,6 +64,7 @@ def build_run(
         artifacts=artifacts_dir(workspace, run_id),
         bash_timeout=settings.bash_timeout,
         output_cap=settings.output_cap,
+        sandbox=settings.sandbox,
     )
     runtime = ToolRuntime(Toolbox(), context)
     approver = Approver(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent
 from clearance.runner.providers.types import MalformedToolCall, ToolCall
 
@@ -64,6 +65,8 @@ class _Progress:
     proposal: Proposal
     decision_id: str | None = None
     invocation_id: str | None = None
+    #: The sandbox the decision gave the call (``clearance.sandbox.plan.Confinement``).
+    confinement: object = None
     completed: bool = False
     observed: bool = False
 
@@ -172,6 +175,7 @@ class IntentPipeline:
         decision = self.approver.decide(intent)
         assert self._current is not None
         self._current.decision_id = decision.decision_id
+        self._current.confinement = self._confine(decision)
         try:
             self.audit.record(decision, intent)
         except AuditError as exc:
@@ -195,6 +199,22 @@ class IntentPipeline:
             )
         return approval
 
+    def _confine(self, decision: ApprovalDecision) -> object:
+        """The sandbox of an allowed shell command (written into the decision); an allow
+        that cannot be confined becomes what the policy's ``sandbox.unavailable`` says."""
+        if not self.runtime.ctx.sandbox or decision.tool_kind != "shell":
+            return None
+        from clearance.sandbox.plan import annotate, annotate_ask
+        from clearance.sandbox.probe import probe
+        from clearance.sandbox.settings import settings_of
+
+        if decision.decision == "deny":
+            return None
+        settings = settings_of(self.approver.policy)
+        if decision.decision == "ask":
+            return annotate_ask(decision, settings, probe().problem)
+        return annotate(decision, settings, probe().problem)
+
     def execute(self, proposal: Proposal, call: Validated, approval: Approval) -> Observation:
         """Run an approved call through the tool runtime."""
         if approval.outcome != "allow":  # the one gate in front of the world
@@ -211,7 +231,7 @@ class IntentPipeline:
             tool=proposal.tool,
             input=call.args.model_dump(mode="json"),
         )
-        result = self.runtime.execute(call, invocation_id)
+        result = self.runtime.execute(call, invocation_id, self._current.confinement)
         self.log.emit(
             "tool.execution.completed",
             intent_id=proposal.intent_id,

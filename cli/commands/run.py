@@ -41,6 +41,7 @@ class RunArgs:
     max_turns: int = 30
     max_tool_calls: int = 100
     bash_timeout: float = 120.0
+    no_sandbox: bool = False
     ledger: str | None = None
     no_ledger: bool = False
     replay: str | None = None
@@ -136,6 +137,7 @@ def _run(args: RunArgs, out: TextIO, err: TextIO) -> int:
         max_turns=args.max_turns,
         max_tool_calls=args.max_tool_calls,
         bash_timeout=args.bash_timeout,
+        sandbox=not args.no_sandbox,
     )
     log_path = Path(args.log) if args.log else None
     if log_path is not None and log_path.exists():
@@ -153,6 +155,8 @@ def _run(args: RunArgs, out: TextIO, err: TextIO) -> int:
     result = run.run()
     if result.reason == "policy_error":
         err.write("clearance run: the policy does not load; the run did not start\n")
+    elif result.reason == "internal_error" and result.error:
+        err.write(f"clearance run: {result.error}\n")
     out.write(f"log: {result.log_path}\n")
     out.write(f"replay: clearance run --replay {result.log_path} --mode trace|dry-run|model\n")
     out.flush()

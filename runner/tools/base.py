@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -60,6 +60,11 @@ class ToolContext:
     baselines: ReadBaselines = field(default_factory=ReadBaselines)
     bash_timeout: float = DEFAULT_BASH_TIMEOUT
     output_cap: int = DEFAULT_OUTPUT_CAP
+    #: Run bash commands in the sandbox (``--no-sandbox`` turns it off).
+    sandbox: bool = True
+    #: The confinement of the call being executed (``clearance.sandbox.plan.Confinement``),
+    #: set by the runtime from the call's decision; ``None``: the call runs unconfined.
+    confinement: Any = None
 
 
 InputT = TypeVar("InputT", bound=ToolInput)

@@ -1,10 +1,20 @@
 """`bash`: run a command line in the workspace, with a timeout and an output cap.
 
-The command runs in its own process group, so a timeout (or Ctrl-C) ends everything it
-started, not just the shell. stdout and stderr go to files rather than pipes, so a child
-that outlives the shell cannot hang the runner and a flood of output costs disk, not
-memory. The exit status is reported on its own line, apart from the output, and a stream
-cut for length is saved whole as an artifact whose path the observation gives.
+By default the command runs inside the sandbox (`clearance.sandbox`) with the confinement its
+decision gave it: the file system read-only but the workspace and a private /tmp, secrets
+hidden, network only for a part the policy allowed as a network action. `--no-sandbox` runs it
+unconfined, and the run log says so.
+
+Every process a call starts ends with the call: in the sandbox, the command is the first
+process of a PID namespace of its own, which the kernel empties when it exits; unconfined, the
+runner is the subreaper of whatever the command leaves behind (`setsid`, `nohup`, `&`,
+`disown`) and kills every descendant after the call. The observation names what was killed.
+A timeout (or Ctrl-C) ends the whole tree the same way. stdout and stderr go to files rather
+than pipes, so a flood of output costs disk, not memory. The exit status is reported on its
+own line, apart from the output, and a stream cut for length is saved whole as an artifact
+whose path the observation gives. When a failure looks like the sandbox refusing (a
+read-only file system outside the workspace, no network), the observation says so, so the
+model can ask for the permission rather than guess.
 """
 
 from __future__ import annotations
@@ -45,9 +55,20 @@ class Bash(Tool[BashInput]):
     input_model = BashInput
 
     def run(self, args: BashInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        confinement = ctx.confinement if ctx.sandbox else None
+        with (
+            tempfile.TemporaryFile() as out,
+            tempfile.TemporaryFile() as err,
+            tempfile.TemporaryFile() as left,
+        ):
             started = time.monotonic()
-            code, timed_out = _run(args.command, ctx.workspace, out, err, ctx.bash_timeout)
+            if confinement is not None:
+                outcome = _run_confined(
+                    args.command, ctx.workspace, out, err, left, ctx.bash_timeout, confinement
+                )
+            else:
+                outcome = _run(args.command, ctx.workspace, out, err, ctx.bash_timeout)
+            code, timed_out, killed = outcome
             duration_ms = int((time.monotonic() - started) * 1000)
             half = max(ctx.output_cap // 2, 1)
             streams = {
@@ -77,8 +98,26 @@ class Bash(Tool[BashInput]):
                 for name, stream in streams.items()
                 if stream.artifact is not None
             },
+            "sandbox": confinement.to_dict() if confinement is not None else {"confined": False},
+            "killed": killed,
         }
         lines = [_exit_line(code, timed_out, ctx.bash_timeout)]
+        if killed:
+            shown = "; ".join(killed[:10]) + ("; …" if len(killed) > 10 else "")
+            lines.append(
+                f"killed {len(killed)} process(es) the command left running "
+                f"(every process ends with the call): {shown}"
+            )
+        if confinement is not None and code not in (0, None):
+            from clearance.sandbox.refusal import refusals
+
+            notes = refusals(
+                streams["stderr"].shown + "\n" + streams["stdout"].shown,
+                network=confinement.network,
+                writable=[str(ctx.workspace), "/tmp", "/var/tmp", "/dev"],
+            )
+            data["sandbox_refusals"] = notes
+            lines.extend(f"note: this looks like the sandbox refusing: {n}" for n in notes)
         for name, stream in streams.items():
             lines.append(f"--- {name} ({stream.size} bytes) ---")
             lines.append(stream.shown if stream.size else "(empty)")
@@ -90,10 +129,70 @@ class Bash(Tool[BashInput]):
         return ToolResult(status, "\n".join(lines), data)
 
 
+#: Run inside the sandbox: the command, then a list of what it left running (to fd {fd})
+#: before the PID namespace is torn down with this shell. Builtins only, so the list is only
+#: theirs.
+_LAUNCH = (
+    'bash -c "$1"; s=$?; for d in /proc/[0-9]*; do p=${{d#/proc/}}; '
+    '[ "$p" = 1 ] || [ "$p" = $$ ] || {{ c=; read -r c < "$d/comm" 2>/dev/null; '
+    'echo "$p $c"; }}; done >&{fd} 2>/dev/null; exit $s'
+)
+
+
+def _run_confined(
+    command: str,
+    cwd: Path,
+    out: IO[bytes],
+    err: IO[bytes],
+    left: IO[bytes],
+    timeout: float,
+    confinement: object,
+) -> tuple[int | None, bool, list[str]]:
+    """(return code, timed out?, what was killed) for a run in the sandbox."""
+    from clearance.sandbox.bwrap import SETUP_FAILED, bwrap_argv
+    from clearance.sandbox.confine import layout_for
+    from clearance.sandbox.plan import Confinement
+    from clearance.sandbox.reaper import descendants, describe
+
+    assert isinstance(confinement, Confinement)
+    try:
+        layout = layout_for(confinement, cwd=str(cwd), workspace=str(cwd))
+    except Exception as exc:  # SandboxError, or the probe failing: nothing runs
+        err.write(f"clearance: the sandbox could not be set up, nothing ran: {exc}\n".encode())
+        return SETUP_FAILED, False, []
+    fd = left.fileno()
+    argv = bwrap_argv(layout, ["bash", "-c", _LAUNCH.format(fd=fd), "bash", command])
+    process = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, pass_fds=(fd,)
+    )
+    try:
+        code = process.wait(timeout=timeout)
+    except BaseException as exc:
+        killed = [describe(pid) for pid in descendants(process.pid)][2:]  # not bwrap's init
+        process.kill()  # the sandbox's PID 1 dies with it (--die-with-parent), and all in it
+        process.wait()
+        if isinstance(exc, subprocess.TimeoutExpired):
+            return None, True, killed
+        raise
+    left.seek(0)
+    killed = [line for line in left.read().decode("utf-8", "replace").splitlines() if line]
+    return code, False, killed
+
+
+_SUBREAPER: list[bool] = []
+
+
 def _run(
     command: str, cwd: Path, out: IO[bytes], err: IO[bytes], timeout: float
-) -> tuple[int | None, bool]:
-    """(return code, timed out?); the whole process group is killed on timeout or error."""
+) -> tuple[int | None, bool, list[str]]:
+    """(return code, timed out?, what was killed): unconfined, in its own process group,
+    with this process as the subreaper of everything it starts; every descendant left after
+    the call (or on timeout, or on error) is killed."""
+    from clearance.sandbox.reaper import become_subreaper, descendants, kill_descendants
+
+    if not _SUBREAPER:
+        _SUBREAPER.append(become_subreaper())
+    before = set(descendants(os.getpid()))  # not ours to kill (a server a test started)
     process = subprocess.Popen(
         ["bash", "-c", command],
         cwd=cwd,
@@ -103,15 +202,18 @@ def _run(
         start_new_session=True,
     )
     try:
-        return process.wait(timeout=timeout), False
+        code = process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill_group(process)
+        killed = kill_descendants(spare=before)
         process.wait()
-        return None, True
+        return None, True, killed
     except BaseException:
         _kill_group(process)
+        kill_descendants(spare=before)
         process.wait()
         raise
+    return code, False, kill_descendants(spare=before)
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:

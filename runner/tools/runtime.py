@@ -8,6 +8,8 @@ action like any other outcome; an interrupt still propagates, so Ctrl-C stops th
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import ToolContext, ToolResult
 from .status import Status
 from .toolbox import Toolbox, Validated
@@ -24,8 +26,10 @@ class ToolRuntime:
         """`None` when the runtime state allows the call; else why not (nothing is changed)."""
         return call.tool.precondition(call.args, self.ctx)
 
-    def execute(self, call: Validated, invocation_id: str) -> ToolResult:
-        """Run the call. Only the core calls this, and only after an approval."""
+    def execute(self, call: Validated, invocation_id: str, confinement: Any = None) -> ToolResult:
+        """Run the call. Only the core calls this, and only after an approval;
+        ``confinement`` is the sandbox the decision gave it (``None``: none)."""
+        self.ctx.confinement = confinement
         try:
             return call.tool.run(call.args, self.ctx, invocation_id)
         except OSError as exc:
@@ -34,3 +38,5 @@ class ToolRuntime:
                 f"{call.tool.name} failed: {exc.strerror or exc}",
                 {"error": repr(exc)},
             )
+        finally:
+            self.ctx.confinement = None

@@ -1,0 +1,198 @@
+"""What the sandbox hides and what it keeps read-only, beyond "everything read-only but the
+workspace".
+
+- Secrets (the engine's ``secrets`` path set, matched by the same function the classifier
+  uses): the home directory's credential locations (``~/.ssh``, ``~/.aws``, histories, …),
+  the anchored system ones (``/etc/shadow``), every secret file or directory in the workspace
+  (``.env``, ``*.pem``; not ``.env.example``), and the target of every link in the workspace
+  that points at a secret outside it. A directory is covered by an empty read-only tmpfs, a
+  file by ``/dev/null``. A profile's ``expose`` patterns leave matching secrets visible.
+- clearance's own state (ledgers and their MAC key, the policy cache and its key): hidden, so
+  a test module cannot read the key and forge the audit trail.
+- Read-only inside the writable workspace: the agents' and clearance's settings there (the
+  engine's ``agent_config`` set: ``.claude``, ``.clearance``, ``.git/hooks``, …), and every
+  regular file with more than one hard link, which may be the same inode as a file outside
+  the workspace (a hard link is a door a read-only mount does not close).
+
+The walk of the workspace is bounded (``MAX_ENTRIES``, ``MAX_MOUNTS``); beyond the bounds the
+sandbox is not set up (``MountError``), rather than set up with holes.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import stat
+from dataclasses import dataclass, field
+
+from clearance.engine.pathsets import PATH_SETS
+from clearance.shellparse.globs import GlobSet
+from clearance.shellparse.paths import is_secret
+
+#: Entries of the workspace looked at, at most.
+MAX_ENTRIES = 200_000
+#: Masks and read-only binds, at most (each is a mount bwrap makes).
+MAX_MOUNTS = 1024
+#: Places the sandbox replaces wholesale (private, empty): nothing under them needs a mask.
+FRESH = ("/tmp", "/var/tmp", "/run", "/var/run", "/dev", "/proc", "/dev/shm")
+
+
+class MountError(Exception):
+    """The workspace cannot be confined within the bounds (too many entries, links)."""
+
+
+@dataclass
+class Mounts:
+    hide_dirs: list[str] = field(default_factory=list)
+    hide_files: list[str] = field(default_factory=list)
+    read_only: list[str] = field(default_factory=list)
+    #: Secrets left visible by a profile's ``expose``.
+    exposed: list[str] = field(default_factory=list)
+    entries: int = 0
+
+    def count(self) -> int:
+        return len(self.hide_dirs) + len(self.hide_files) + len(self.read_only)
+
+
+def state_dirs(env: dict[str, str] | os._Environ[str], home: str) -> list[str]:
+    """clearance's own per-user state and cache (decision #2), hidden in the sandbox."""
+    from clearance.engine.cache import cache_dir
+
+    state = env.get("XDG_STATE_HOME") or os.path.join(home, ".local", "state")
+    return [os.path.join(state, "clearance"), cache_dir(env)]
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+class _Collector:
+    def __init__(
+        self, home: str, workspace: str | None, visible: list[str], expose: GlobSet | None
+    ) -> None:
+        self.home = home
+        self.workspace = workspace
+        self.visible = visible
+        self.expose = expose
+        self.mounts = Mounts()
+        self._seen: set[str] = set()
+
+    def shown(self, path: str) -> bool:
+        """Is ``path`` seen from inside (not under a fresh tmpfs, unless bound back)?"""
+        if any(_under(path, root) for root in self.visible):
+            return True
+        return not any(_under(path, fresh) for fresh in FRESH)
+
+    def hide(self, path: str) -> None:
+        real = os.path.realpath(path)
+        if real in self._seen or not self.shown(real):
+            return
+        if self.expose is not None and (self.expose.match(real) or self.expose.match(path)):
+            self.mounts.exposed.append(real)
+            return
+        try:
+            mode = os.stat(real).st_mode
+        except OSError:
+            return
+        self._seen.add(real)
+        if stat.S_ISDIR(mode):
+            self.mounts.hide_dirs.append(real)
+        else:
+            self.mounts.hide_files.append(real)
+
+    def read_only(self, path: str) -> None:
+        real = os.path.realpath(path)
+        if real not in self._seen and os.path.lexists(real):
+            self._seen.add(real)
+            self.mounts.read_only.append(real)
+
+
+def plan_mounts(
+    *,
+    home: str,
+    workspace: str | None,
+    writable: list[str],
+    expose: list[str],
+    env: dict[str, str] | os._Environ[str],
+) -> Mounts:
+    """Every mask and read-only bind for a sandbox over ``workspace``."""
+    visible = [p for p in [workspace, *writable] if p]
+    exposed = GlobSet(expose, home, workspace or "/") if expose else None
+    collect = _Collector(home, workspace, visible, exposed)
+    for pattern in PATH_SETS["secrets"]:
+        if not pattern.startswith(("/", "~/")):
+            continue
+        path = home.rstrip("/") + pattern[1:] if pattern.startswith("~/") else pattern
+        if _under(path, "/proc"):
+            continue  # the sandbox's /proc shows only its own processes
+        if any(c in path for c in "*?["):
+            for found in glob.glob(path, include_hidden=True):
+                collect.hide(found)
+        elif os.path.lexists(path):
+            collect.hide(path)
+    for path in state_dirs(env, home):
+        if os.path.isdir(path):
+            collect.hide(path)
+    _shallow(collect, home, depth=2)
+    if workspace is not None:
+        for raw in PATH_SETS["agent_config"]:
+            if raw.startswith("{workspace}/"):
+                collect.read_only(workspace + raw[len("{workspace}") :])
+        _walk(collect, workspace)
+    if collect.mounts.count() > MAX_MOUNTS:
+        raise MountError(
+            f"{collect.mounts.count()} secret, linked or protected paths to cover, more than "
+            f"the {MAX_MOUNTS} the sandbox sets up"
+        )
+    return collect.mounts
+
+
+def _shallow(collect: _Collector, root: str, depth: int) -> None:
+    """Secrets named anywhere (``.netrc``, ``*.pem``) among the home directory's first levels."""
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in entries:
+        path = entry.path
+        if is_secret(path, collect.home):
+            collect.hide(path)
+        elif depth > 1 and entry.is_dir(follow_symlinks=False):
+            _shallow(collect, path, depth - 1)
+
+
+def _walk(collect: _Collector, workspace: str) -> None:
+    home = collect.home
+    stack = [workspace]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            collect.mounts.entries += 1
+            if collect.mounts.entries > MAX_ENTRIES:
+                raise MountError(
+                    f"the workspace has more than {MAX_ENTRIES} entries to check for secrets "
+                    "and hard links"
+                )
+            path = entry.path
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISLNK(info.st_mode):
+                target = os.path.realpath(path)
+                if is_secret(path, home) or (
+                    not _under(target, workspace) and is_secret(target, home)
+                ):
+                    collect.hide(target)
+                continue
+            if is_secret(path, home):
+                collect.hide(path)
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                stack.append(path)
+            elif stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+                collect.read_only(path)
