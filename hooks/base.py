@@ -407,7 +407,9 @@ def _decide(
 
     tool_input = sandbox_payload.get("tool_input")
     assert isinstance(tool_input, dict)
-    updated = confine_tool_input(decision, settings_of(policy), tool_input, policies=files)
+    updated = confine_tool_input(
+        decision, settings_of(policy), tool_input, policies=files, workspace=workspace
+    )
     return decision, updated
 
 

@@ -119,21 +119,27 @@ def plan_mounts(
     visible = [p for p in [workspace, *writable] if p]
     exposed = GlobSet(expose, home, workspace or "/") if expose else None
     collect = _Collector(home, workspace, visible, exposed)
-    for pattern in PATH_SETS["secrets"]:
-        if not pattern.startswith(("/", "~/")):
+    # $HOME and the account's home directory: a command run with another $HOME (an agent's
+    # own, a test's) must not find the user's keys at the real one either.
+    homes = list(dict.fromkeys([home, _account_home()]))
+    for each in homes:
+        if not each or each == "/":
             continue
-        path = home.rstrip("/") + pattern[1:] if pattern.startswith("~/") else pattern
-        if _under(path, "/proc"):
-            continue  # the sandbox's /proc shows only its own processes
-        if any(c in path for c in "*?["):
-            for found in glob.glob(path, include_hidden=True):
-                collect.hide(found)
-        elif os.path.lexists(path):
-            collect.hide(path)
-    for path in state_dirs(env, home):
-        if os.path.isdir(path):
-            collect.hide(path)
-    _shallow(collect, home, depth=2)
+        for pattern in PATH_SETS["secrets"]:
+            if not pattern.startswith(("/", "~/")):
+                continue
+            path = each.rstrip("/") + pattern[1:] if pattern.startswith("~/") else pattern
+            if _under(path, "/proc"):
+                continue  # the sandbox's /proc shows only its own processes
+            if any(c in path for c in "*?["):
+                for found in glob.glob(path, include_hidden=True):
+                    collect.hide(found)
+            elif os.path.lexists(path):
+                collect.hide(path)
+        for path in state_dirs(env if each == home else {"HOME": each}, each):
+            if os.path.isdir(path):
+                collect.hide(path)
+        _shallow(collect, each, depth=2)
     if workspace is not None:
         for raw in PATH_SETS["agent_config"]:
             if raw.startswith("{workspace}/"):
@@ -145,6 +151,15 @@ def plan_mounts(
             f"the {MAX_MOUNTS} the sandbox sets up"
         )
     return collect.mounts
+
+
+def _account_home() -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError):
+        return ""
 
 
 def _shallow(collect: _Collector, root: str, depth: int) -> None:

@@ -161,7 +161,11 @@ def _unavailable(decision: ApprovalDecision, problem: str, choice: str) -> None:
     )
 
 
-def wrapper_argv(confinement: Confinement, policies: list[str] | None = None) -> list[str]:
+def wrapper_argv(
+    confinement: Confinement,
+    policies: list[str] | None = None,
+    workspace: str | None = None,
+) -> list[str]:
     """``clearance sandbox`` with this confinement's options, up to and including ``--``.
 
     The interpreter running clearance now is named by its absolute path and started with
@@ -176,18 +180,26 @@ def wrapper_argv(confinement: Confinement, policies: list[str] | None = None) ->
             argv += ["--policy", path]
     if confinement.network:
         argv.append("--allow-network")
+    if workspace:
+        argv += ["--workspace", workspace]
     argv.append("--")
     return argv
 
 
-def wrap_command(command: str, confinement: Confinement, policies: list[str] | None = None) -> str:
+def wrap_command(
+    command: str,
+    confinement: Confinement,
+    policies: list[str] | None = None,
+    workspace: str | None = None,
+) -> str:
     """A shell command line that runs ``command`` (a bash command line) confined.
 
     The original is one single-quoted word given to ``bash -c``: nothing in it (quotes,
     ``;``, newlines, ``$(…)``) is seen by the outer shell, so nothing can run outside the
     wrapper.
     """
-    return shlex.join([*wrapper_argv(confinement, policies), "bash", "-c", command])
+    argv = wrapper_argv(confinement, policies, workspace)
+    return shlex.join([*argv, "bash", "-c", command])
 
 
 def confine_tool_input(
@@ -196,6 +208,7 @@ def confine_tool_input(
     tool_input: dict[str, object],
     *,
     policies: list[str] | None = None,
+    workspace: str | None = None,
 ) -> dict[str, object] | None:
     """For a hook: the shell tool's input rewritten to run confined, or ``None``.
 
@@ -215,4 +228,5 @@ def confine_tool_input(
     confinement = annotate(decision, settings, problem)
     if confinement is None or not isinstance(command, str):
         return None
-    return {**tool_input, "command": wrap_command(command, confinement, policies)}
+    wrapped = wrap_command(command, confinement, policies, workspace)
+    return {**tool_input, "command": wrapped}

@@ -1,5 +1,9 @@
-"""``clearance sandbox [--profile NAME]… [--allow-network] [--cwd DIR] [--policy FILE]… --
-COMMAND…``: run a command confined (see ``clearance.sandbox``).
+"""``clearance sandbox [--profile NAME]… [--allow-network] [--cwd DIR] [--workspace DIR]
+[--policy FILE]… -- COMMAND…``: run a command confined (see ``clearance.sandbox``).
+
+``--workspace`` is the writable project root (default: the engine's workspace of the
+directory); a hook passes the one it judged the command in. It is never ``/`` or a home
+directory.
 
 The command's stdin, stdout, stderr and exit status are its own. When the sandbox cannot be
 set up nothing runs: a message on stderr and exit status 125 (never an unconfined run; whether
@@ -16,7 +20,7 @@ from clearance.sandbox.bwrap import SETUP_FAILED
 
 USAGE = (
     "usage: clearance sandbox [--profile NAME]... [--allow-network] [--cwd DIR] "
-    "[--policy FILE]... -- COMMAND [ARG]..."
+    "[--workspace DIR] [--policy FILE]... -- COMMAND [ARG]..."
 )
 
 
@@ -26,6 +30,7 @@ class _Args:
         self.policies: list[str] | None = None
         self.network = False
         self.cwd: str | None = None
+        self.workspace: str | None = None
         self.command: list[str] = []
 
 
@@ -38,7 +43,7 @@ def _parse(args: list[str]) -> _Args | str:
             out.command = args[i + 1 :]
             break
         name, eq, inline = arg.partition("=")
-        if name in ("--profile", "--cwd", "--policy"):
+        if name in ("--profile", "--cwd", "--policy", "--workspace"):
             if eq:
                 value = inline
             elif i + 1 < len(args):
@@ -52,6 +57,8 @@ def _parse(args: list[str]) -> _Args | str:
                 out.profiles.append(value)
             elif name == "--cwd":
                 out.cwd = value
+            elif name == "--workspace":
+                out.workspace = value
             else:
                 out.policies = [*(out.policies or []), os.path.abspath(value)]
         elif arg == "--allow-network":
@@ -91,6 +98,12 @@ def run_sandbox(args: list[str]) -> int:
     cwd = os.path.abspath(parsed.cwd or os.getcwd())
     if not os.path.isdir(cwd):
         return _fail(f"--cwd {cwd} is not a directory")
+    workspace: str | None = None
+    if parsed.workspace is not None:
+        workspace = os.path.realpath(parsed.workspace)
+        homes = {os.path.realpath(os.path.expanduser("~")), "/"}
+        if not os.path.isdir(workspace) or workspace in homes:
+            return _fail(f"--workspace {workspace}: not a project directory")
     profiles: list[Profile] = []
     if parsed.profiles:
         from clearance.engine.api import load_policy
@@ -115,7 +128,7 @@ def run_sandbox(args: list[str]) -> int:
     from clearance.sandbox.bwrap import run
 
     try:
-        layout = layout_for(confinement, cwd=cwd)
+        layout = layout_for(confinement, cwd=cwd, workspace=workspace)
         sys.stdout.flush()
         finished = run(layout, parsed.command, forward_signals=True)
     except SandboxError as exc:

@@ -1,0 +1,150 @@
+"""``clearance hook … --sandbox`` inside the real Claude Code and Codex: an allowed test run
+whose test module tries to write into the home directory, read a key and reach the network
+runs, its effects inside the workspace happen, and nothing outside the workspace changes.
+
+The same run without ``--sandbox`` is the control: there the module does all three, so the
+assertions can fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .harness import HOOK_NAMES, Agent, E2ESession
+
+MODULE = """\
+import json, os, socket, unittest
+
+class Escape(unittest.TestCase):
+    def test_escape(self):
+        found = {{}}
+        try:
+            with open({home_target!r}, "w") as handle:
+                handle.write("escaped")
+            found["home_write"] = "written"
+        except OSError as exc:
+            found["home_write"] = exc.strerror
+        try:
+            with open({key!r}) as handle:
+                found["key"] = handle.read()
+        except OSError as exc:
+            found["key"] = exc.strerror
+        try:
+            with socket.create_connection(("127.0.0.1", {port}), timeout=3) as conn:
+                found["network"] = conn.recv(16).decode()
+        except OSError as exc:
+            found["network"] = exc.strerror
+        with open("effects.json", "w") as handle:  # the workspace (the agent's cwd)
+            json.dump(found, handle)
+"""
+
+SECRET = "E2E-PRIVATE-KEY-MATERIAL"
+
+
+@pytest.fixture
+def listener() -> Iterator[int]:
+    """A TCP service outside the sandbox that greets whoever connects."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.sendall(b"HELLO")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield int(server.getsockname()[1])
+    stop.set()
+    thread.join(2)
+    server.close()
+
+
+@pytest.fixture
+def planted() -> Iterator[dict[str, Path]]:
+    """The test module (outside /tmp, which the sandbox replaces), a key in the home
+    directory, and the home path the module tries to write."""
+    home = Path(os.path.expanduser("~"))
+    nonce = uuid.uuid4().hex[:12]
+    paths = {
+        "tests": home / ".cache" / f"clearance-e2e-tests-{nonce}",
+        "keydir": home / f".clearance-e2e-{nonce}",
+        "home_target": home / f".clearance-e2e-written-{nonce}",
+    }
+    paths["key"] = paths["keydir"] / "id_ed25519"
+    paths["tests"].mkdir(parents=True)
+    paths["keydir"].mkdir()
+    paths["key"].write_text(SECRET)
+    try:
+        yield paths
+    finally:
+        shutil.rmtree(paths["tests"], ignore_errors=True)
+        shutil.rmtree(paths["keydir"], ignore_errors=True)
+        paths["home_target"].unlink(missing_ok=True)
+
+
+def _run(
+    e2e: E2ESession, agent: Agent, planted: dict[str, Path], port: int, sandbox: bool
+) -> tuple[dict[str, str], str]:
+    (planted["tests"] / "test_escape.py").write_text(
+        MODULE.format(home_target=str(planted["home_target"]), key=str(planted["key"]), port=port)
+    )
+    hook = f"{e2e.clearance()} hook {HOOK_NAMES[agent]} --no-ledger"
+    if sandbox:
+        hook += " --sandbox"
+    command = f"python3 -m unittest discover -s {planted['tests']}"
+    harness = e2e.harness()
+    summary = harness.run(
+        agent,
+        hook,
+        command,
+        marker=planted["home_target"],
+        extra_env={"E2E_KEEP": "1", "E2E_NETNS": "0"},
+    )
+    workdir = summary.raw.get("workdir")
+    assert isinstance(workdir, str), summary.describe()
+    try:
+        effects = Path(workdir, "proj", "effects.json")
+        assert effects.is_file(), f"the test did not run in the workspace: {summary.describe()}"
+        return json.loads(effects.read_text()), summary.hook_stdout
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_an_allowed_test_run_is_confined(
+    e2e: E2ESession, agent: Agent, planted: dict[str, Path], listener: int
+) -> None:
+    found, answer = _run(e2e, agent, planted, listener, sandbox=True)
+    assert "clearance sandbox" in answer and "updatedInput" in answer
+    assert found["home_write"] == "Read-only file system"
+    assert not planted["home_target"].exists()
+    assert SECRET not in found["key"]
+    assert found["network"] in ("Network is unreachable", "Connection refused")
+    assert planted["key"].read_text() == SECRET
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_without_the_sandbox_the_same_module_escapes(
+    e2e: E2ESession, agent: Agent, planted: dict[str, Path], listener: int
+) -> None:
+    found, answer = _run(e2e, agent, planted, listener, sandbox=False)
+    assert "clearance sandbox" not in answer
+    assert found == {"home_write": "written", "key": SECRET, "network": "HELLO"}
+    assert planted["home_target"].read_text() == "escaped"
