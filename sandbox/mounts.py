@@ -5,8 +5,10 @@ workspace".
   uses): the home directory's credential locations (``~/.ssh``, ``~/.aws``, histories, …),
   the anchored system ones (``/etc/shadow``), every secret file or directory in the workspace
   (``.env``, ``*.pem``; not ``.env.example``), and the target of every link in the workspace
-  that points at a secret outside it. A directory is covered by an empty read-only tmpfs, a
-  file by ``/dev/null``. A profile's ``expose`` patterns leave matching secrets visible.
+  that points at a secret outside it. One exception, read from the file: a ``.pem`` holding
+  nothing but certificates (a CA bundle) stays visible. A directory is covered by an empty
+  read-only tmpfs, a file by ``/dev/null``. A profile's ``expose`` patterns leave matching
+  secrets visible.
 - clearance's own state (ledgers and their MAC key, the policy cache and its key): hidden, so
   a test module cannot read the key and forge the audit trail.
 - Read-only inside the writable workspace: the agents' and clearance's settings there (the
@@ -20,8 +22,10 @@ sandbox is not set up (``MountError``), rather than set up with holes.
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 
@@ -35,6 +39,26 @@ MAX_ENTRIES = 200_000
 MAX_MOUNTS = 1024
 #: Places the sandbox replaces wholesale (private, empty): nothing under them needs a mask.
 FRESH = ("/tmp", "/var/tmp", "/run", "/var/run", "/dev", "/proc", "/dev/shm")
+
+
+def _name_filter() -> re.Pattern[str] | None:
+    """One regex over a file *name* that every secret name matches (a superset: the secret
+    set's unanchored patterns, from the engine's own set). Names it rejects cannot be
+    secrets; names it accepts are decided by ``is_secret`` itself. ``None`` when a pattern
+    is not a plain name pattern (then every path is checked in full)."""
+    names = [p for p in PATH_SETS["secrets"] if not p.startswith(("/", "~"))]
+    if any("/" in p for p in names):
+        return None
+    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in names))
+
+
+_NAMES = _name_filter()
+
+
+def _secret_name(name: str, home: str) -> bool:
+    if _NAMES is not None and _NAMES.match(name) is None:
+        return False
+    return is_secret("/" + name, home)
 
 
 class MountError(Exception):
@@ -97,6 +121,8 @@ class _Collector:
         self._seen.add(real)
         if stat.S_ISDIR(mode):
             self.mounts.hide_dirs.append(real)
+        elif _public_certificates(real, mode):
+            self.mounts.exposed.append(real)
         else:
             self.mounts.hide_files.append(real)
 
@@ -105,6 +131,27 @@ class _Collector:
         if real not in self._seen and os.path.lexists(real):
             self._seen.add(real)
             self.mounts.read_only.append(real)
+
+
+#: Largest ``.pem`` read to tell a certificate bundle from a key.
+_PEM_LIMIT = 4 * 1024 * 1024
+
+
+def _public_certificates(path: str, mode: int) -> bool:
+    """A ``.pem`` that holds only certificates (a CA bundle such as certifi's ``cacert.pem``)
+    is public: hiding it would break TLS for every command given network. Read from the
+    file itself; a key anywhere in it, or anything unreadable, keeps it hidden."""
+    if not path.endswith(".pem") or not stat.S_ISREG(mode):
+        return False
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_PEM_LIMIT + 1)
+    except OSError:
+        return False
+    if len(data) > _PEM_LIMIT or b"-----BEGIN CERTIFICATE-----" not in data:
+        return False
+    headers = set(re.findall(rb"-----BEGIN ([A-Z0-9 ]+)-----", data))
+    return headers == {b"CERTIFICATE"}
 
 
 def plan_mounts(
@@ -193,18 +240,19 @@ def _walk(collect: _Collector, workspace: str) -> None:
                     "and hard links"
                 )
             path = entry.path
+            # Names decide in the workspace: the anchored patterns (``~/.ssh``) are covered
+            # above, and matching the name alone is ~10x cheaper than the whole path.
+            named = _secret_name(entry.name, home)
             try:
                 info = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
             if stat.S_ISLNK(info.st_mode):
                 target = os.path.realpath(path)
-                if is_secret(path, home) or (
-                    not _under(target, workspace) and is_secret(target, home)
-                ):
+                if named or (not _under(target, workspace) and is_secret(target, home)):
                     collect.hide(target)
                 continue
-            if is_secret(path, home):
+            if named:
                 collect.hide(path)
                 continue
             if stat.S_ISDIR(info.st_mode):
