@@ -199,12 +199,6 @@ class ApprovalDecision:
         self.sandbox: dict[str, object] | None = None
 
     def to_dict(self) -> dict[str, object]:
-        out = self._fields()
-        if self.sandbox is not None:
-            out["sandbox"] = self.sandbox
-        return out
-
-    def _fields(self) -> dict[str, object]:
         return {
             "decision_id": self.decision_id,
             "time": self.time,
@@ -224,6 +218,7 @@ class ApprovalDecision:
             "errors": self.errors,
             "policy_digest": self.policy_digest,
             "trace": self.trace,
+            "sandbox": self.sandbox,
         }
 
 

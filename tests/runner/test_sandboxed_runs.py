@@ -194,4 +194,4 @@ def test_a_full_disk_ends_the_run_with_a_clear_error_and_whole_lines(tmp_path: P
         content = (mount / "cli.jsonl").read_text()
         assert content == "" or content.endswith("\n")
     finally:
-        subprocess.run(["umount", str(mount)], check=False)
+        subprocess.run(["umount", "-l", str(mount)], check=False)
