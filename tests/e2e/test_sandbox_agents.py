@@ -1,6 +1,7 @@
-"""``clearance hook … --sandbox`` inside the real Claude Code and Codex: an allowed test run
-whose test module tries to write into the home directory, read a key and reach the network
-runs, its effects inside the workspace happen, and nothing outside the workspace changes.
+"""``clearance hook … --sandbox`` inside the real Claude Code, Codex and Gemini CLI: an
+allowed test run whose test module tries to write into the home directory, read a key and
+reach the network runs, its effects inside the workspace happen, and nothing outside the
+workspace changes.
 
 The same run without ``--sandbox`` is the control: there the module does all three, so the
 assertions can fail.
@@ -127,12 +128,13 @@ def _run(
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-@pytest.mark.parametrize("agent", ["claude", "codex"])
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
 def test_an_allowed_test_run_is_confined(
     e2e: E2ESession, agent: Agent, planted: dict[str, Path], listener: int
 ) -> None:
     found, answer = _run(e2e, agent, planted, listener, sandbox=True)
-    assert "clearance sandbox" in answer and "updatedInput" in answer
+    rewritten = "tool_input" if agent == "gemini" else "updatedInput"
+    assert "clearance sandbox" in answer and rewritten in answer
     assert found["home_write"] == "Read-only file system"
     assert not planted["home_target"].exists()
     assert SECRET not in found["key"]
@@ -140,7 +142,7 @@ def test_an_allowed_test_run_is_confined(
     assert planted["key"].read_text() == SECRET
 
 
-@pytest.mark.parametrize("agent", ["claude", "codex"])
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
 def test_without_the_sandbox_the_same_module_escapes(
     e2e: E2ESession, agent: Agent, planted: dict[str, Path], listener: int
 ) -> None:
