@@ -6,5 +6,5 @@ importing typer; ``clearance.cli.app`` is the typer application for everything e
 runner and the agent adapters (``clearance.hooks``).
 
 May import: everything (``clearance.engine``, ``clearance.shellparse``, ``clearance.runner``,
-``clearance.hooks``). Nothing below it imports the CLI.
+``clearance.hooks``, ``clearance.sandbox``). Nothing below it imports the CLI.
 """

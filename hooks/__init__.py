@@ -6,7 +6,8 @@ logic and the fail-closed rules are in :mod:`clearance.hooks.base`). Nothing hea
 here: the package is on the start-up path of every tool call.
 
 May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,
-``clearance.policies``. Never the runner or the CLI (tests/test_architecture.py checks).
+``clearance.policies``, ``clearance.sandbox`` (``--sandbox``). Never the runner or the CLI
+(tests/test_architecture.py checks).
 """
 
 from __future__ import annotations

@@ -10,5 +10,6 @@ event in the run's JSON Lines log (`events`), which `replay` reads back without 
 anything.
 
 May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,
-``clearance.policies``. Never the hooks or the CLI (tests/test_architecture.py checks).
+``clearance.policies``, ``clearance.sandbox`` (the bash tool's confinement). Never the hooks
+or the CLI (tests/test_architecture.py checks).
 """

@@ -16,5 +16,9 @@ package runs such commands inside a sandbox whose profile follows the decision:
   network)? The runner tells the model so.
 
 It imports the engine's named path sets and shellparse's secret matcher (one notion of a
-secret), never the runner or the CLI.
+secret).
+
+May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,
+``clearance.policies``. Never the runner, the hooks or the CLI (tests/test_architecture.py
+checks).
 """

@@ -20,9 +20,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "shellparse": frozenset(),
     "policies": frozenset(),
     "engine": frozenset({"", "shellparse", "policies"}),
-    "runner": frozenset({"", "engine", "shellparse", "policies"}),
-    "hooks": frozenset({"", "engine", "shellparse", "policies"}),
-    "cli": frozenset({"", "engine", "shellparse", "policies", "runner", "hooks"}),
+    "sandbox": frozenset({"", "engine", "shellparse", "policies"}),
+    "runner": frozenset({"", "engine", "shellparse", "policies", "sandbox"}),
+    "hooks": frozenset({"", "engine", "shellparse", "policies", "sandbox"}),
+    "cli": frozenset({"", "engine", "shellparse", "policies", "runner", "hooks", "sandbox"}),
 }
 
 
