@@ -55,6 +55,9 @@ class Layout:
     network: bool
     mounts: Mounts
     disable_userns: bool = True
+    #: Directories the environment names (``$TMPDIR``, ``$XDG_RUNTIME_DIR``) under the fresh
+    #: tmpfs mounts: made again, empty, so programs that use them still start.
+    fresh_dirs: tuple[str, ...] = ()
 
 
 def bwrap_argv(
@@ -82,6 +85,8 @@ def bwrap_argv(
             argv += ["--tmpfs", fresh]
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
         argv += ["--tmpfs", "/var/run"]
+    for path in layout.fresh_dirs:
+        argv += ["--perms", "0700", "--dir", path]
     for path in (layout.workspace, *layout.writable):
         if path and os.path.exists(path):
             real = os.path.realpath(path)

@@ -56,7 +56,13 @@ def layout_for(
         )
     except MountError as exc:
         raise SandboxError(str(exc)) from None
+    fresh: list[str] = []
+    for name in ("TMPDIR", "TMP", "TEMP", "XDG_RUNTIME_DIR"):
+        value = environment.get(name, "")
+        if value.startswith(("/tmp/", "/var/tmp/", "/run/")) and ".." not in value.split("/"):
+            fresh.append(os.path.normpath(value))
     return Layout(
+        fresh_dirs=tuple(dict.fromkeys(fresh)),
         bwrap=backend.path,
         cwd=cwd,
         workspace=workspace,

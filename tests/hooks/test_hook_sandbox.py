@@ -127,3 +127,28 @@ def test_nothing_in_the_command_escapes_the_wrapper(command: str) -> None:
     assert argv == ["-P", "-m", "clearance", "sandbox", "--allow-network", "--", "bash", "-c",
                     command]  # fmt: skip
     assert done.stderr == b""
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini-cli"])
+def test_install_with_sandbox_registers_the_sandboxing_hook(
+    project: Path, tmp_path: Path, agent: str
+) -> None:
+    import io
+
+    from clearance.hooks.install import run_install
+
+    home = tmp_path / "home"
+    home.mkdir()
+    out, err = io.StringIO(), io.StringIO()
+    code = run_install(
+        agent,
+        project=str(project),
+        scope="project" if agent != "codex" else "user",
+        command=f"/opt/venv/bin/clearance hook {agent}",
+        sandbox=True,
+        env={"HOME": str(home), "CODEX_HOME": str(home / ".codex")},
+        out=out,
+        err=err,
+    )
+    assert code == 0, err.getvalue()
+    assert f"hook command: /opt/venv/bin/clearance hook {agent} --sandbox" in out.getvalue()
