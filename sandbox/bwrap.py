@@ -85,8 +85,8 @@ def bwrap_argv(
             argv += ["--tmpfs", fresh]
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
         argv += ["--tmpfs", "/var/run"]
-    for path in layout.fresh_dirs:
-        argv += ["--perms", "0700", "--dir", path]
+    for directory in layout.fresh_dirs:
+        argv += ["--perms", "0700", "--dir", directory]
     for path in (layout.workspace, *layout.writable):
         if path and os.path.exists(path):
             real = os.path.realpath(path)
