@@ -38,6 +38,11 @@ class Backend:
 
 
 def find_bwrap() -> str | None:
+    """``$CLEARANCE_BWRAP`` when set (an operator's choice of binary; a path that is not an
+    executable means none), else the first system path that has it, else ``$PATH``."""
+    chosen = os.environ.get("CLEARANCE_BWRAP")
+    if chosen is not None:
+        return chosen if chosen and os.access(chosen, os.X_OK) else None
     for path in BWRAP_PATHS:
         if os.access(path, os.X_OK):
             return path

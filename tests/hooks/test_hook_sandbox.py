@@ -152,3 +152,35 @@ def test_install_with_sandbox_registers_the_sandboxing_hook(
     )
     assert code == 0, err.getvalue()
     assert f"hook command: /opt/venv/bin/clearance hook {agent} --sandbox" in out.getvalue()
+
+
+@pytest.mark.parametrize(("agent", "expected"), [("claude-code", "ask"), ("codex", "deny")])
+def test_without_a_sandbox_an_allow_becomes_an_ask(
+    hook: Hook, project: Path, agent: str, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLEARANCE_BWRAP", "/nonexistent/bwrap")
+    payload = payload_for(agent, project, "Bash", {"command": "touch a"})
+    result = hook(agent, payload, "--sandbox", "--no-ledger")
+    assert result.code == 0
+    assert result.reason_code == "sandbox_unavailable"
+    specific = result.json()["hookSpecificOutput"]
+    assert specific["permissionDecision"] == expected  # type: ignore[index]
+    assert "bubblewrap (bwrap) is not installed" in specific["permissionDecisionReason"]  # type: ignore[index]
+    assert "updatedInput" not in specific  # type: ignore[operator]
+
+
+def test_clearance_sandbox_never_runs_what_it_cannot_confine(tmp_path: Path) -> None:
+    import os
+
+    marker = tmp_path / "ran"
+    done = subprocess.run(
+        [sys.executable, "-m", "clearance", "sandbox", "--", "touch", str(marker)],
+        env={**os.environ, "CLEARANCE_BWRAP": "/nonexistent/bwrap"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 125
+    assert "the command did not run" in done.stderr
+    assert not marker.exists()

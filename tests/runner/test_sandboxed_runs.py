@@ -195,3 +195,16 @@ def test_a_full_disk_ends_the_run_with_a_clear_error_and_whole_lines(tmp_path: P
         assert content == "" or content.endswith("\n")
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_no_sandbox_here_means_the_policy_decides_and_the_command_waits(
+    play: PlayRun, sandbox_policy: str, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLEARANCE_BWRAP", "/nonexistent/bwrap")
+    done = play(_bash("echo ran > ran.txt"), policies=[sandbox_policy])
+    approval = done.of_type("tool.approval")[0]
+    assert approval["decision"]["reason_code"] == "sandbox_unavailable"
+    assert approval["decision"]["decision"] == "ask"
+    assert approval["outcome"] == "deny"  # --on-ask deny: nobody said yes
+    assert not (workspace / "ran.txt").exists()
+    assert done.of_type("run.started")[0]["sandbox"]["unavailable"] is not None
