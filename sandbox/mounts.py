@@ -243,11 +243,12 @@ def _walk(collect: _Collector, workspace: str) -> None:
             # Names decide in the workspace: the anchored patterns (``~/.ssh``) are covered
             # above, and matching the name alone is ~10x cheaper than the whole path.
             named = _secret_name(entry.name, home)
-            try:
-                info = entry.stat(follow_symlinks=False)
+            try:  # the entry's type comes with the directory listing: no syscall
+                is_link = entry.is_symlink()
+                is_dir = not is_link and entry.is_dir(follow_symlinks=False)
             except OSError:
                 continue
-            if stat.S_ISLNK(info.st_mode):
+            if is_link:
                 target = os.path.realpath(path)
                 if named or (not _under(target, workspace) and is_secret(target, home)):
                     collect.hide(target)
@@ -255,7 +256,12 @@ def _walk(collect: _Collector, workspace: str) -> None:
             if named:
                 collect.hide(path)
                 continue
-            if stat.S_ISDIR(info.st_mode):
+            if is_dir:
                 stack.append(path)
-            elif stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+                continue
+            try:  # the link count needs the inode (only files can have hard links)
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
                 collect.read_only(path)
