@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import time
 from dataclasses import dataclass
 
@@ -72,6 +71,8 @@ def base_probe_argv(bwrap: str) -> list[str]:
 
 
 def _try(argv: list[str]) -> str | None:
+    import subprocess  # not on the hook's path when the cached answer is fresh
+
     try:
         done = subprocess.run(
             [*argv, "--", "true"],
