@@ -174,9 +174,12 @@ def run(
             continue
         if isinstance(record, dict) and isinstance(record.get("exit-code"), int):
             exit_code = record["exit-code"]
+    if exit_code is None and process.returncode < 0:
+        # bwrap itself was killed (a signal forwarded to it): the sandbox died with it
+        return Finished(128 - process.returncode, True)
     if exit_code is None:
         return Finished(
-            process.returncode if process.returncode >= 0 else 128 - process.returncode,
+            process.returncode,
             False,
             f"bubblewrap exited with status {process.returncode} before the command ran",
         )

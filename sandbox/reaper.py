@@ -28,7 +28,8 @@ def become_subreaper() -> bool:
         return False
 
 
-def _parents() -> dict[int, int]:
+def _parents(zombies: set[int] | None = None) -> dict[int, int]:
+    """pid -> parent pid of every process; ``zombies`` collects those already dead."""
     out: dict[int, int] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -41,6 +42,8 @@ def _parents() -> dict[int, int]:
         fields = data[data.rfind(b")") + 2 :].split()
         if len(fields) > 1:
             out[int(name)] = int(fields[1])
+            if zombies is not None and fields[0] == b"Z":
+                zombies.add(int(name))
     return out
 
 
@@ -54,11 +57,13 @@ def describe(pid: int) -> str:
     return f"{pid} {name}"
 
 
-def descendants(root: int, *, spare: set[int] | None = None) -> list[int]:
-    """Every live process below ``root``, parents before children (not those in ``spare``,
-    nor what is below them)."""
+def descendants(
+    root: int, *, spare: set[int] | None = None, zombies: set[int] | None = None
+) -> list[int]:
+    """Every process below ``root``, parents before children (not those in ``spare``, nor
+    what is below them); the dead ones among them are added to ``zombies``."""
     children: dict[int, list[int]] = {}
-    for pid, parent in _parents().items():
+    for pid, parent in _parents(zombies).items():
         children.setdefault(parent, []).append(pid)
     out: list[int] = []
     stack = [pid for pid in children.get(root, ()) if not spare or pid not in spare]
@@ -76,11 +81,13 @@ def kill_descendants(root: int | None = None, *, spare: set[int] | None = None) 
     spared = spare or set()
     killed: list[str] = []
     for _ in range(5):  # a process forking while we kill: go round again
-        found = descendants(root, spare=spared)
+        dead: set[int] = set()
+        found = descendants(root, spare=spared, zombies=dead)
         if not found:
             break
         for pid in found:
-            killed.append(describe(pid))
+            if pid not in dead:  # a zombie is only reaped (a sandbox's PID 1, orphaned)
+                killed.append(describe(pid))
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         _reap(found)

@@ -152,9 +152,10 @@ def _run_confined(
     from clearance.sandbox.bwrap import SETUP_FAILED, bwrap_argv
     from clearance.sandbox.confine import layout_for
     from clearance.sandbox.plan import Confinement
-    from clearance.sandbox.reaper import descendants, describe
+    from clearance.sandbox.reaper import descendants, describe, kill_descendants
 
     assert isinstance(confinement, Confinement)
+    before = set(descendants(os.getpid()))
     try:
         layout = layout_for(confinement, cwd=str(cwd), workspace=str(cwd))
     except Exception as exc:  # SandboxError, or the probe failing: nothing runs
@@ -171,11 +172,15 @@ def _run_confined(
         killed = [describe(pid) for pid in descendants(process.pid)][2:]  # not bwrap's init
         process.kill()  # the sandbox's PID 1 dies with it (--die-with-parent), and all in it
         process.wait()
+        kill_descendants(spare=before)
         if isinstance(exc, subprocess.TimeoutExpired):
             return None, True, killed
         raise
     left.seek(0)
     killed = [line for line in left.read().decode("utf-8", "replace").splitlines() if line]
+    # The sandbox's PID 1 may outlive bwrap by a moment and end as our orphan (we are the
+    # runner's subreaper): reap it, and anything else the call left, here.
+    killed += kill_descendants(spare=before)
     return code, False, killed
 
 
