@@ -21,8 +21,15 @@ def workspace_for(cwd: str) -> str | None:
     from clearance.engine.scopes import workspace_of
 
     found: str | None = workspace_of(cwd)
-    if not found or found == "/" or found == os.path.expanduser("~"):
-        return None  # never the whole file system or the home directory
+    if not found:
+        return None
+    real = os.path.realpath(found)
+    from clearance.engine.pathsets import PATH_SETS
+
+    shared = {"/", os.path.realpath(os.path.expanduser("~")), *PATH_SETS["system"]}
+    shared.update(p for p in PATH_SETS["temp"] if "*" not in p)
+    if real in shared:
+        return None  # never the whole file system, a home, a system or a shared temp root
     return found
 
 

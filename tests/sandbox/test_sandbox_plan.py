@@ -117,3 +117,18 @@ def test_a_profile_matching_the_program_widens_and_is_named(tmp_path: Path) -> N
 def test_a_bad_sandbox_key_is_a_policy_error(tmp_path: Path, bad: str) -> None:
     with pytest.raises(PolicyError):
         _decide(tmp_path, "pytest", bad)
+
+
+@pytest.mark.parametrize("root", ["/", "/tmp", "/usr", "/etc"])
+def test_a_shared_root_is_never_the_writable_workspace(root: str) -> None:
+    from clearance.sandbox.confine import workspace_for
+
+    assert workspace_for(root) is None
+
+
+def test_a_project_is_the_writable_workspace(tmp_path: Path) -> None:
+    from clearance.sandbox.confine import workspace_for
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src").mkdir()
+    assert workspace_for(str(tmp_path / "src")) == str(tmp_path)
