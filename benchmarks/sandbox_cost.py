@@ -1,5 +1,7 @@
 """What confinement costs: `clearance sandbox -- true` and a real test suite, with and without
-the sandbox, measured by hyperfine in the same run; prints the ratios.
+the sandbox, measured by hyperfine in the same run; prints a Markdown table and the ratios.
+`bwrap alone` (the same namespaces around `true`, no clearance) shows how much of the cost is
+bubblewrap and how much clearance's start-up and its walk of the workspace.
 
     .venv/bin/python benchmarks/sandbox_cost.py [--runs N]
 
@@ -30,9 +32,14 @@ def main() -> int:
         return 2
     py = shlex.quote(sys.executable)
     sandbox = f"{py} -m clearance sandbox --"
+    bwrap = shutil.which("bwrap") or "bwrap"
     suite = f"{py} -m pytest -q -p no:cacheprovider tests/policies"
     commands = {
         "true": "true",
+        "bwrap alone true": (
+            f"{bwrap} --unshare-user --unshare-pid --unshare-net --die-with-parent "
+            "--cap-drop ALL --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp true"
+        ),
         "sandbox true": f"{sandbox} true",
         "python -c pass": f"{py} -c pass",
         "sandbox python -c pass": f"{sandbox} {py} -c pass",
@@ -49,16 +56,20 @@ def main() -> int:
             cwd=CHECKOUT, check=True, capture_output=True,
         )  # fmt: skip
         results = {r["command"]: r for r in json.loads(Path(out.name).read_text())["results"]}
+    print("| command | mean (ms) | σ (ms) |")
+    print("| --- | ---: | ---: |")
     for name in commands:
         r = results[name]
-        print(f"{name:24} mean {r['mean'] * 1000:9.1f} ms  ± {r['stddev'] * 1000:6.1f} ms")
+        print(f"| `{name}` | {r['mean'] * 1000:.1f} | {r['stddev'] * 1000:.1f} |")
+    print()
     for base, confined in (
+        ("true", "sandbox true"),
         ("python -c pass", "sandbox python -c pass"),
         ("test suite", "sandbox test suite"),
     ):
         extra = (results[confined]["mean"] - results[base]["mean"]) * 1000
         ratio = results[confined]["mean"] / results[base]["mean"]
-        print(f"{confined:24} {ratio:5.2f}x its baseline (+{extra:.0f} ms)")
+        print(f"- `{confined}`: {ratio:.2f}x `{base}` (+{extra:.0f} ms)")
     return 0
 
 
