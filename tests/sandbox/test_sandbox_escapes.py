@@ -203,27 +203,44 @@ def test_no_capabilities_and_no_new_privileges_even_as_root(place: tuple[Path, P
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to switch to an unprivileged user")
-def test_it_confines_an_unprivileged_user_as_well(tmp_path: Path) -> None:
+def test_it_confines_an_unprivileged_user_as_well() -> None:
+    """clearance's own bubblewrap command line (workspace walk, masks and all), run as
+    ``nobody``: writable workspace, read-only system, the secret hidden, no capabilities."""
+    from clearance.sandbox.bwrap import Layout, bwrap_argv
+    from clearance.sandbox.mounts import _Collector, _walk
+
     scratch = Path("/var/tmp") / f"clearance-nobody-{uuid.uuid4().hex[:8]}"
     workspace = scratch / "ws"
-    workspace.mkdir(parents=True)
-    (workspace / ".git").mkdir()
-    os.chmod(scratch, 0o777)
-    os.chmod(workspace, 0o777)
+    (workspace / ".git").mkdir(parents=True)
+    (workspace / ".env").write_text("TOKEN=hunter2\n")
+    for path in (scratch, workspace, workspace / ".env"):
+        os.chmod(path, 0o777)
     bwrap = find_bwrap()
     assert bwrap is not None
+    collect = _Collector("/nonexistent", str(workspace), [str(workspace)], None)
+    _walk(collect, str(workspace))
+    layout = Layout(
+        bwrap=bwrap,
+        cwd=str(workspace),
+        workspace=str(workspace),
+        writable=(),
+        network=False,
+        mounts=collect.mounts,
+    )
+    script = (
+        "id -u; cat .env; echo ok > inside.txt; echo x > /etc/clearance-nobody || echo refused; "
+        "grep CapEff /proc/self/status"
+    )
+    argv = bwrap_argv(layout, ["bash", "-c", script])
     try:
-        script = "id -u; echo ok > inside.txt; echo x > /etc/clearance-nobody || echo refused"
         done = subprocess.run(
-            [
-                "su", "-s", "/bin/sh", "nobody", "-c",
-                f"cd {workspace} && HOME=/nonexistent {bwrap} --unshare-user --unshare-pid "
-                f"--die-with-parent --cap-drop ALL --ro-bind / / --dev /dev --proc /proc "
-                f"--bind {workspace} {workspace} -- bash -c {_q(script)}",
-            ],
+            ["su", "-s", "/bin/sh", "nobody", "-c", " ".join(_q(a) for a in argv)],
             capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
-        assert done.stdout.splitlines() == ["65534", "refused"], done.stderr
+        assert done.stdout.splitlines() == ["65534", "refused", "CapEff:\t0000000000000000"], (
+            done.stdout + done.stderr
+        )
+        assert "hunter2" not in done.stdout
         assert (workspace / "inside.txt").read_text() == "ok\n"
         assert not Path("/etc/clearance-nobody").exists()
     finally:
