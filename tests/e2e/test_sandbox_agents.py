@@ -4,7 +4,8 @@ reach the network runs, its effects inside the workspace happen, and nothing out
 workspace changes.
 
 The same run without ``--sandbox`` is the control: there the module does all three, so the
-assertions can fail.
+assertions can fail. And the profile follows the decision: a fetch the policy allows gets the
+network (``--allow-network``) and still cannot write outside the workspace.
 """
 
 from __future__ import annotations
@@ -54,6 +55,16 @@ SECRET = "E2E-PRIVATE-KEY-MATERIAL"
 @pytest.fixture
 def listener() -> Iterator[int]:
     """A TCP service outside the sandbox that greets whoever connects."""
+    yield from _serve(b"HELLO")
+
+
+@pytest.fixture
+def http_listener() -> Iterator[int]:
+    """The same, answering in HTTP."""
+    yield from _serve(b"HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nHELLO")
+
+
+def _serve(greeting: bytes) -> Iterator[int]:
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(8)
@@ -67,7 +78,7 @@ def listener() -> Iterator[int]:
             except OSError:
                 continue
             with conn:
-                conn.sendall(b"HELLO")
+                conn.sendall(greeting)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
@@ -150,3 +161,41 @@ def test_without_the_sandbox_the_same_module_escapes(
     assert "clearance sandbox" not in answer
     assert found == {"home_write": "written", "key": SECRET, "network": "HELLO"}
     assert planted["home_target"].read_text() == "escaped"
+
+
+NETWORK_POLICY = """\
+version: 1
+id: e2e-network
+rules:
+  - id: allow-local-fetch
+    decision: allow
+    reason: fetching from the local test service is fine
+    when: {program: [curl], hosts: ["127.0.0.1"]}
+  - id: allow-touch-cat
+    decision: allow
+    reason: the sandbox decides where these may write
+    when: {program: [touch, cat]}
+"""
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_a_network_read_the_policy_allows_gets_network_but_no_writes_outside(
+    e2e: E2ESession, agent: Agent, planted: dict[str, Path], http_listener: int, tmp_path: Path
+) -> None:
+    listener = http_listener
+    policy = tmp_path / "network.yaml"
+    policy.write_text(NETWORK_POLICY)
+    target = planted["home_target"]
+    command = f"curl -s http://127.0.0.1:{listener}/ > fetched.txt; touch {target}; cat fetched.txt"
+    hook = f"{e2e.clearance()} hook {HOOK_NAMES[agent]} --no-ledger --sandbox --policy {policy}"
+    summary = e2e.harness().run(
+        agent, hook, command, marker=target, extra_env={"E2E_KEEP": "1", "E2E_NETNS": "0"}
+    )
+    workdir = summary.raw.get("workdir")
+    assert isinstance(workdir, str), summary.describe()
+    try:
+        assert "--allow-network" in (summary.hook_stdout or ""), summary.describe()
+        assert Path(workdir, "proj", "fetched.txt").read_text() == "HELLO"
+        assert not target.exists()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
