@@ -99,6 +99,7 @@ class PartDecision:
         "index",
         "markers",
         "matched",
+        "overridden_by",
         "paths",
         "policy_id",
         "program",
@@ -126,6 +127,8 @@ class PartDecision:
         self.reason = ""
         self.policy_id: str | None = None
         self.matched: list[str] = []
+        #: Matched rules set aside by an override: ``{overridden id: overriding id}``.
+        self.overridden_by: dict[str, str] = {}
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -144,6 +147,7 @@ class PartDecision:
             "reason": self.reason,
             "policy_id": self.policy_id,
             "matched": self.matched,
+            "overridden_by": self.overridden_by,
         }
 
 
@@ -156,6 +160,7 @@ class ApprovalDecision:
         "decision_id",
         "errors",
         "matched",
+        "overridden_by",
         "parts",
         "policy_digest",
         "policy_id",
@@ -191,6 +196,8 @@ class ApprovalDecision:
         #: The part that decided: {"part": index, "text": …, "span": [start, end]}.
         self.trigger: dict[str, object] | None = None
         self.matched: list[str] = []
+        #: Rules an override set aside, in any part: ``{overridden id: overriding id}``.
+        self.overridden_by: dict[str, str] = {}
         self.errors: list[str] = []
         self.policy_digest = ""
         self.trace: list[dict[str, object]] | None = None
@@ -215,6 +222,7 @@ class ApprovalDecision:
             "trigger": self.trigger,
             "parts": [p.to_dict() for p in self.parts],
             "matched": self.matched,
+            "overridden_by": self.overridden_by,
             "errors": self.errors,
             "policy_digest": self.policy_digest,
             "trace": self.trace,

@@ -1,10 +1,13 @@
 """Deny-first evaluation: every part against every candidate rule of every scope.
 
 A part's decision is the strictest rule that matches it (deny > ask > allow), or the policy
-default. A session grant -- a human's "allow for this session" -- settles an ask but never
-overrides a deny. A part carrying a fail-closed marker is never allowed unless an allow rule
-names that marker. The command's decision is the strictest of its parts and of the whole-command
-rules; it is allow only when every part is.
+default -- except for the rules a matching rule ``overrides`` (``rules.override_refusal``
+says which it may), which are set aside for that part and recorded in ``overridden_by``;
+a ``final`` rule is never set aside. A session grant -- a human's "allow for this
+session" -- settles an ask (not a final one) but never overrides a deny. A part carrying
+a fail-closed marker is never allowed unless an allow rule names that marker. The
+command's decision is the strictest of its parts and of the whole-command rules; it is
+allow only when every part is.
 """
 
 from __future__ import annotations
@@ -44,6 +47,27 @@ def _strictest(rules: list[CompiledRule]) -> CompiledRule:
         if STRICTNESS[rule.decision] > STRICTNESS[best.decision]:
             best = rule
     return best
+
+
+def _apply_overrides(
+    matched: list[CompiledRule], locked: bool
+) -> tuple[list[CompiledRule], dict[str, str]]:
+    """Drop the matched rules that a matched overriding rule settles; returns what is left
+    and ``{overridden policy id: overriding policy id}``. Under a managed lock only managed
+    rules may override (lower scopes cannot loosen anything)."""
+    settled: dict[str, str] = {}
+    present = set(matched)
+    removed: set[CompiledRule] = set()
+    for rule in matched:
+        if not rule.settles or (locked and rule.scope != "managed"):
+            continue
+        for target in rule.settles:
+            if target in present and target not in removed:
+                removed.add(target)
+                settled[target.policy_id] = rule.policy_id
+    if not removed:
+        return matched, settled
+    return [r for r in matched if r not in removed], settled
 
 
 def _session_grant(matched: list[CompiledRule]) -> CompiledRule | None:
@@ -110,12 +134,19 @@ def evaluate(
             locked_out = [r for r in matched if r.decision == "allow" and r.scope != "managed"]
             matched = [r for r in matched if r not in locked_out]
         pd.matched = [r.policy_id for r in matched]
+        if policy.has_overrides:
+            matched, pd.overridden_by = _apply_overrides(matched, policy.locked)
+            if trace and pd.overridden_by:
+                for entry in considered:
+                    by = pd.overridden_by.get(str(entry["rule"]))
+                    if by is not None:
+                        entry["why"] = f"{entry['why']}; overridden by {by}"
         deciding: CompiledRule | None = None
         granted = _session_grant(matched)
         if granted is not None:
             # A session grant is a human's answer to an ask: it settles asks of any scope,
-            # never a deny.
-            matched = [r for r in matched if r.decision != "ask" or r is granted]
+            # never a deny, and never a final rule.
+            matched = [r for r in matched if r.decision != "ask" or r is granted or r.final]
         if matched:
             deciding = _strictest(matched)
             pd.decision = deciding.decision
@@ -238,6 +269,8 @@ def _combine(
         )
     decision.parts = parts
     decision.matched = matched
+    for pd in parts:
+        decision.overridden_by.update(pd.overridden_by)
     decision.policy_digest = policy.digest
     decision.trace = traces
     return decision

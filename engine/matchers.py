@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from clearance.engine.views import Context, PartView
+    from clearance.shellparse.facts import PathFact
 
 
 def _glob_regex(pattern: str, *, case: bool = True) -> re.Pattern[str]:
@@ -271,13 +272,22 @@ class Argv(Matcher):
         if part.program is None:
             return False
         argv = [part.program, *part.argv[1:]]
-        return any(_match_tokens(tokens, argv, 0, 0) for tokens in self.compiled)
+        if any(_match_tokens(tokens, argv, 0, 0) for tokens in self.compiled):
+            return True
+        # the canonical form: global options before the subcommand taken out
+        # (``terraform -chdir=x destroy`` is ``terraform destroy``)
+        canonical = part.canonical()
+        return canonical is not None and any(
+            _match_tokens(tokens, canonical, 0, 0) for tokens in self.compiled
+        )
 
     def describe(self) -> str:
         return f"argv starts like {self.patterns}"
 
     def observed(self, part: PartView, ctx: Context) -> str:
-        return f"argv is {[part.program, *part.argv[1:]]}"
+        canonical = part.canonical()
+        shown = f"argv is {[part.program, *part.argv[1:]]}"
+        return shown + (f", canonically {canonical}" if canonical is not None else "")
 
     def programs(self) -> frozenset[str] | None:
         names: set[str] = set()
@@ -383,6 +393,23 @@ class Flags(Matcher):
         return f"options are {sorted(part.options)}"
 
 
+class OnlyFlags(Flags):
+    """Closed: every option the part has is one of these (``[]``: it has none). Session
+    grants use it so that a grant for ``chmod 755 x`` is not one for ``chmod -R``."""
+
+    key = "only_flags"
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        wanted = self.wanted(part.program, part.subcommand)
+        return all(option in wanted for option in part.facts.options)
+
+    def describe(self) -> str:
+        return f"options only among {self.flags}" if self.flags else "no options"
+
+    def observed(self, part: PartView, ctx: Context) -> str:
+        return f"options are {list(part.facts.options)}"
+
+
 def _canonical(program: str | None, subcommand: str | None, flag: str) -> str:
     if program is None:
         return flag
@@ -472,40 +499,47 @@ class Paths(Matcher):
         self.location = str(spec.get("location") or "any")
         source = spec.get("source")
         self.source = frozenset(source) if isinstance(source, list) else None
+        self.every = bool(spec.get("every"))
         self.spec = spec
 
     def test(self, part: PartView, ctx: Context) -> bool:
+        if self.every:
+            return self._test_every(part, ctx)
         if not part.paths:
             return False
-        globs = self.globs.compiled(ctx.workspace, ctx.home) if self.globs.patterns else None
-        for path in part.paths:
-            if (
-                self.access is not None
-                and path.access not in self.access
-                and (path.access != "unknown")
-            ):
-                continue
-            if self.source is not None and path.source not in self.source:
-                continue
-            location = self.location
-            if location != "any":
-                where = path.inside_workspace
-                if location == "inside" and where is not True:
-                    continue
-                if location == "outside" and where is not False:
-                    continue
-                if location == "unknown" and where is not None:
-                    continue
-                if location == "not_inside" and where is True:
-                    continue
-            if globs is None:
-                return True
-            if globs.match(path.resolved if path.resolved is not None else path.path):
-                return True
-        return False
+        return any(self._one(path, part, ctx) for path in part.paths)
+
+    def _test_every(self, part: PartView, ctx: Context) -> bool:
+        """Every path satisfies the matcher (a part without paths does when no glob is
+        required: ``location`` alone says nothing about a part that touches nothing)."""
+        if not part.paths:
+            return not self.globs.patterns
+        return all(self._one(path, part, ctx) for path in part.paths)
+
+    def _one(self, path: PathFact, part: PartView, ctx: Context) -> bool:
+        """Whether this one path satisfies access, source, location and globs."""
+        if self.access is not None and path.access not in self.access and path.access != "unknown":
+            return False
+        if self.source is not None and path.source not in self.source:
+            return False
+        location = self.location
+        if location != "any":
+            where = path.inside_workspace
+            if location == "inside" and where is not True:
+                return False
+            if location == "outside" and where is not False:
+                return False
+            if location == "unknown" and where is not None:
+                return False
+            if location == "not_inside" and where is True:
+                return False
+        if not self.globs.patterns:
+            return True
+        globs = self.globs.compiled(ctx.workspace, ctx.home)
+        return globs.match(path.resolved if path.resolved is not None else path.path)
 
     def describe(self) -> str:
-        bits = []
+        bits = ["every path"] if self.every else []
         if self.globs.patterns:
             bits.append(f"matching {self.globs.patterns}")
         if self.access is not None:
@@ -514,6 +548,8 @@ class Paths(Matcher):
             bits.append(f"{self.location} the workspace")
         if self.source is not None:
             bits.append(f"from {sorted(self.source)}")
+        if self.every:
+            return " ".join(bits)
         return "a path " + ", ".join(bits or ["of any kind"])
 
     def observed(self, part: PartView, ctx: Context) -> str:
@@ -546,6 +582,18 @@ class Hosts(Matcher):
 
     def observed(self, part: PartView, ctx: Context) -> str:
         return f"hosts are {part.hosts}"
+
+
+class OnlyHosts(Hosts):
+    """Closed: every host the part contacts is one of these (``[]``: it contacts none)."""
+
+    key = "only_hosts"
+
+    def test(self, part: PartView, ctx: Context) -> bool:
+        return all(self.names.match(host) for host in part.hosts)
+
+    def describe(self) -> str:
+        return f"hosts only among {self.names.patterns}" if self.names.patterns else "no hosts"
 
 
 class Regex(Matcher):
@@ -620,6 +668,8 @@ _LEAVES: dict[str, type[Matcher]] = {
     "classes": Classes,
     "markers": Markers,
     "hosts": Hosts,
+    "only_flags": OnlyFlags,
+    "only_hosts": OnlyHosts,
     "redirects": Redirects,
     "via": Via,
     "context": ContextLabel,

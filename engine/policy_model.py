@@ -44,6 +44,9 @@ class PathsMatcher(_Strict):
     source: list[Literal["argument", "redirect", "option", "program", "script", "tool"]] | None = (
         None
     )
+    #: ``true``: every path the part touches must satisfy the rest (and there is at least one
+    #: path, unless ``match`` is empty); the default is that some path does.
+    every: bool = False
 
     @field_validator("match", "sets", mode="before")
     @classmethod
@@ -92,6 +95,8 @@ class When(_Strict):
     redirects: list[str] | None = None
     markers: list[str] | None = None
     regex: str | None = None
+    only_flags: list[str] | None = None
+    only_hosts: list[str] | None = None
     via: list[str] | None = None
     context: list[str] | None = None
     tool: list[str] | None = None
@@ -108,6 +113,8 @@ class When(_Strict):
         "via",
         "context",
         "tool",
+        "only_flags",
+        "only_hosts",
         mode="before",
     )
     @classmethod
@@ -137,7 +144,7 @@ class When(_Strict):
                 raise ValueError(f"unknown marker {name!r}; known: {', '.join(MARKERS)}")
         return value
 
-    @field_validator("flags")
+    @field_validator("flags", "only_flags")
     @classmethod
     def _flags(cls, value: list[str] | None) -> list[str] | None:
         for flag in value or ():
@@ -197,6 +204,36 @@ class Rule(_Strict):
     risk: Risk | None = None
     description: str = ""
     examples: Examples = Examples()
+    #: Policy ids (``default/ask-package-install``) of lower-precedence rules this one
+    #: relaxes, for the parts it matches (see policies/README.md, "Overrides").
+    overrides: list[str] = []
+    #: Nothing below this rule's scope may override or settle it (session grants included).
+    final: bool = False
+
+    @field_validator("overrides", mode="before")
+    @classmethod
+    def _overrides_list(cls, value: Any) -> Any:
+        return _listify(value)
+
+    @field_validator("overrides")
+    @classmethod
+    def _override_ids(cls, value: list[str]) -> list[str]:
+        for name in value:
+            pack, sep, rule = name.partition("/")
+            if not sep or not _ID.match(pack) or not _ID.match(rule):
+                raise ValueError(
+                    f"override {name!r}: name a rule by its policy id, POLICY/RULE "
+                    "(e.g. default/ask-package-install), without globs"
+                )
+        return value
+
+    @model_validator(mode="after")
+    def _override_relaxes(self) -> Rule:
+        if self.overrides and self.decision == "deny":
+            raise ValueError("a deny rule cannot override anything (overrides relax)")
+        if self.overrides and self.final:
+            raise ValueError("a rule cannot be both final and override others")
+        return self
 
     @field_validator("id")
     @classmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 from clearance.engine.decision import STRICTNESS
 from clearance.engine.digest import sha256_stream
 from clearance.engine.matchers import NameSet, compile_when
+from clearance.policies import DEFAULT_DISPLAY
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,17 +24,20 @@ class CompiledRule:
     __slots__ = (
         "decision",
         "examples",
+        "final",
         "id",
         "matcher",
         "named_markers",
         "named_programs",
         "order",
+        "overrides",
         "pack",
         "policy_id",
         "programs",
         "reason",
         "risk",
         "scope",
+        "settles",
         "source",
         "target",
         "tools",
@@ -65,9 +69,59 @@ class CompiledRule:
         line = data.get("line")
         self.source = f"{pack.display}:{line}" if line else pack.display
         self.order = order
+        overrides = data.get("overrides") or []
+        assert isinstance(overrides, list)
+        #: Policy ids this rule names under ``overrides`` (as written).
+        self.overrides = [str(o) for o in overrides]
+        self.final = bool(data.get("final"))
+        #: The rules it may settle (resolved by ``PolicySet``: named, existing, overridable).
+        self.settles: frozenset[CompiledRule] = frozenset()
 
     def applies_to(self, tool: str, tool_kind: str) -> bool:
         return self.tools is None or self.tools.match(tool_kind) or self.tools.match(tool)
+
+
+def override_refusal(target: CompiledRule, by: CompiledRule) -> str | None:
+    """Why ``by`` may not override ``target`` (``None``: it may).
+
+    A rule may relax a rule of the shipped default pack, a managed rule (unless the rule is
+    ``final`` or its pack has ``lock: true``), or a rule of a scope below its own (a user rule
+    over a project rule). It may settle asks; it settles a deny only when that deny is the
+    default pack's and not ``critical`` (see policies/README.md, "Overrides")."""
+    if target.final:
+        return f"{target.policy_id} is final: nothing below it can override it"
+    if target.pack is by.pack:
+        return f"{target.policy_id} is in the same policy file"
+    if by.scope == "session":
+        return "session grants cannot override rules"
+    if STRICTNESS[target.decision] <= STRICTNESS[by.decision]:
+        return (
+            f"{target.policy_id} ({target.decision}) is no stricter than this rule "
+            f"({by.decision}): there is nothing to relax"
+        )
+    default = target.pack.is_default
+    if target.decision == "deny":
+        if not default:
+            return f"{target.policy_id} is a deny outside the default pack; denies stay denies"
+        if (target.risk or "high") == "critical":
+            return (
+                f"{target.policy_id} is a critical deny of the default pack "
+                "(destruction, escalation, persistence, remote code, secrets, the guard's own "
+                "configuration): it cannot be overridden"
+            )
+    if default:
+        return None
+    if target.scope == "managed":
+        if target.pack.lock:
+            return f"{target.policy_id} belongs to a locked managed policy"
+        return None
+    if (
+        target.scope in SCOPE_ORDER
+        and by.scope in SCOPE_ORDER
+        and SCOPE_ORDER.index(target.scope) > SCOPE_ORDER.index(by.scope)
+    ):
+        return None
+    return f"{target.policy_id} ({target.scope}) is not below this rule's scope ({by.scope})"
 
 
 class Pack:
@@ -79,6 +133,7 @@ class Pack:
         "digest",
         "display",
         "id",
+        "is_default",
         "lock",
         "path",
         "rules",
@@ -100,6 +155,8 @@ class Pack:
         self.rules: list[CompiledRule] = []
         #: The file's ``sandbox:`` settings as validated (read by ``clearance.sandbox``).
         self.sandbox = data.get("sandbox")
+        #: The shipped default pack (loaded as the default scope or by ``extends: default``).
+        self.is_default = self.display == DEFAULT_DISPLAY
 
 
 class PolicySet:
@@ -148,6 +205,31 @@ class PolicySet:
                     for name in classes:
                         self.by_class.setdefault(name, []).append(rule)
         self._candidates: dict[tuple[str | None, frozenset[str]], list[CompiledRule]] = {}
+        # Overrides: each named rule that exists and may be relaxed; the others are kept as
+        # problems (lint reports them; the rule simply does not settle them).
+        by_id: dict[str, list[CompiledRule]] = {}
+        for rule in self.rules:
+            by_id.setdefault(rule.policy_id, []).append(rule)
+        #: ``(overriding rule, named id, why it does not apply)`` for lint.
+        self.override_problems: list[tuple[CompiledRule, str, str]] = []
+        self.has_overrides = False
+        for rule in self.rules:
+            if not rule.overrides:
+                continue
+            settles: set[CompiledRule] = set()
+            for name in rule.overrides:
+                targets = by_id.get(name)
+                if not targets:
+                    self.override_problems.append((rule, name, "no rule has this id"))
+                    continue
+                for target in targets:
+                    why = override_refusal(target, rule)
+                    if why is None:
+                        settles.add(target)
+                    else:
+                        self.override_problems.append((rule, name, why))
+            rule.settles = frozenset(settles)
+            self.has_overrides = self.has_overrides or bool(settles)
         self.default_decision = "allow"
         self.unknown_tool_decision = "ask"
         for pack in self.packs:

@@ -60,6 +60,8 @@ class PartDecisionModel(_Model):
     reason: str
     policy_id: str | None
     matched: list[str]
+    #: Absent in records written before overrides existed.
+    overridden_by: dict[str, str] = {}
 
 
 class TraceRule(_Model):
@@ -90,6 +92,7 @@ class ApprovalDecisionModel(_Model):
     trigger: dict[str, Any] | None
     parts: list[PartDecisionModel]
     matched: list[str]
+    overridden_by: dict[str, str] = {}
     errors: list[str]
     policy_digest: str
     trace: list[TraceEntry] | None

@@ -31,6 +31,7 @@ class PartView:
     """A part with what matchers need precomputed once."""
 
     __slots__ = (
+        "_canonical",
         "argv",
         "class_key",
         "classes",
@@ -65,3 +66,15 @@ class PartView:
         self.options = frozenset(options)
         head = [facts.program] if facts.program is not None else facts.argv[:1]
         self.normalized = " ".join([*head, *facts.argv[1:]])
+        self._canonical: list[str] | bool | None = False
+
+    def canonical(self) -> list[str] | None:
+        """argv without the global options before the subcommand words (``None``: the same
+        as written); see ``clearance.engine.canonical``. Computed once, when first asked."""
+        found = self._canonical
+        if found is False:
+            from clearance.engine.canonical import canonical_argv
+
+            found = self._canonical = canonical_argv(self.program, self.argv)
+        assert found is not True
+        return found

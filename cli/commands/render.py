@@ -43,6 +43,8 @@ def render_decision(decision: ApprovalDecision) -> str:
             argv = _short(" ".join(part.argv) or part.text, 40)
             rule = part.policy_id or part.reason_code
             lines.append(f"    {part.index + 1}. {argv:<{width}}  {part.decision:<5}  {rule}")
+    for overridden, by in decision.overridden_by.items():
+        lines.append(f"  override {overridden} set aside by {by}")
     for error in decision.errors:
         lines.append(f"  error    {error}")
     lines.append(f"  decision {decision.decision_id}  policy {decision.policy_digest[:19]}")
@@ -65,6 +67,8 @@ def render_trace(decision: ApprovalDecision) -> str:
                 f"    program={pd.program} classes={','.join(pd.classes) or '-'}"
                 f" markers={','.join(pd.markers) or '-'}"
             )
+            for overridden, by in pd.overridden_by.items():
+                lines.append(f"    OVERRIDDEN {overridden} by {by}")
         rules = entry.get("rules") or []
         assert isinstance(rules, list)
         if not rules:
