@@ -142,30 +142,68 @@ def test_command(
     paths: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Policy files, *.test.yaml files or directories (default: the "
-            "policies in force here)."
+            help="Test files (*.test.yaml) or directories to find them in (default: every "
+            "*.test.yaml under the project root, .clearance/ included).",
+            show_default=False,
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
-    cwd: Annotated[str | None, typer.Option("--cwd", help="Directory to discover from.")] = None,
+    policy: PolicyOption = None,
+    output: Annotated[
+        str, typer.Option("--format", help="text (failures and a summary) or json.")
+    ] = "text",
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Show every case.")] = False,
+    junit: Annotated[
+        str | None,
+        typer.Option("--junit", help="Also write the results as JUnit XML to this file."),
+    ] = None,
+    cwd: Annotated[
+        str | None, typer.Option("--cwd", help="Directory to test from (default: here).")
+    ] = None,
 ) -> None:
-    """Run every rule's examples and every *.test.yaml case; report rule coverage."""
+    """Judge every *.test.yaml case and every rule's examples under the policy in force
+    (managed, user, project, default, as the hook loads it); report rule coverage.
+
+    Exit: 0 all pass, 1 a case failed, 2 a policy or test file does not load.
+    """
     from clearance.cli.commands.policy import run_test
 
-    raise typer.Exit(run_test(paths or [], as_json=as_json, cwd=cwd))
+    raise typer.Exit(
+        run_test(
+            paths or [],
+            policies=policy,
+            output="json" if as_json else output,
+            verbose=verbose,
+            junit=junit,
+            cwd=cwd,
+        )
+    )
 
 
 @app.command("lint")
 def lint_command(
-    paths: Annotated[list[str] | None, typer.Argument(help="Policy files or directories.")] = None,
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Policy files or directories (default: the policy in force here).",
+            show_default=False,
+        ),
+    ] = None,
+    policy: PolicyOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print findings as JSON.")] = False,
     cwd: Annotated[str | None, typer.Option("--cwd", help="Directory to discover from.")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
 ) -> None:
-    """Find rules that never match, shadowed rules, duplicate ids, rules without examples."""
+    """Find what stops a policy loading, rules that never match, shadowed rules, overrides
+    that never apply, position-dependent argv patterns, duplicate ids.
+
+    Exit: 0 clean or only warnings, 1 errors (or warnings with --strict).
+    """
     from clearance.cli.commands.policy import run_lint
 
-    raise typer.Exit(run_lint(paths or [], as_json=as_json, cwd=cwd, strict=strict))
+    raise typer.Exit(
+        run_lint(paths or [], as_json=as_json, cwd=cwd, strict=strict, policies=policy)
+    )
 
 
 policy_app = typer.Typer(help="Inspect the policy in force.", no_args_is_help=True)

@@ -163,6 +163,8 @@ class PolicySet:
     """All rules in force, with the index the evaluator uses."""
 
     def __init__(self, packs: list[dict[str, object]]) -> None:
+        #: The pack data it was built from (session grants rebuild the set from it).
+        self.sources = list(packs)
         self.packs: list[Pack] = []
         self.rules: list[CompiledRule] = []
         order = 0

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol, TextIO
 
+from clearance.engine.amend import Grant, propose_grant
 from clearance.engine.api import decide, load_policy, policy_sources
 from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
 
-from .grants import SessionGrants, grant_patterns
+from .grants import SessionGrants
 
 AskChoice = Literal["allow_once", "allow_session", "deny"]
 Outcome = Literal["allow", "deny"]
@@ -30,13 +31,18 @@ OnAskAnswer = Literal["deny", "allow"]
 @dataclass(frozen=True)
 class AskRequest:
     """What a human is asked about: the intent, the engine's answer, and the grant that
-    "allow for this session" would create."""
+    "allow for this session" would create (built by the engine), shown before they choose."""
 
     intent: ToolIntent
     decision: ApprovalDecision
-    grant_patterns: list[str]
+    grant: Grant | None = None
     #: Why "allow for this session" is not offered, when it is not.
     no_grant_because: str | None = None
+
+    @property
+    def grant_summary(self) -> list[str]:
+        """What the grant covers, in words (empty: no grant offered)."""
+        return list(self.grant.summary) if self.grant is not None else []
 
 
 class Asker(Protocol):
@@ -80,15 +86,18 @@ class TerminalAsker:
         out = self._output
         out.write(f"\n  ? {request.intent.tool}: {decision.subject or request.intent.tool}\n")
         out.write(f"    asks: {rule}: {decision.reason}\n")
-        session = " ".join(f"`{p}`" for p in request.grant_patterns)
         options = "[o] allow once"
-        if request.grant_patterns:
-            options += f"   [s] allow {session} for this session"
+        if request.grant is not None:
+            options += "   [s] allow for this session"
         options += "   [d] deny"
         out.write(f"    {options}\n")
+        if request.grant is not None:
+            out.write(f"    [s] would add {request.grant.rule['id']}, allowing only:\n")
+            for line in request.grant.summary:
+                out.write(f"        {line}\n")
         if request.no_grant_because:
             out.write(f"    (no session grant: {request.no_grant_because})\n")
-        keys = "o/s/d" if request.grant_patterns else "o/d"
+        keys = "o/s/d" if request.grant is not None else "o/d"
         for _ in range(self._attempts):
             out.write(f"    answer [{keys}, default d]: ")
             out.flush()
@@ -99,7 +108,7 @@ class TerminalAsker:
             answer = line.strip().lower()
             if answer in ("o", "once", "y", "yes"):
                 return "allow_once"
-            if answer in ("s", "session") and request.grant_patterns:
+            if answer in ("s", "session") and request.grant is not None:
                 return "allow_session"
             if answer in ("", "d", "deny", "n", "no"):
                 return "deny"
@@ -118,7 +127,7 @@ class Approval:
     grant: dict[str, object] | None = None
     #: Set when the decision could not be recorded in the audit ledger (then never allow).
     audit_error: str | None = None
-    #: For an ask: the grant that was offered, or why none was.
+    #: For an ask: what the grant offered covers (its summary), or why none was.
     grant_offered: list[str] | None = None
     no_grant_because: str | None = None
 
@@ -193,17 +202,26 @@ class Approver:
             return Approval(decision, "allow")
         if decision.decision != "ask":
             return Approval(decision, "deny")
-        patterns, blocked = self._effective_grant(intent, decision)
-        choice = self.asker.ask(AskRequest(intent, decision, patterns, blocked))
+        grant, blocked = propose_grant(
+            intent,
+            decision,
+            self.policy,
+            grant_id=self.grants.next_id(),
+            who=self.asker.name,
+            cwd=str(self.workspace),
+            workspace=str(self.workspace),
+            home=self.home,
+        )
+        choice = self.asker.ask(AskRequest(intent, decision, grant, blocked))
         who = self.asker.name
-        offered = patterns or None
+        offered = list(grant.summary) if grant is not None else None
         if choice == "deny":
             return Approval(
                 decision, "deny", choice, who, grant_offered=offered, no_grant_because=blocked
             )
         rule: dict[str, object] | None = None
-        if choice == "allow_session" and patterns:
-            rule = self.grants.add(patterns, who=who)
+        if choice == "allow_session" and grant is not None:
+            rule = self.grants.add(grant.rule)
             self.load()
         else:
             choice = "allow_once"
@@ -216,27 +234,3 @@ class Approver:
             grant_offered=offered,
             no_grant_because=blocked,
         )
-
-    def _effective_grant(
-        self, intent: ToolIntent, decision: ApprovalDecision
-    ) -> tuple[list[str], str | None]:
-        """The grant patterns to offer, or none and why: a grant is only offered if it
-        would turn this very intent into an allow. Deny-first means an allow rule cannot
-        beat another rule's `ask`, so a grant only helps where the ask was the policy's
-        default (or a fail-closed marker the grant's program names)."""
-        patterns = grant_patterns(decision)
-        if not patterns:
-            return [], "nothing in this call can be granted by program"
-        trial = SessionGrants()
-        trial.rules = [*self.grants.rules]
-        trial.add(patterns, who="trial")
-        policy = load_policy(
-            str(self.workspace), files=self.policy_files, session=trial.packs(), env=self.env
-        )
-        again = decide(
-            intent, policy, cwd=str(self.workspace), workspace=str(self.workspace), home=self.home
-        )
-        if again.decision == "allow":
-            return patterns, None
-        rule = again.policy_id or again.reason_code
-        return [], f"{rule} asks even when a grant allows it (the strictest rule wins)"

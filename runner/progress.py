@@ -105,8 +105,7 @@ def render(event: Event, ref: str = "") -> list[str]:
         return [line]
     if kind == "session.grant":
         grant = _mapping(event.get("grant"))
-        when = _mapping(grant.get("when"))
-        return [f"{at}  grant     {grant.get('id')}: allow {when.get('argv')} for this session"]
+        return [f"{at}  grant     {grant.get('id')}: {_short(str(grant.get('reason', '')), 100)}"]
     if kind == "tool.execution.completed":
         result = _mapping(event.get("result"))
         if "exit_code" in result or "timed_out" in result:

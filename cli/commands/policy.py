@@ -8,7 +8,11 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import TextIO
+
+    from clearance.engine.errors import PolicyIssue
     from clearance.engine.rules import PolicySet
+    from clearance.engine.testing import CaseResult
 
 
 def _split_paths(paths: list[str]) -> tuple[list[str], list[str], str | None]:
@@ -17,8 +21,10 @@ def _split_paths(paths: list[str]) -> tuple[list[str], list[str], str | None]:
     tests: list[str] = []
     for path in paths:
         if os.path.isdir(path):
+            from clearance.engine.testing import SKIP_DIRS
+
             for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
                 for name in sorted(files):
                     full = os.path.join(root, name)
                     if name.endswith((".test.yaml", ".test.yml")):
@@ -26,6 +32,8 @@ def _split_paths(paths: list[str]) -> tuple[list[str], list[str], str | None]:
                     elif name.endswith((".yaml", ".yml")):
                         policies.append(full)
         elif path.endswith((".test.yaml", ".test.yml")):
+            if not os.path.isfile(path):
+                return [], [], f"{path}: no such file"
             tests.append(path)
         elif os.path.exists(path):
             policies.append(path)
@@ -34,80 +42,237 @@ def _split_paths(paths: list[str]) -> tuple[list[str], list[str], str | None]:
     return policies, tests, None
 
 
-def _load(policies: list[str], cwd: str, check: bool) -> PolicySet | int:
+def _print_issues(issues: list[PolicyIssue], stream: TextIO) -> None:
+    for issue in issues:
+        stream.write(f"{issue}\n")
+
+
+def _load(policies: list[str] | None, cwd: str, check: bool) -> PolicySet | list[PolicyIssue]:
     from clearance.engine.api import load_policy
     from clearance.engine.errors import PolicyError
 
     try:
         return load_policy(cwd, files=policies or None, check=check, use_cache=False)
     except PolicyError as exc:
-        for issue in exc.issues:
-            sys.stderr.write(f"{issue}\n")
-        return 2
+        return exc.issues
 
 
-def run_test(paths: list[str], *, as_json: bool, cwd: str | None) -> int:
+def _sources_line(policies: list[str] | None, cwd: str) -> str:
+    """Says which policy the cases are judged under."""
+    if policies:
+        return (
+            f"policy: exactly {', '.join(policies)} (--policy: no discovery, no default pack "
+            "unless a file extends it)"
+        )
+    from clearance.engine.api import policy_sources
     from clearance.engine.errors import PolicyError
-    from clearance.engine.testing import CaseResult, coverage, run_cases, run_examples
 
-    directory = os.path.abspath(cwd or os.getcwd())
-    policies, tests, error = _split_paths(paths)
-    if error:
-        sys.stderr.write(f"clearance test: {error}\n")
+    try:
+        sources = policy_sources(cwd)
+    except PolicyError as exc:
+        return f"policy in force at {cwd}: {exc.summary()}"
+    from clearance.policies import DEFAULT_DISPLAY
+
+    shown = ", ".join(
+        f"{scope} {DEFAULT_DISPLAY if scope == 'default' else path}" for scope, path in sources
+    )
+    return f"policy in force at {cwd}, scope by scope as the hook loads it: {shown}"
+
+
+def run_test(
+    paths: list[str],
+    *,
+    policies: list[str] | None = None,
+    output: str = "text",
+    verbose: bool = False,
+    junit: str | None = None,
+    cwd: str | None = None,
+) -> int:
+    """``clearance test``: exit 0 all pass, 1 a case failed, 2 a policy or test file does
+    not load (or usage)."""
+    from clearance.engine.errors import PolicyError
+    from clearance.engine.scopes import workspace_of
+    from clearance.engine.testing import coverage, discover_tests, run_cases
+    from clearance.engine.testing import run_examples as examples_of
+
+    err = sys.stderr
+    if output not in ("text", "json"):
+        err.write("clearance test: --format must be text or json\n")
         return 2
-    policy = _load(policies, directory, check=False)
-    if isinstance(policy, int):
-        return policy
-    results: list[CaseResult] = run_examples(policy)
+    directory = os.path.abspath(cwd or os.getcwd())
+    named_policies, tests, error = _split_paths(paths)
+    if error:
+        err.write(f"clearance test: {error}\n")
+        return 2
+    if named_policies:
+        err.write(
+            "clearance test: policy files go after --policy (exactly these files), "
+            f"not as arguments: {', '.join(named_policies)}\n"
+        )
+        return 2
+    root = workspace_of(directory) or directory
+    if not paths:
+        tests = discover_tests(root)
+    files = list(policies) if policies else None
+    loaded: dict[str, PolicySet] = {}
+    broken: list[PolicyIssue] = []
+
+    def policy_at(where: str) -> PolicySet:
+        key = "" if files else where
+        found = loaded.get(key)
+        if found is None:
+            result = _load(files, where, check=False)
+            if isinstance(result, list):
+                raise PolicyError(result)
+            found = loaded[key] = result
+        return found
+
+    try:
+        policy = policy_at(directory)
+    except PolicyError as exc:
+        _print_issues(exc.issues, err)
+        err.write("clearance test: the policy does not load\n")
+        return 2
+    results: list[CaseResult] = []
     for path in tests:
         try:
-            results.extend(run_cases(policy, path))
+            results.extend(run_cases(policy_at, path))
         except PolicyError as exc:
-            for issue in exc.issues:
-                sys.stderr.write(f"{issue}\n")
-            return 2
+            broken.extend(exc.issues)
+    # inline examples of every policy a test file was judged under (each file once)
+    seen_packs: set[tuple[str, str]] = set()
+    for each in [policy, *(p for p in loaded.values() if p is not policy)]:
+        fresh = {(pk.path, pk.digest) for pk in each.packs} - seen_packs
+        results.extend(examples_of(each, packs=fresh))
+        seen_packs |= fresh
+    if broken:
+        _print_issues(broken, err)
+        err.write("clearance test: a test file or the policy it needs does not load\n")
+        return 2
     uncovered = coverage(policy, results)
     failed = [r for r in results if not r.passed]
-    if as_json:
+    header = _sources_line(files, directory)
+    if junit is not None:
+        try:
+            _write_junit(junit, results)
+        except OSError as exc:
+            err.write(f"clearance test: --junit {junit}: {exc.strerror or exc}\n")
+            return 2
+    if output == "json":
         out = {
+            "policy": header,
+            "test_files": tests,
             "passed": len(results) - len(failed),
             "failed": len(failed),
             "cases": [
-                {"case": r.label, "at": r.location, "passed": r.passed, "detail": r.detail}
+                {
+                    "case": r.label,
+                    "group": r.group,
+                    "at": r.location,
+                    "passed": r.passed,
+                    "detail": r.detail,
+                }
                 for r in results
             ],
             "uncovered_rules": uncovered,
         }
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
+        lines = [header]
+        if not paths:
+            lines.append(f"test files under {root}: {len(tests)}")
         for r in results:
+            if r.passed and not verbose:
+                continue
             status = "PASS" if r.passed else "FAIL"
             line = f"{status}  {r.label}"
             if not r.passed:
                 line += f"\n      at {r.location}: {r.detail}"
-            sys.stdout.write(line + "\n")
+            lines.append(line)
         total = len(policy.rules)
-        sys.stdout.write(
-            f"\n{len(results) - len(failed)} passed, {len(failed)} failed; "
-            f"rule coverage {total - len(uncovered)}/{total}\n"
+        lines.append(
+            f"{len(results) - len(failed)} passed, {len(failed)} failed; "
+            f"rule coverage {total - len(uncovered)}/{total}"
         )
-        for policy_id in uncovered:
-            rule = policy.find(policy_id)
-            sys.stdout.write(f"  not exercised: {policy_id} ({rule.source if rule else '?'})\n")
+        if verbose:
+            for policy_id in uncovered:
+                rule = policy.find(policy_id)
+                lines.append(f"  not exercised: {policy_id} ({rule.source if rule else '?'})")
+        sys.stdout.write("\n".join(lines) + "\n")
     return 1 if failed else 0
 
 
-def run_lint(paths: list[str], *, as_json: bool, cwd: str | None, strict: bool) -> int:
+def _write_junit(path: str, results: list[CaseResult]) -> None:
+    """JUnit XML: one test suite per test file (and per pack's examples), one test case each."""
+    import xml.etree.ElementTree as ET
+
+    suites: dict[str, list[CaseResult]] = {}
+    for result in results:
+        suites.setdefault(result.group, []).append(result)
+    root = ET.Element(
+        "testsuites",
+        name="clearance test",
+        tests=str(len(results)),
+        failures=str(sum(1 for r in results if not r.passed)),
+    )
+    for name, cases in suites.items():
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name=name,
+            tests=str(len(cases)),
+            failures=str(sum(1 for r in cases if not r.passed)),
+            errors="0",
+        )
+        for case in cases:
+            element = ET.SubElement(
+                suite, "testcase", classname=name, name=case.label, file=case.location
+            )
+            if not case.passed:
+                failure = ET.SubElement(element, "failure", message=case.detail)
+                failure.text = f"{case.location}: {case.detail}"
+    ET.indent(root)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        fh.write(ET.tostring(root, encoding="unicode") + "\n")
+
+
+def run_lint(
+    paths: list[str],
+    *,
+    as_json: bool,
+    cwd: str | None,
+    strict: bool,
+    policies: list[str] | None = None,
+) -> int:
+    """``clearance lint``: exit 1 on anything that would stop the policy loading (bad files,
+    misbehaving examples) and on errors; warnings exit 0 unless ``--strict``."""
     from clearance.engine.lint import lint
 
     directory = os.path.abspath(cwd or os.getcwd())
-    policies, _, error = _split_paths(paths)
+    named, _, error = _split_paths(paths)
     if error:
         sys.stderr.write(f"clearance lint: {error}\n")
         return 2
-    policy = _load(policies, directory, check=False)
-    if isinstance(policy, int):
-        return policy
+    files = [*(policies or []), *named] or None
+    policy = _load(files, directory, check=False)
+    if isinstance(policy, list):
+        if as_json:
+            out = [
+                {
+                    "severity": "error",
+                    "kind": "load",
+                    "policy_id": issue.rule or "",
+                    "source": f"{issue.file}:{issue.line}:{issue.column}",
+                    "message": issue.message,
+                }
+                for issue in policy
+            ]
+            sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        else:
+            _print_issues(policy, sys.stdout)
+            sys.stdout.write(f"{len(policy)} error(s): the policy does not load\n")
+        return 1
     findings = lint(policy)
     if as_json:
         sys.stdout.write(json.dumps([f.to_dict() for f in findings], indent=2) + "\n")
@@ -126,8 +291,9 @@ def run_lint(paths: list[str], *, as_json: bool, cwd: str | None, strict: bool) 
 def run_policy_show(policies: list[str] | None, *, as_json: bool, cwd: str | None) -> int:
     directory = os.path.abspath(cwd or os.getcwd())
     policy = _load(policies or [], directory, check=True)
-    if isinstance(policy, int):
-        return policy
+    if isinstance(policy, list):
+        _print_issues(policy, sys.stderr)
+        return 2
     if as_json:
         out = {
             "digest": policy.digest,

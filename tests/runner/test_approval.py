@@ -73,7 +73,9 @@ def test_allow_for_the_session_becomes_a_grant_the_engine_applies(
     approver = _approver(workspace, policy_file, asker)
     first = _settle(approver, "npm install lodash")
     assert first.outcome == "allow" and first.grant is not None
-    assert asker.asked[0].grant_patterns == ["npm install **"]
+    assert asker.asked[0].grant_summary == [
+        "`npm`, subcommand `install`, no options, no paths outside the workspace, no network hosts"
+    ]
     again = _settle(approver, "npm install react")
     assert again.decision.decision == "allow"
     assert again.decision.policy_id == "session/grant-1"
@@ -101,8 +103,13 @@ def test_the_terminal_prompt_takes_only_clear_answers(
     approver = _approver(workspace, policy_file, asker)
     intent = ToolIntent("bash", {"command": "npm install lodash"}, cwd=str(workspace))
     decision = approver.decide(intent)
-    assert asker.ask(AskRequest(intent, decision, ["npm install **"])) == expected
-    assert "allow `npm install **` for this session" in out.getvalue()
+    from clearance.engine.amend import Grant
+
+    grant = Grant({"id": "grant-1"}, ["`npm`, subcommand `install`"])
+    assert asker.ask(AskRequest(intent, decision, grant)) == expected
+    shown = out.getvalue()
+    assert "[s] allow for this session" in shown
+    assert "[s] would add grant-1, allowing only:\n        `npm`, subcommand `install`" in shown
 
 
 def test_without_a_grant_pattern_session_is_not_offered() -> None:
@@ -111,7 +118,7 @@ def test_without_a_grant_pattern_session_is_not_offered() -> None:
     intent = ToolIntent("bash", {"command": "x"})
     from clearance.engine.decision import ApprovalDecision
 
-    assert asker.ask(AskRequest(intent, ApprovalDecision("ask", "default", "?"), [])) == "deny"
+    assert asker.ask(AskRequest(intent, ApprovalDecision("ask", "default", "?"))) == "deny"
     assert "for this session" not in out.getvalue()
 
 
@@ -119,8 +126,8 @@ def test_a_grant_settles_an_explicit_ask_rule(workspace: Path, policy_file: str)
     asker = Recorder("allow_session")
     approval = _settle(_approver(workspace, policy_file, asker), "curl https://example.com")
     (request,) = asker.asked
-    assert request.grant_patterns == ["curl **"]
-    assert request.no_grant_because is None
+    assert request.grant is not None and request.no_grant_because is None
+    assert "hosts only example.com" in request.grant_summary[0]
     assert approval.outcome == "allow" and approval.answer == "allow_session"
     assert approval.grant is not None
 
@@ -133,7 +140,7 @@ def test_a_grant_is_only_offered_where_it_would_take_effect(
     asker = Recorder("allow_session")
     approval = _settle(_approver(workspace, policy_file, asker), "python3 -c 'print(1)'")
     (request,) = asker.asked
-    assert request.grant_patterns == []
+    assert request.grant is None
     assert request.no_grant_because is not None
     assert (approval.outcome, approval.answer, approval.grant) == ("allow", "allow_once", None)
     assert approval.fields()["no_grant_because"] == request.no_grant_because

@@ -273,12 +273,11 @@ def test_a_session_grant_is_recorded_and_spares_the_next_ask(play: PlayRun) -> N
     )
     (grant,) = done.of_type("session.grant")
     assert grant["intent_id"] == first["intent_id"]
-    assert grant["grant"] == {
-        "id": "grant-1",
-        "decision": "allow",
-        "reason": "granted by human for this session",
-        "when": {"argv": ["touch **"]},
-    }
+    rule = grant["grant"]
+    assert isinstance(rule, dict)
+    assert (rule["id"], rule["decision"]) == ("grant-1", "allow")
+    assert str(rule["reason"]).startswith("granted by human for this session: `touch`")
+    assert f"files directly in {done.run.settings.workspace}/" in str(rule["reason"])
     decision = second["decision"]
     assert isinstance(decision, dict) and decision["policy_id"] == "session/grant-1"
     assert second["answer"] is None
