@@ -166,13 +166,11 @@ def _issues(
                 rule = rules[path[1]]
                 if isinstance(rule, dict) and isinstance(rule.get("id"), str):
                     rule_id = str(rule["id"])
-        where = ".".join(str(p) for p in path) or "(top level)"
-        message = error["msg"]
-        if error["type"] == "extra_forbidden":
-            message = f"unknown key {path[-1]!r}" if path else "unknown key"
-        elif error["type"] == "missing":
-            message = f"missing required key {path[-1]!r}" if path else "missing key"
-        issues.append(PolicyIssue(shown, line, column, rule_id, f"{where}: {message}"))
+        from clearance.engine.messages import explain, where
+
+        issues.append(
+            PolicyIssue(shown, line, column, rule_id, f"{where(path)}: {explain(error, path)}")
+        )
     # one error per position is enough: pydantic reports every union branch
     unique: dict[tuple[int, int, str], PolicyIssue] = {}
     for issue in issues:

@@ -21,6 +21,12 @@ Access = Literal["read", "write", "delete", "exec", "unknown"]
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 
 
+def _near(word: str, choices: Any) -> str:
+    from clearance.engine.messages import did_you_mean
+
+    return did_you_mean(word, sorted(choices))
+
+
 def _listify(value: Any) -> Any:
     if isinstance(value, str):
         return [value]
@@ -60,7 +66,8 @@ class PathsMatcher(_Strict):
             if pattern.startswith("@"):
                 if pattern[1:] not in PATH_SETS:
                     raise ValueError(
-                        f"unknown path set {pattern!r}; known: {', '.join(sorted(PATH_SETS))}"
+                        f"unknown path set {pattern!r}{_near(pattern[1:], PATH_SETS)}; "
+                        f"known: {', '.join(sorted(PATH_SETS))}"
                     )
             elif not pattern or pattern.count("[") != pattern.count("]"):
                 raise ValueError(f"invalid glob {pattern!r}")
@@ -72,7 +79,8 @@ class PathsMatcher(_Strict):
         for name in value:
             if name not in PATH_SETS:
                 raise ValueError(
-                    f"unknown path set {name!r}; known: {', '.join(sorted(PATH_SETS))}"
+                    f"unknown path set {name!r}{_near(name, PATH_SETS)}; "
+                    f"known: {', '.join(sorted(PATH_SETS))}"
                 )
         return value
 
@@ -133,7 +141,10 @@ class When(_Strict):
     def _classes(cls, value: list[str] | None) -> list[str] | None:
         for name in value or ():
             if name not in CLASSES:
-                raise ValueError(f"unknown effect class {name!r}; known: {', '.join(CLASSES)}")
+                raise ValueError(
+                    f"unknown effect class {name!r}{_near(name, CLASSES)}; "
+                    f"known: {', '.join(CLASSES)}"
+                )
         return value
 
     @field_validator("markers")
@@ -141,7 +152,9 @@ class When(_Strict):
     def _markers(cls, value: list[str] | None) -> list[str] | None:
         for name in value or ():
             if name not in MARKERS:
-                raise ValueError(f"unknown marker {name!r}; known: {', '.join(MARKERS)}")
+                raise ValueError(
+                    f"unknown marker {name!r}{_near(name, MARKERS)}; known: {', '.join(MARKERS)}"
+                )
         return value
 
     @field_validator("flags", "only_flags")
