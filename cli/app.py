@@ -12,11 +12,33 @@ import typer
 
 from clearance.cli.argv import shell_join
 
+
+def _value_label(self: object, ctx: object) -> str:
+    """What help shows for an option's value: TEXT, INTEGER, NUMBER -- not Python's type
+    names (``<list[str]>``); nothing for a flag."""
+    if getattr(self, "is_flag", False):
+        return ""
+    name = str(getattr(getattr(self, "type", None), "name", "text"))
+    return {"text": "TEXT", "integer": "INTEGER", "float": "NUMBER", "boolean": ""}.get(
+        name, name.upper()
+    )
+
+
+def _plain_help_labels() -> None:
+    from typer import core
+
+    parameter = getattr(core, "_TyperParameter", None)
+    if parameter is not None and hasattr(parameter, "display_type"):
+        parameter.display_type = _value_label
+
+
+_plain_help_labels()
+
 app = typer.Typer(
     name="clearance",
     help="Allow, ask or deny every action an AI coding agent proposes, by policy.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )
@@ -220,6 +242,18 @@ def policy_show_command(
     from clearance.cli.commands.policy import run_policy_show
 
     raise typer.Exit(run_policy_show(policy, as_json=as_json, cwd=cwd))
+
+
+@policy_app.command("schema")
+def policy_schema_command() -> None:
+    """Print the policy file's JSON Schema (for editors' YAML language servers).
+
+    Save it beside your policy and name it on the file's first line:
+    # yaml-language-server: $schema=./policy.schema.json
+    """
+    from clearance.cli.commands.policy import run_policy_schema
+
+    raise typer.Exit(run_policy_schema())
 
 
 @app.command("run")
@@ -457,7 +491,12 @@ def gate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
     policy: PolicyOption = None,
     output: Annotated[
-        str, typer.Option("--format", help="json (one decision per line), text or github.")
+        str,
+        typer.Option(
+            "--format",
+            help="json (one decision per line), text, github (annotations) or sarif "
+            "(SARIF 2.1.0 for code scanning).",
+        ),
     ] = "json",
     summary: Annotated[
         bool, typer.Option("--summary", help="Add a table of counts by decision and rule.")
@@ -560,8 +599,26 @@ def replay_command(
     )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from clearance import __version__
+
+        typer.echo(f"clearance {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the version and exit.",
+            callback=_version,
+            is_eager=True,
+        ),
+    ] = False,
+) -> None:
     """Policy-as-code governance for AI coding agents."""
 
 

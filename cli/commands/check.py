@@ -38,6 +38,11 @@ def build_intent(
 
     tool = tool or "bash"
     if input_json is not None:
+        if command is not None:
+            return None, (
+                f"--input gives the whole tool input; the extra argument(s) {command!r} "
+                "would be ignored: give one or the other"
+            )
         try:
             data = json.loads(input_json)
         except ValueError as exc:

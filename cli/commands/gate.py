@@ -17,8 +17,10 @@ shifts nothing.
 
 ``--format text`` prints one readable line per intent; ``--format github`` prints GitHub Actions
 annotations (``::error`` for deny, ``::warning`` for ask, nothing for allow) pointing at the
-input file and line. ``--summary`` adds a table of counts by decision and rule (on stderr with
-JSON output, so stdout stays JSON Lines; also appended to ``$GITHUB_STEP_SUMMARY`` when set).
+input file and line; ``--format sarif`` prints one SARIF 2.1.0 log at the end (see
+``clearance.cli.commands.sarif``) for code scanning. ``--summary`` adds a table of counts by
+decision and rule (on stderr with JSON and SARIF output, so stdout stays machine-readable;
+also appended to ``$GITHUB_STEP_SUMMARY`` when set).
 
 The policy is loaded once -- exactly the ``--policy`` files, or the scopes in force at each
 intent's directory, once per distinct directory -- and reused for every line.
@@ -45,7 +47,7 @@ if TYPE_CHECKING:
     from clearance.engine.replay import PolicyCache
 
 MAX_LINE = 5 * 1024 * 1024
-FORMATS = ("json", "text", "github")
+FORMATS = ("json", "text", "github", "sarif")
 
 EXIT_ALLOW, EXIT_INTERNAL, EXIT_USAGE, EXIT_ASK, EXIT_DENY = 0, 1, 2, 3, 4
 
@@ -257,6 +259,11 @@ def run_gate(
         err.write(f"clearance gate: {source}: {exc.strerror or exc}\n")
         return EXIT_USAGE
     shown_source = None if source in (None, "-") else source
+    sarif = None
+    if output == "sarif":
+        from clearance.cli.commands.sarif import SarifLog
+
+        sarif = SarifLog(directory, shown_source)
     totals = Summary()
     worst = EXIT_ALLOW
     saw_policy_error = policy_error is not None
@@ -306,15 +313,20 @@ def run_gate(
             worst = max(
                 worst, {"allow": EXIT_ALLOW, "ask": EXIT_ASK, "deny": EXIT_DENY}[decision.decision]
             )
-            _print(out, output, decision, ident, number, shown_source)
+            if sarif is not None:
+                sarif.add(decision, number)
+            else:
+                _print(out, output, decision, ident, number, shown_source)
     finally:
         if stream is not stdin and shown_source is not None:
             stream.close()
+    if sarif is not None:
+        out.write(json.dumps(sarif.document(), indent=2) + "\n")
     if summary:
-        target = err if output == "json" else out
+        target = err if output in ("json", "sarif") else out
         target.write(totals.text() + "\n")
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-        if output == "github" and step_summary:
+        if output in ("github", "sarif") and step_summary:
             try:
                 with open(step_summary, "a", encoding="utf-8") as fh:
                     fh.write("### clearance gate\n\n" + totals.markdown() + "\n")

@@ -337,3 +337,90 @@ def run_policy_show(policies: list[str] | None, *, as_json: bool, cwd: str | Non
             lines.append(f"        {rule.reason}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def policy_schema() -> dict[str, object]:
+    """The JSON Schema of a policy file, from the models the loader validates with."""
+    from clearance import __version__
+    from clearance.engine.policy_model import PolicyFile
+
+    schema = PolicyFile.model_json_schema(by_alias=True, mode="validation")
+    _one_or_many(schema)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$comment": f"clearance {__version__} policy file; `clearance policy schema` prints it",
+        **schema,
+        "title": "clearance policy",
+    }
+
+
+def run_policy_schema() -> int:
+    sys.stdout.write(json.dumps(policy_schema(), indent=2) + "\n")
+    return 0
+
+
+#: Fields the models also accept as one string (``program: git`` for ``[git]``).
+_ONE_OR_MANY = {
+    "When": [
+        "program",
+        "argv",
+        "subcommand",
+        "flags",
+        "classes",
+        "hosts",
+        "redirects",
+        "markers",
+        "via",
+        "context",
+        "tool",
+        "only_flags",
+        "only_hosts",
+    ],
+    "PathsMatcher": ["match", "sets"],
+    "Rule": ["tools", "overrides"],
+    "PolicyFile": ["extends"],
+}
+
+
+def _one_or_many(schema: dict[str, object]) -> None:
+    """Say in the schema what the models' before-validators accept: a string for a list,
+    a glob or list of globs for ``paths``; name the effect classes and markers."""
+    from clearance.shellparse.facts import CLASSES, MARKERS
+
+    defs = schema.get("$defs")
+    assert isinstance(defs, dict)
+    top = {k: v for k, v in schema.items() if k != "$defs"}
+    models = {**defs, "PolicyFile": top}
+    for model, fields in _ONE_OR_MANY.items():
+        properties = models.get(model, {}).get("properties", {})
+        for field in fields:
+            prop = properties.get(field)
+            if isinstance(prop, dict):
+                alternatives = prop.pop("anyOf", None) or [
+                    {k: prop.pop(k) for k in list(prop) if k in ("type", "items")}
+                ]
+                items: dict[str, object] = next(
+                    (a["items"] for a in alternatives if isinstance(a.get("items"), dict)), {}
+                )
+                if field == "classes":
+                    items = {"type": "string", "enum": list(CLASSES)}
+                elif field == "markers":
+                    items = {"type": "string", "enum": list(MARKERS)}
+                prop["anyOf"] = [
+                    {"type": "array", "items": items},
+                    items if items else {"type": "string"},
+                    *(
+                        [{"type": "null"}]
+                        if any(a.get("type") == "null" for a in alternatives)
+                        else []
+                    ),
+                ]
+    when = models.get("When", {}).get("properties", {})
+    paths = when.get("paths")
+    if isinstance(paths, dict) and isinstance(paths.get("anyOf"), list):
+        paths["anyOf"] = [
+            *paths["anyOf"],
+            {"type": "string"},
+            {"type": "array", "items": {"type": "string"}},
+        ]
+    schema.update(top)
