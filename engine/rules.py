@@ -7,10 +7,12 @@ the rest are candidates for every part. The set's digest covers the content of e
 
 from __future__ import annotations
 
+import os
+
 from clearance.engine.decision import STRICTNESS
 from clearance.engine.digest import sha256_stream
 from clearance.engine.matchers import NameSet, compile_when
-from clearance.policies import DEFAULT_DISPLAY
+from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -124,6 +126,13 @@ def override_refusal(target: CompiledRule, by: CompiledRule) -> str | None:
     return f"{target.policy_id} ({target.scope}) is not below this rule's scope ({by.scope})"
 
 
+def _is_default_path(path: str) -> bool:
+    """``path`` is the shipped default pack (named by ``--policy``, say)."""
+    if os.path.basename(path) != "default.yaml":
+        return False
+    return os.path.realpath(path) == os.path.realpath(default_pack_path())
+
+
 class Pack:
     """One loaded policy file (or the shipped default)."""
 
@@ -156,7 +165,7 @@ class Pack:
         #: The file's ``sandbox:`` settings as validated (read by ``clearance.sandbox``).
         self.sandbox = data.get("sandbox")
         #: The shipped default pack (loaded as the default scope or by ``extends: default``).
-        self.is_default = self.display == DEFAULT_DISPLAY
+        self.is_default = self.display == DEFAULT_DISPLAY or _is_default_path(self.path)
 
 
 class PolicySet:
