@@ -144,3 +144,23 @@ def test_a_grant_is_only_offered_where_it_would_take_effect(
     assert request.no_grant_because is not None
     assert (approval.outcome, approval.answer, approval.grant) == ("allow", "allow_once", None)
     assert approval.fields()["no_grant_because"] == request.no_grant_because
+
+
+def test_a_session_grant_does_not_widen_to_other_options_paths_or_hosts(
+    workspace: Path, policy_file: str
+) -> None:
+    asker = Recorder("allow_session", "deny", "deny", "deny")
+    approver = _approver(workspace, policy_file, asker)
+    first = _settle(approver, "curl https://example.com/a")
+    assert first.answer == "allow_session" and first.grant is not None
+    assert "hosts only example.com" in (first.grant_offered or [""])[0]
+    assert _settle(approver, "curl https://example.com/b").decision.decision == "allow"
+    for wider in (
+        "curl https://evil.example/x",  # another host
+        "curl -o /tmp/out https://example.com/a",  # an option and a path not seen
+        "curl -d @notes.txt https://example.com/a",  # an option not seen
+    ):
+        approval = _settle(approver, wider)
+        assert approval.decision.decision == "ask", wider
+        assert approval.outcome == "deny"
+    assert len(asker.asked) == 4
