@@ -6,7 +6,9 @@ positions) → ``policy_model`` (the file's pydantic schema) → ``loader``/``ru
 packs, ``matchers`` built by ``compile_when``) → ``evaluator`` (deny-first across scopes, found
 by ``scopes``) → ``decision`` (the ApprovalDecision; ``schema`` is its JSON contract). Beside
 them: ``ledger`` (the hash-chained audit log), ``replay``, ``lint``, ``testing`` (the work of
-``clearance test``), ``cache`` (validated packs between processes).
+``clearance test``), ``cache`` (validated packs between processes), ``canonical`` (the argv
+``argv`` patterns match: global options taken out), ``amend`` (session grants, built beside
+the policy), ``messages`` (validation errors in the policy's words).
 
 May import: ``clearance`` (the version), ``clearance.shellparse``, ``clearance.policies``.
 Never the runner, the hooks or the CLI (tests/test_architecture.py checks).
