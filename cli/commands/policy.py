@@ -100,16 +100,21 @@ def run_test(
         err.write("clearance test: --format must be text or json\n")
         return 2
     directory = os.path.abspath(cwd or os.getcwd())
-    named_policies, tests, error = _split_paths(paths)
-    if error:
-        err.write(f"clearance test: {error}\n")
-        return 2
-    if named_policies:
-        err.write(
-            "clearance test: policy files go after --policy (exactly these files), "
-            f"not as arguments: {', '.join(named_policies)}\n"
-        )
-        return 2
+    tests = []
+    for path in paths:
+        if os.path.isdir(path):
+            tests.extend(discover_tests(path))
+        elif path.endswith((".test.yaml", ".test.yml")) and os.path.isfile(path):
+            tests.append(path)
+        elif os.path.isfile(path):
+            err.write(
+                f"clearance test: {path} is not a *.test.yaml file; policy files go after "
+                "--policy (exactly these files)\n"
+            )
+            return 2
+        else:
+            err.write(f"clearance test: {path}: no such file or directory\n")
+            return 2
     root = workspace_of(directory) or directory
     if not paths:
         tests = discover_tests(root)

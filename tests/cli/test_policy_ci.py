@@ -216,3 +216,13 @@ def test_lint_of_an_override_of_a_final_rule_says_so(project: Project) -> None:
     assert refused and "org/ask-npm is final" in refused[0]["message"]
     decided = project.run("check", "--json", "npm install")
     assert json.loads(decided.stdout)["policy_id"] == "org/ask-npm"
+
+
+def test_a_directory_argument_is_searched_for_test_files_only(project: Project) -> None:
+    project.write(".clearance/npm.test.yaml", CASES)
+    project.write("other/x.test.yaml", "cases:\n  - {command: 'rm -rf /', expect: allow}\n")
+    result = project.run("test", ".clearance", "-v")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "PASS  npm install lodash" in result.stdout and "FAIL" not in result.stdout
+    assert project.run("test", "other").returncode == 1
+    assert project.run("test", "missing.test.yaml").returncode == 2
