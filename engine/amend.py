@@ -9,6 +9,8 @@ A grant is exactly as wide as what the human saw and approved, part by part:
   the workspace grants its directory (its siblings, not their subtrees), a path outside the
   workspace grants that path only; a path the analysis cannot resolve cannot be granted;
 - only the hosts it contacted (``only_hosts``);
+- no grant for a tool clearance does not know (its input is not judged, so nothing could
+  hold a grant to what the human saw);
 - never a destructive or privileged variant: the grant rule excludes every part that
   deletes, rewrites history, escalates privilege, changes the system, reads secrets or runs
   remote code, and a call that does any of these is not granted at all (allow it once).
@@ -26,7 +28,7 @@ import hashlib
 import json
 
 from clearance.engine.api import decide, intent_parts
-from clearance.engine.intents import BadIntent
+from clearance.engine.intents import BadIntent, tool_kind
 from clearance.engine.rules import PolicySet
 
 TYPE_CHECKING = False
@@ -171,6 +173,11 @@ def propose_grant(
     asked), or ``None`` and why not. ``policy`` is the policy in force, grants included."""
     if decision.decision != "ask":
         return None, f"only an ask can be granted (this is {decision.decision})"
+    if tool_kind(intent.tool) == "unknown":
+        return None, (
+            f"clearance does not know the tool {intent.tool!r}, so a grant could not be held "
+            "to this input (allow it once instead)"
+        )
     try:
         _, parts, _, _, _ = intent_parts(intent, policy, cwd=cwd, workspace=workspace, home=home)
     except BadIntent as exc:

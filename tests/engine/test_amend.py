@@ -21,6 +21,7 @@ rules:
   - {id: ask-curl, decision: ask, reason: network needs a look, when: {program: curl}}
   - {id: ask-git, decision: ask, reason: git writes need a look, when: {program: git}}
   - {id: ask-rm, decision: ask, reason: deletes need a look here, when: {program: rm}}
+  - {id: ask-write, decision: ask, reason: file writes need a look, when: {program: write_file}}
   - id: final-terraform
     decision: ask
     final: true
@@ -127,3 +128,43 @@ def test_a_grant_is_a_rule_with_its_own_id_and_a_summary(policy: PolicySet) -> N
 def test_a_dynamic_path_is_not_granted(policy: PolicySet) -> None:
     grant, why = _grant(policy, "chmod 755 $TARGET")
     assert grant is None and why is not None
+
+
+def test_an_unknown_tool_is_not_granted(policy: PolicySet) -> None:
+    intent = ToolIntent("mcp__db__query", {"sql": "select 1"}, cwd=WORKSPACE)
+    decision = decide(intent, policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
+    assert decision.decision == "ask"
+    grant, why = propose_grant(
+        intent,
+        decision,
+        policy,
+        grant_id="grant-1",
+        who="terminal",
+        cwd=WORKSPACE,
+        workspace=WORKSPACE,
+        home=HOME,
+    )
+    assert grant is None and why is not None and "does not know the tool" in why
+
+
+def test_a_file_tool_grant_keeps_to_the_path_class(policy: PolicySet) -> None:
+    outside = ToolIntent("Write", {"file_path": "/etc/motd", "content": "x"}, cwd=WORKSPACE)
+    decision = decide(outside, policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
+    assert decision.decision == "ask"
+    grant, why = propose_grant(
+        outside,
+        decision,
+        policy,
+        grant_id="grant-1",
+        who="terminal",
+        cwd=WORKSPACE,
+        workspace=WORKSPACE,
+        home=HOME,
+    )
+    assert grant is not None, why
+    granted = with_grants(policy, [grant.rule])
+    other = ToolIntent("Write", {"file_path": "/etc/hosts", "content": "x"}, cwd=WORKSPACE)
+    again = decide(other, granted, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
+    assert again.decision != "allow"
+    same = decide(outside, granted, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
+    assert same.decision == "allow"
