@@ -24,8 +24,13 @@ if TYPE_CHECKING:
 def canonical_argv(program: str | None, argv: list[str]) -> list[str] | None:
     """``[program, sub…, rest…]`` without the options before each subcommand word; ``None``
     when it is the same as argv as written (nothing to take out)."""
-    if program is None or len(argv) < 2:
+    if program is None or len(argv) < 3:
         return None
+    for arg in argv[1:-1]:
+        if arg.startswith("-") and len(arg) > 1:
+            break
+    else:
+        return None  # no option stands before a later word: nothing to take out
     spec = lookup(program)
     if spec is None or spec.subcommands is None:
         return None

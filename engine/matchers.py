@@ -267,6 +267,9 @@ class Argv(Matcher):
                 else:
                     tokens.append(NameSet(token.split("|")))
             self.compiled.append(tokens)
+        #: Whether some pattern looks past the program (only then can the canonical form,
+        #: which differs from argv after the program, change the answer).
+        self.positional = any(len(t) > 1 and t[1] != "**" for t in self.compiled)
 
     def test(self, part: PartView, ctx: Context) -> bool:
         if part.program is None:
@@ -274,6 +277,8 @@ class Argv(Matcher):
         argv = [part.program, *part.argv[1:]]
         if any(_match_tokens(tokens, argv, 0, 0) for tokens in self.compiled):
             return True
+        if not self.positional:
+            return False
         # the canonical form: global options before the subcommand taken out
         # (``terraform -chdir=x destroy`` is ``terraform destroy``)
         canonical = part.canonical()
@@ -507,7 +512,11 @@ class Paths(Matcher):
             return self._test_every(part, ctx)
         if not part.paths:
             return False
-        return any(self._one(path, part, ctx) for path in part.paths)
+        one = self._one
+        for path in part.paths:
+            if one(path, part, ctx):
+                return True
+        return False
 
     def _test_every(self, part: PartView, ctx: Context) -> bool:
         """Every path satisfies the matcher (a part without paths does when no glob is

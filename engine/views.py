@@ -7,9 +7,23 @@ import re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from clearance.shellparse.facts import PathFact, SimpleCommandFacts
 
 _BUNDLE = re.compile(r"-[A-Za-z0-9]{2,}\Z")
+
+
+_CANONICAL: list[Callable[[str | None, list[str]], list[str] | None]] = []
+
+
+def _canonical_argv() -> Callable[[str | None, list[str]], list[str] | None]:
+    """``canonical.canonical_argv``, imported when first needed (it loads option tables)."""
+    if not _CANONICAL:
+        from clearance.engine.canonical import canonical_argv
+
+        _CANONICAL.append(canonical_argv)
+    return _CANONICAL[0]
 
 
 class Context:
@@ -73,8 +87,6 @@ class PartView:
         as written); see ``clearance.engine.canonical``. Computed once, when first asked."""
         found = self._canonical
         if found is False:
-            from clearance.engine.canonical import canonical_argv
-
-            found = self._canonical = canonical_argv(self.program, self.argv)
+            found = self._canonical = _canonical_argv()(self.program, self.argv)
         assert found is not True
         return found
