@@ -318,6 +318,8 @@ def run_policy_show(policies: list[str] | None, *, as_json: bool, cwd: str | Non
                             "source": r.source,
                             "reason": r.reason,
                             "target": r.target,
+                            "final": r.final,
+                            "overrides": r.overrides,
                             "when": r.when,
                         }
                         for r in pack.rules
@@ -338,8 +340,11 @@ def run_policy_show(policies: list[str] | None, *, as_json: bool, cwd: str | Non
         lines.append(f"[{pack.scope}] {pack.id}  {pack.display}  sha256:{pack.digest[:12]}")
         for rule in pack.rules:
             target = " (whole command)" if rule.target == "command" else ""
-            lines.append(f"  {rule.decision:<5} {rule.policy_id}{target}  {rule.source}")
+            final = " (final)" if rule.final else ""
+            lines.append(f"  {rule.decision:<5} {rule.policy_id}{target}{final}  {rule.source}")
             lines.append(f"        {rule.reason}")
+            if rule.overrides:
+                lines.append(f"        overrides {', '.join(rule.overrides)}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
