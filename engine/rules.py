@@ -94,6 +94,8 @@ def override_refusal(target: CompiledRule, by: CompiledRule) -> str | None:
         return f"{target.policy_id} is final: nothing below it can override it"
     if target.pack is by.pack:
         return f"{target.policy_id} is in the same policy file"
+    if target.target == "command" or by.target == "command":
+        return "whole-command rules (target: command) neither override nor are overridden"
     if by.scope == "session":
         return "session grants cannot override rules"
     if STRICTNESS[target.decision] <= STRICTNESS[by.decision]:

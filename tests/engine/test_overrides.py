@@ -349,3 +349,36 @@ def test_malformed_overrides_do_not_load(machine: Machine, rule: str, message: s
         machine.policy()
     assert message in str(error.value)
     assert ".clearance/policy.yaml:4:" in str(error.value)
+
+
+def test_whole_command_rules_are_not_overridden(machine: Machine) -> None:
+    machine.write(
+        "user",
+        """
+        version: 1
+        id: me
+        rules:
+          - id: ask-curl-pipe
+            decision: ask
+            target: command
+            reason: Downloads piped anywhere need my look.
+            when: {all: [{program: curl}, {program: tee}]}
+        """,
+    )
+    machine.write(
+        "project",
+        """
+        version: 1
+        id: proj
+        rules:
+          - id: allow-curl
+            decision: allow
+            reason: Fetching from our own host is part of the build.
+            overrides: [me/ask-curl-pipe, default/ask-network]
+            when: {argv: ["curl https://example.com/**"]}
+        """,
+    )
+    policy = machine.policy()
+    decision = machine.check(policy, "curl https://example.com/x | tee out.txt")
+    assert decision.decision == "ask" and decision.policy_id == "me/ask-curl-pipe"
+    assert any("whole-command" in why for _, _, why in policy.override_problems)
