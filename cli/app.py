@@ -186,7 +186,8 @@ def test_command(
     """Judge every *.test.yaml case and every rule's examples under the policy in force
     (managed, user, project, default, as the hook loads it); report rule coverage.
 
-    Exit: 0 all pass, 1 a case failed, 2 a policy or test file does not load.
+    Exit: 0 all pass, 1 a case failed, 2 a policy or test file does not load (a failing
+    inline example included: the hook would refuse that policy).
     """
     from clearance.cli.commands.policy import run_test
 

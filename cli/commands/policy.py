@@ -89,7 +89,8 @@ def run_test(
     cwd: str | None = None,
 ) -> int:
     """``clearance test``: exit 0 all pass, 1 a case failed, 2 a policy or test file does
-    not load (or usage)."""
+    not load -- an inline example that fails included: the hook would refuse the policy --
+    or usage."""
     from clearance.engine.errors import PolicyError
     from clearance.engine.scopes import workspace_of
     from clearance.engine.testing import coverage, discover_tests, run_cases
@@ -204,6 +205,13 @@ def run_test(
                 rule = policy.find(policy_id)
                 lines.append(f"  not exercised: {policy_id} ({rule.source if rule else '?'})")
         sys.stdout.write("\n".join(lines) + "\n")
+    if any(r.group.startswith("examples ") for r in failed):
+        # a policy whose examples misbehave does not load: every hook call would be denied
+        err.write(
+            "clearance test: an inline example fails, so this policy does not load "
+            "(the hook would deny every call)\n"
+        )
+        return 2
     return 1 if failed else 0
 
 

@@ -226,3 +226,11 @@ def test_a_directory_argument_is_searched_for_test_files_only(project: Project) 
     assert "PASS  npm install lodash" in result.stdout and "FAIL" not in result.stdout
     assert project.run("test", "other").returncode == 1
     assert project.run("test", "missing.test.yaml").returncode == 2
+
+
+def test_a_failing_inline_example_is_reported_and_exits_2(project: Project) -> None:
+    project.write(".clearance/policy.yaml", PROJECT_POLICY.replace('"npm ci"]', '"npm cii"]'))
+    result = project.run("test")
+    assert result.returncode == 2
+    assert "FAIL  proj/allow-npm-install match: npm cii" in result.stdout
+    assert "does not load" in result.stderr
