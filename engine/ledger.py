@@ -805,6 +805,11 @@ def _parse(data: bytes) -> dict[str, object] | None:
     return {str(k): v for k, v in parsed.items()}
 
 
+def parse_record(data: bytes) -> dict[str, object] | None:
+    """One ledger line as a record, or ``None`` (not a JSON object, NaN, too deep…)."""
+    return _parse(data)
+
+
 def _hash_ok(record: dict[str, object]) -> bool:
     stored = record.get("hash")
     try:
