@@ -214,22 +214,22 @@ def load_key(env: Mapping[str, str] | None = None) -> bytes | None:
     return data
 
 
-def _key_for_writing(env: Mapping[str, str] | None = None) -> tuple[bytes, bool]:
-    """``(key, created)``: the user's ledger key, made on first use."""
+def _key_for_writing(env: Mapping[str, str] | None = None) -> bytes:
+    """The user's ledger key, made on first use."""
     from clearance.engine.state import ledger_key_path, state_dir
 
     key = load_key(env)
     if key is not None:
-        return key, False
+        return key
     try:
         private_dir(state_dir(env))
-        created = create_exclusive(ledger_key_path(env), os.urandom(KEY_BYTES), mode=0o600)
+        create_exclusive(ledger_key_path(env), os.urandom(KEY_BYTES), mode=0o600)
     except OSError as exc:
         raise LedgerError(f"cannot create the ledger key: {exc}") from None
     key = load_key(env)
     if key is None:
         raise LedgerError("the ledger key vanished as it was created")
-    return key, created
+    return key
 
 
 # ---- who ---------------------------------------------------------------------------------------
@@ -466,7 +466,7 @@ class Ledger:
         return fd
 
     def _append(self, record: dict[str, object]) -> dict[str, object]:
-        key, key_created = _key_for_writing(self.env)
+        key = _key_for_writing(self.env)
         fd = self._open()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -477,12 +477,14 @@ class Ledger:
                 end, last = self._fix_unterminated(fd, end, size, last, key, record, findings)
             previous = _parse(last) if last is not None else None
             findings.extend(self._check_head(key, last, previous))
-            if key_created and last is not None:
+            signed = previous.get("key_id") if previous is not None else None
+            if isinstance(signed, str) and signed != key_id(key):
                 findings.append(
                     {
                         "kind": "key_replaced",
-                        "message": "the ledger key was missing and a new one was made: earlier "
-                        "records no longer verify",
+                        "message": f"the last record was signed with key {signed}, the ledger "
+                        f"key is now {key_id(key)}: the key was removed or replaced, and "
+                        "earlier records no longer verify",
                     }
                 )
             if findings:

@@ -410,3 +410,12 @@ def test_malformed_records_are_findings_not_tracebacks(tmp_path: Path, line: byt
     assert not result.ok and result.bad_index == 1
     assert result.kind in ("unparseable", "edited")
     assert list(read_records(str(path)))  # reading skips it
+
+
+def test_a_replaced_key_is_a_finding(tmp_path: Path) -> None:
+    path = fill(tmp_path, 2)
+    os.unlink(ledger_key_path())
+    record = append(tmp_path, path)
+    kinds = [f["kind"] for f in record["findings"]]  # type: ignore[union-attr]
+    assert kinds == ["head_forged", "key_replaced"]  # the old head's MAC fails too
+    assert verify(str(path)).kind == "forged"  # the old records no longer verify
