@@ -78,6 +78,14 @@ if TYPE_CHECKING:
 
 #: How many times commands are unwrapped inside each other (``sudo bash -c 'env sh -c …'``).
 MAX_UNWRAP = 12
+#: Most simple commands one analysis follows (a step budget: each costs resolution and
+#: classification); past it the analysis stops with :class:`AnalysisBudget`.
+MAX_COMMANDS = 4096
+
+
+class AnalysisBudget(Exception):
+    """The analysis spent its budget (the message says which)."""
+
 
 _SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish"))
 #: Variables whose value the shell expands each time it uses them (PS4 before every traced
@@ -128,6 +136,7 @@ class Extractor:
         self.home = home
         self.classifier = Classifier(workspace, home)
         self.out: list[SimpleCommandFacts] = []
+        self.made = 0
         self.functions: set[str] = set()
         #: Files a network command wrote earlier on the line (``curl -o x.sh … && sh x.sh``).
         self.downloaded: set[str] = set()
@@ -358,6 +367,9 @@ class Extractor:
             start, end, text = word.start, word.end, word.text
         else:
             start, end, text = 0, len(self.text), self.text
+        self.made += 1
+        if self.made > MAX_COMMANDS:
+            raise AnalysisBudget(f"more than {MAX_COMMANDS} commands: the analysis stops there")
         fact = SimpleCommandFacts(argv, text, start, end)
         fact.via = list(scope.via)
         fact.context = list(scope.context)
