@@ -234,7 +234,10 @@ def run_command(
     ] = False,
     ledger: Annotated[
         str | None,
-        typer.Option("--ledger", help="Audit ledger (default: WORKSPACE/.clearance/ledger.jsonl)."),
+        typer.Option(
+            "--ledger",
+            help="Audit ledger (default: the workspace's, in $XDG_STATE_HOME/clearance/ledgers).",
+        ),
     ] = None,
     no_ledger: Annotated[
         bool, typer.Option("--no-ledger", help="Do not record decisions in the ledger.")
