@@ -419,3 +419,55 @@ def test_a_replaced_key_is_a_finding(tmp_path: Path) -> None:
     kinds = [f["kind"] for f in record["findings"]]  # type: ignore[union-attr]
     assert kinds == ["head_forged", "key_replaced"]  # the old head's MAC fails too
     assert verify(str(path)).kind == "forged"  # the old records no longer verify
+
+
+# ---- fuzz: verify and append answer whatever the file holds -----------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_JUNK = st.one_of(
+    st.binary(max_size=300),
+    st.sampled_from(
+        [
+            b'{"seq": NaN}\n',
+            b'{"seq": 1, "hash": null}\n',
+            b"\n",
+            b'{"a": ' * 50 + b"1" + b"}" * 50 + b"\n",
+            b'{"seq": 99999999999999999999999}\n',
+            b"\xff\n",
+        ]
+    ),
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=3000,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(junk=st.lists(_JUNK, max_size=4), cut=st.integers(min_value=0, max_value=5000))
+def test_verify_and_append_answer_whatever_the_ledger_holds(
+    tmp_path: Path, junk: list[bytes], cut: int
+) -> None:
+    path = tmp_path / "fuzz.jsonl"
+    if path.exists():
+        path.unlink()
+    head = Path(str(path) + ".head")
+    if head.exists():
+        head.unlink()
+    append(tmp_path, path)
+    append(tmp_path, path)
+    data = path.read_bytes()
+    removed = cut % (len(data) + 1)
+    path.write_bytes(data[: len(data) - removed] + b"".join(junk))
+    result = verify(str(path))
+    assert isinstance(result.ok, bool) and isinstance(result.to_dict(), dict)
+    try:
+        append(tmp_path, path)
+    except LedgerError:
+        return  # refused (a line that is not a record): the caller blocks
+    after = verify(str(path))
+    if removed or b"".join(junk):
+        # the damage stays visible: a finding, or (a partial last line) the repair noted
+        assert not after.ok or after.repairs
