@@ -15,6 +15,10 @@ Anything off is a miss -- slower, never wrong. A key of the wrong size or kind i
 (which invalidates every entry), never left to switch caching off for good. Writes go to a new
 file with a random name (``O_EXCL``), then are renamed over the entry; an unwritable cache only
 costs speed.
+
+A policy that fails to load is cached too (``error-<key>.json``, the same checks and HMAC):
+its issues are replayed while none of the files it names has changed, so a broken -- or
+hostile -- project policy costs each later hook call a file hash, not another full load.
 """
 
 from __future__ import annotations
@@ -162,6 +166,68 @@ def store(key: str, packs: list[dict[str, object]], env: Mapping[str, str] | Non
         if secret is None:
             return
         target = os.path.join(directory, f"policy-{key}.json")
+        write_atomic(target, (_mac(secret, body) + "\n" + body).encode("utf-8"))
+    except (OSError, UnicodeEncodeError):
+        return
+
+
+def _read_entry(path: str, directory: str) -> dict[str, object] | None:
+    try:
+        raw = read_file(path, limit=MAX_ENTRY_BYTES, owned=True, private=True)
+        mac, _, body = raw.decode("utf-8").partition("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    secret = _secret(directory, create=False)
+    if secret is None or not compare_digest(mac, _mac(secret, body)):
+        return None
+    try:
+        entry = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(entry, dict) or entry.get("version") != __version__:
+        return None
+    files = entry.get("files")
+    if not isinstance(files, dict):
+        return None
+    for file_path, digest in files.items():
+        if file_digest(str(file_path)) != digest:
+            return None
+    return {str(k): v for k, v in entry.items()}
+
+
+def load_error(key: str, env: Mapping[str, str] | None = None) -> list[dict[str, object]] | None:
+    """The issues of a policy set that failed to load, while its files are unchanged."""
+    directory = cache_dir(env)
+    if not _usable_dir(directory):
+        return None
+    entry = _read_entry(os.path.join(directory, f"error-{key}.json"), directory)
+    issues = entry.get("issues") if entry is not None else None
+    if not isinstance(issues, list) or not issues:
+        return None
+    return [dict(i) for i in issues if isinstance(i, dict)] or None
+
+
+def store_error(
+    key: str,
+    issues: list[dict[str, object]],
+    paths: list[str],
+    env: Mapping[str, str] | None = None,
+) -> None:
+    """Remember that the files ``paths`` (every file the failed load read, or that an issue
+    names) did not load; a missing file is remembered as missing."""
+    files: dict[str, str | None] = {}
+    for path in paths:
+        if os.path.isabs(path):
+            files[path] = file_digest(path)
+    entry = {"version": __version__, "files": files, "issues": issues}
+    body = json.dumps(entry, separators=(",", ":"))
+    directory = cache_dir(env)
+    try:
+        private_dir(directory)
+        secret = _secret(directory, create=True)
+        if secret is None:
+            return
+        target = os.path.join(directory, f"error-{key}.json")
         write_atomic(target, (_mac(secret, body) + "\n" + body).encode("utf-8"))
     except (OSError, UnicodeEncodeError):
         return

@@ -31,6 +31,10 @@ MAX_EXAMPLES = 100
 MAX_EXAMPLE_CHARS = 4096
 #: Deepest ``extends`` chain.
 MAX_EXTENDS = 16
+#: Most rules one file may hold, and most examples all its rules together (each example is
+#: decided against every rule at load: rules times examples is the load's work).
+MAX_RULES = 1000
+MAX_FILE_EXAMPLES = 4000
 
 
 def read_text(path: str) -> str:
@@ -163,7 +167,15 @@ def _budget_issues(
     rules = data.get("rules")
     if not isinstance(rules, list):
         return []
+    if len(rules) > MAX_RULES:
+        line, column = located.position(("rules",))
+        return [
+            PolicyIssue(
+                shown, line, column, None, f"{len(rules)} rules, over the limit of {MAX_RULES}"
+            )
+        ]
     issues = []
+    total = 0
     for i, rule in enumerate(rules):
         examples = rule.get("examples") if isinstance(rule, dict) else None
         if not isinstance(examples, dict):
@@ -173,6 +185,19 @@ def _budget_issues(
             if not isinstance(items, list):
                 continue
             where = ("rules", i, "examples", kind)
+            total += len(items)
+            if total > MAX_FILE_EXAMPLES:
+                line, column = located.position(where)
+                issues.append(
+                    PolicyIssue(
+                        shown,
+                        line,
+                        column,
+                        _rule_id(rule),
+                        f"the file's rules hold more than {MAX_FILE_EXAMPLES} examples",
+                    )
+                )
+                return issues
             if len(items) > MAX_EXAMPLES:
                 line, column = located.position(where)
                 issues.append(

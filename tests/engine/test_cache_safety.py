@@ -132,3 +132,24 @@ def test_an_open_or_linked_cache_directory_is_never_trusted(
     cache.store(key, [], env2)
     assert list(target.iterdir()) == []  # nothing written through the link
     assert cache.load(key, env2) is None
+
+
+def test_a_broken_policy_is_cached_as_broken_until_a_file_it_names_changes(
+    tmp_path: Path,
+) -> None:
+    from clearance.engine.errors import PolicyError
+
+    env = {"CLEARANCE_CACHE_DIR": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    base = tmp_path / "base.yaml"
+    base.write_text("version: 1\nid: base\nrules: [\n")  # broken
+    top = tmp_path / "top.yaml"
+    top.write_text("version: 1\nid: top\nextends: [base.yaml]\nrules: []\n")
+    with pytest.raises(PolicyError) as first:
+        load_policy(str(tmp_path), files=[str(top)], env=env)
+    assert list((tmp_path / "cache").glob("error-*.json"))
+    with pytest.raises(PolicyError) as again:
+        load_policy(str(tmp_path), files=[str(top)], env=env)
+    assert [str(i) for i in again.value.issues] == [str(i) for i in first.value.issues]
+    base.write_text(POLICY.replace("id: p", "id: base"))  # the extended file is fixed
+    policy = load_policy(str(tmp_path), files=[str(top)], env=env)
+    assert [r.id for r in policy.rules] == ["no-rm"]
