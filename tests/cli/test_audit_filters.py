@@ -204,3 +204,26 @@ def test_replay_skips_bounded_and_malformed_records(tmp_path: Path, policy: str)
     body = json.loads(out.getvalue())
     whys = [s["why"] for s in body["skipped"]]
     assert "too large to record whole" in whys[0] and "no valid decision" in whys[1]
+
+
+def test_audit_finds_the_project_ledger_from_a_subdirectory(tmp_path: Path, policy: str) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "a" / "b").mkdir(parents=True)
+    loaded = load_policy(str(root), files=[policy])
+    intent = ToolIntent("Bash", {"command": "ls"}, cwd=str(root / "a"))
+    Ledger.for_cwd(str(root / "a")).append(
+        decide(intent, loaded, cwd=str(root / "a")), intent, surface="hook"
+    )
+    env = {**os.environ, "CLEARANCE_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run(
+        [*CLI, "verify"],
+        cwd=root / "a" / "b",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 record(s)" in proc.stdout and os.environ["XDG_STATE_HOME"] in proc.stdout
