@@ -624,7 +624,7 @@ class Ledger:
         expected = head_mac(key, head.get("seq"), head.get("hash"), head.get("line"))
         if not isinstance(mac, str) or not compare_digest(mac, expected):
             return "the head file's MAC does not verify (written without the key)"
-        if not _is_seq(head.get("seq")):
+        if not _is_head_seq(head.get("seq")):
             return "the head file names no valid seq"
         return head
 
@@ -634,9 +634,10 @@ class Ledger:
         head = self._read_head(key)
         if head is None:
             if last is None:
+                # A new ledger: its head exists before its first record does, so that a
+                # missing head is always evidence (a crash cannot explain it).
+                self._write_genesis_head(key)
                 return []
-            if previous is not None and previous.get("seq") == 0:
-                return []  # a crash between the first record and its head
             return [
                 {
                     "kind": "head_missing",
@@ -649,6 +650,8 @@ class Ledger:
         head_seq = head["seq"]
         assert isinstance(head_seq, int)
         if last is None:
+            if head_seq < 0:
+                return []  # the genesis head: nothing was written yet
             return [
                 {
                     "kind": "truncated",
@@ -687,6 +690,22 @@ class Ledger:
                 "tail_seq": tail_seq,
             }
         ]
+
+    def _write_genesis_head(self, key: bytes) -> None:
+        body = {
+            "seq": -1,
+            "hash": GENESIS,
+            "line": GENESIS,
+            "mac": head_mac(key, -1, GENESIS, GENESIS),
+        }
+        try:
+            write_atomic(
+                self.head_path,
+                (json.dumps(body, sort_keys=True) + "\n").encode("ascii"),
+                durable=True,
+            )
+        except OSError as exc:
+            raise LedgerError(f"cannot create the head file {self.head_path}: {exc}") from None
 
     def _write_head(self, record: dict[str, object], line: bytes, key: bytes) -> None:
         seq, hash_ = record["seq"], record["hash"]
@@ -773,6 +792,11 @@ def _repair(fd: int, end: int, size: int, path: str) -> dict[str, object]:
 
 def _is_seq(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_head_seq(value: object) -> bool:
+    """A head names a record, or -1: the genesis head of a ledger with no record yet."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= -1
 
 
 def _next_seq(fd: int, end: int, previous: dict[str, object] | None) -> int:
@@ -1173,7 +1197,7 @@ def _check_head(
     try:
         raw = read_file(path + HEAD_SUFFIX, limit=4096, owned=False, follow=True)
     except FileNotFoundError:
-        if result.records > 1 and keyed:
+        if result.records and keyed:
             return result.fail(
                 result.records,
                 "head_missing",
@@ -1190,7 +1214,7 @@ def _check_head(
         result.notes.append(f"head file unreadable ({exc}): truncation cannot be checked")
         return result
     head = _parse(raw.strip())
-    if head is None or not _is_seq(head.get("seq")):
+    if head is None or not _is_head_seq(head.get("seq")):
         if keyed:
             return result.fail(result.records, "head_forged", "head file malformed")
         result.notes.append("head file malformed: truncation cannot be checked")
@@ -1214,7 +1238,7 @@ def _check_head(
             f"the head says record {head_seq} was written but the ledger ends after "
             f"{result.records} record(s): records {result.records}..{head_seq} were cut off",
         )
-    if head.get("hash") != hashes[head_seq]:
+    if head_seq >= 0 and head.get("hash") != hashes[head_seq]:
         return result.fail(
             head_seq,
             "edited",

@@ -471,3 +471,33 @@ def test_verify_and_append_answer_whatever_the_ledger_holds(
     if removed or b"".join(junk):
         # the damage stays visible: a finding, or (a partial last line) the repair noted
         assert not after.ok or after.repairs
+
+
+def test_the_head_exists_before_the_first_record_so_a_missing_head_is_evidence(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "ledger.jsonl"
+    head = Path(str(path) + ".head")
+    first = append(tmp_path, path)
+    assert first["seq"] == 0 and "findings" not in first
+    # a crash between the first line and its head update leaves the genesis head: fine
+    key = load_key()
+    assert key is not None
+    from clearance.engine.ledger import GENESIS, head_mac
+
+    genesis = {
+        "seq": -1,
+        "hash": GENESIS,
+        "line": GENESIS,
+        "mac": head_mac(key, -1, GENESIS, GENESIS),
+    }
+    head.write_text(json.dumps(genesis))
+    result = verify(str(path))
+    assert result.ok and any("lagged one record" in n for n in result.notes)
+    assert "findings" not in append(tmp_path, path)
+    # one record and no head: cutting the rest and deleting the head is not a crash
+    path.write_bytes(lines_of(path)[0])
+    head.unlink()
+    assert verify(str(path)).kind == "head_missing"
+    record = append(tmp_path, path)
+    assert [f["kind"] for f in record["findings"]] == ["head_missing"]  # type: ignore[union-attr]
