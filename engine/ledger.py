@@ -57,7 +57,9 @@ prints its decision after the record is on disk. When the sync fails, the line i
 out and a record of the failure takes its place (decision ``deny``, reason ``internal_error``,
 the decision that was not made durable under ``not_durable``), then :class:`LedgerError` tells
 the caller to block: the ledger never says "allow" for a call that was blocked. The head is
-replaced atomically but not synced; after a crash it may lag one record.
+replaced atomically but not synced; after a crash it may lag one record. A new ledger's head
+(``seq`` -1) is written, synced, before its first record, so a missing head is always a
+finding: no crash leaves records without one.
 
 Files. The ledger, head and key are opened without following links, must be regular files
 owned by this user (a planted link or FIFO is refused: the caller blocks), and are created
