@@ -206,7 +206,7 @@ def private_dir(path: str, *, tighten: bool = True) -> str:
     without ``tighten``, refused)."""
     parent = os.path.dirname(path)
     if parent and not os.path.isdir(parent):
-        os.makedirs(parent, mode=0o700, exist_ok=True)
+        os.makedirs(parent, exist_ok=True)  # ~/.local/state: the usual modes, not ours to narrow
     try:  # noqa: SIM105
         os.mkdir(path, 0o700)
     except FileExistsError:
