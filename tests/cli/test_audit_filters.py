@@ -227,3 +227,27 @@ def test_audit_finds_the_project_ledger_from_a_subdirectory(tmp_path: Path, poli
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 record(s)" in proc.stdout and os.environ["XDG_STATE_HOME"] in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"decision": "allow", "agent": 5, "facts": "x", "time": 7}\n',
+        b'{"decision": {"decision": ["deny"], "matched": 3, "policy_id": 1}, "user": []}\n',
+        b'{"seq": NaN}\n',
+        b"[1, 2, 3]\n",
+    ],
+)
+def test_readers_take_malformed_records_without_a_traceback(ledger: str, line: bytes) -> None:
+    with open(ledger, "ab") as fh:
+        fh.write(line)
+    everything = Filters(since="2000-01-01", decision=["deny"], rule="no-rm", user="x")
+    for filters in (None, everything, Filters(agent="5")):
+        for as_json in (False, True):
+            out = io.StringIO()
+            assert run_show(None, ledger, as_json=as_json, filters=filters, out=out) == 0
+            assert run_tail(ledger, as_json=as_json, filters=filters, out=out) == 0
+            assert run_stats(ledger, as_json=as_json, filters=filters, out=out) == 0
+    out = io.StringIO()
+    assert run_verify(ledger, out=out, err=io.StringIO()) == 1
+    assert "first bad record 4" in out.getvalue()
