@@ -71,3 +71,22 @@ def test_a_state_directory_planted_as_a_link_blocks(
     result = hook("claude-code", shell(project, "touch notes.txt"))
     assert result.code == 2 and "symbolic link" in result.stderr
     assert not (project / "ledgers").exists()
+
+
+def test_a_decision_that_cannot_be_synced_blocks_and_the_ledger_agrees(
+    hook, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    assert hook("claude-code", shell(project, "touch a")).code == 0
+    calls: list[int] = []
+
+    def failing(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 1:
+            raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fdatasync", failing)
+    result = hook("claude-code", shell(project, "touch b"))
+    assert result.code == 2 and "durable" in result.stderr
+    last = list(read_records(default_ledger_path(str(project))))[-1]
+    assert last["decision"]["decision"] == "deny"  # type: ignore[index]
+    assert last["not_durable"]["decision"] == "allow"  # type: ignore[index]
