@@ -80,7 +80,7 @@ if TYPE_CHECKING:
 MAX_UNWRAP = 12
 #: Most simple commands one analysis follows (a step budget: each costs resolution and
 #: classification); past it the analysis stops with :class:`AnalysisBudget`.
-MAX_COMMANDS = 4096
+MAX_COMMANDS = 1024  # the corpus's largest script has 54
 
 
 class AnalysisBudget(Exception):
