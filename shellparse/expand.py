@@ -125,7 +125,7 @@ def expand_word(word: Word, env: Env) -> tuple[list[str], int]:
     """The fields ``word`` becomes, and flags saying how sure that is."""
     budget = env.budget
     if budget[0] <= 0:
-        return [word.text], _OVER
+        return [word.text], _OVER  # every later word keeps its text and the marker
     flags = [0]
     segments = _segments(word.parts, env, flags, False)
     if not segments:

@@ -81,6 +81,8 @@ MAX_UNWRAP = 12
 #: Most simple commands one analysis follows (a step budget: each costs resolution and
 #: classification); past it the analysis stops with :class:`AnalysisBudget`.
 MAX_COMMANDS = 1024  # the corpus's largest script has 54
+#: Most words (arguments) one analysis follows, over all its commands.
+MAX_WORDS = 16_384
 
 
 class AnalysisBudget(Exception):
@@ -137,6 +139,7 @@ class Extractor:
         self.classifier = Classifier(workspace, home)
         self.out: list[SimpleCommandFacts] = []
         self.made = 0
+        self.words = 0
         self.functions: set[str] = set()
         #: Files a network command wrote earlier on the line (``curl -o x.sh … && sh x.sh``).
         self.downloaded: set[str] = set()
@@ -403,6 +406,9 @@ class Extractor:
         # After ``IFS=…`` the fields a variable splits into are not those the analysis
         # would compute: a variable's value is then as unknown as the variable.
         unsplit = DYNAMIC if "IFS" in env.vars else 0
+        self.words += len(command.words)
+        if self.words > MAX_WORDS:
+            raise AnalysisBudget(f"more than {MAX_WORDS} words: the analysis stops there")
         for word in command.words:
             static = self._static_word(word)
             fields, flag = static if static is not None else expand_word(word, env)

@@ -110,3 +110,25 @@ def test_deep_nesting_stops_at_an_explicit_bound(make: object) -> None:
         "depth_limit",
         "parse_error",
     }, (error, markers)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "; ".join(["ls"] * 50_000),  # the parse's token budget
+        "echo " + " ".join(["a"] * 50_000),  # the analysis's word budget (plain words)
+        "echo " + " ".join(['"$x"'] * 50_000),
+        "echo $(" + "; ".join(["ls"] * 30_000) + ")",  # tokens of nested parses count too
+    ],
+)
+def test_step_budgets_end_in_too_large(command: str) -> None:
+    elapsed, facts = timed(command)
+    assert elapsed < BOUND
+    assert "too_large" in facts.markers  # type: ignore[attr-defined]
+    assert facts.error is not None and facts.error.code == "input_too_large"  # type: ignore[attr-defined]
+
+
+def test_the_everyday_twin_is_within_every_budget() -> None:
+    command = "cd src && " + " && ".join(f"grep -rn pattern{i} ." for i in range(200))
+    _, facts = timed(command)
+    assert facts.error is None and "too_large" not in facts.markers  # type: ignore[attr-defined]
