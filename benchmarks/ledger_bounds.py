@@ -123,7 +123,9 @@ def main() -> None:
         ),
         "5000 sequential {a,b} braces": lambda: classify("echo " + "{a,b}" * 5000, cwd="/"),
         "3000 nested braces": lambda: classify("echo " + "{" * 3000 + "a,b" + "}" * 3000),
-        "5000 commands (step budget)": lambda: classify("; ".join(["ls"] * 5000), cwd="/"),
+        "5000 commands (command budget)": lambda: classify("; ".join(["ls"] * 5000), cwd="/"),
+        "250 KB of `ls; ` (token budget)": lambda: classify("; ".join(["ls"] * 60_000), cwd="/"),
+        "50,000 plain words (word budget)": lambda: classify("echo " + " a" * 50_000, cwd="/"),
     }
     print()
     print(f"| hostile input | time | ratio to an everyday classify ({everyday * 1e3:.2f} ms) |")

@@ -82,7 +82,7 @@ MAX_UNWRAP = 12
 #: classification); past it the analysis stops with :class:`AnalysisBudget`.
 MAX_COMMANDS = 1024  # the corpus's largest script has 54
 #: Most words (arguments) one analysis follows, over all its commands.
-MAX_WORDS = 16_384
+MAX_WORDS = 8192
 
 
 class AnalysisBudget(Exception):

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 #: walk of the tree well inside Python's recursion limit.
 MAX_STACK = 600
 #: Most tokens the parses of one text may shift, nested substitutions included (a step
-#: budget: the corpus's largest script needs ~2,000; past it the text is ``input_too_large``).
-MAX_TOKENS = 20_000
+#: budget: the corpus's largest script needs ~300; past it the text is ``input_too_large``).
+MAX_TOKENS = 10_000
 
 _STATES = _lalr_table.STATES
 _START = _lalr_table.START
