@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -307,7 +307,10 @@ def run_command(
     ] = False,
     ledger: Annotated[
         str | None,
-        typer.Option("--ledger", help="Audit ledger (default: WORKSPACE/.clearance/ledger.jsonl)."),
+        typer.Option(
+            "--ledger",
+            help="Audit ledger (default: the workspace's, in $XDG_STATE_HOME/clearance/ledgers).",
+        ),
     ] = None,
     no_ledger: Annotated[
         bool, typer.Option("--no-ledger", help="Do not record decisions in the ledger.")
@@ -361,7 +364,8 @@ def run_command(
 LedgerOption = Annotated[
     str | None,
     typer.Option(
-        "--ledger", help="Ledger file (default: .clearance/ledger.jsonl at the repository root)."
+        "--ledger",
+        help="Ledger file (default: this project's, in $XDG_STATE_HOME/clearance/ledgers).",
     ),
 ]
 
@@ -538,23 +542,82 @@ def audit_verify_command(
     ] = None,
     ledger: LedgerOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    plain: Annotated[
+        bool,
+        typer.Option("--plain", help="Check the plain hash chain only (no ledger key here)."),
+    ] = False,
 ) -> None:
-    """Check the hash chain; exit 1 naming the first edited, deleted, reordered or cut record."""
+    """Check the hash chain and MACs; exit 1 naming the first edited, deleted, reordered,
+    forged or cut record, or tampering an append recorded."""
     from clearance.cli.commands.audit import run_verify
 
-    raise typer.Exit(run_verify(path or ledger, as_json=as_json))
+    raise typer.Exit(run_verify(path or ledger, as_json=as_json, plain=plain))
+
+
+SinceOption = Annotated[
+    str | None, typer.Option("--since", help="Records at or after: ISO date/time or age (2h, 7d).")
+]
+UntilOption = Annotated[
+    str | None, typer.Option("--until", help="Records at or before: ISO date/time or age.")
+]
+DecisionFilter = Annotated[
+    list[str] | None, typer.Option("--decision", help="allow, ask or deny (repeatable).")
+]
+RuleFilter = Annotated[
+    str | None, typer.Option("--rule", help="Rule id that decided or matched (or a reason code).")
+]
+AgentFilter = Annotated[str | None, typer.Option("--agent", help="Agent (or surface).")]
+SessionFilter = Annotated[str | None, typer.Option("--session", help="Session id.")]
+UserFilter = Annotated[str | None, typer.Option("--user", help="User who made the call.")]
+
+
+def _filters(
+    since: str | None,
+    until: str | None,
+    decision: list[str] | None,
+    rule: str | None,
+    agent: str | None,
+    session: str | None,
+    user: str | None,
+) -> Any:
+    from clearance.cli.commands.audit import FilterError, Filters
+
+    try:
+        return Filters(
+            since=since,
+            until=until,
+            decision=decision,
+            rule=rule,
+            agent=agent,
+            session=session,
+            user=user,
+        )
+    except FilterError as exc:
+        typer.echo(f"clearance audit: {exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 @audit_app.command("show")
 def audit_show_command(
-    decision_id: Annotated[str, typer.Argument(help="The decision id.")],
+    decision_id: Annotated[
+        str | None, typer.Argument(help="The decision id (default: every matching record).")
+    ] = None,
     ledger: LedgerOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the record as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print records as JSON.")] = False,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    decision: DecisionFilter = None,
+    rule: RuleFilter = None,
+    agent: AgentFilter = None,
+    session: SessionFilter = None,
+    user: UserFilter = None,
 ) -> None:
-    """The recorded intent and decision of one decision id."""
+    """The recorded intent and decision of one decision id, or every record the filters
+    match (one per line; one JSON object per line with --json)."""
     from clearance.cli.commands.audit import run_show
 
-    raise typer.Exit(run_show(decision_id, ledger, as_json=as_json))
+    filters = _filters(since, until, decision, rule, agent, session, user)
+    raise typer.Exit(run_show(decision_id, ledger, as_json=as_json, filters=filters))
 
 
 @audit_app.command("tail")
@@ -563,22 +626,38 @@ def audit_tail_command(
     lines: Annotated[int, typer.Option("-n", "--lines", help="How many records.")] = 10,
     follow: Annotated[bool, typer.Option("-f", "--follow", help="Print new records.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print records as JSON.")] = False,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    decision: DecisionFilter = None,
+    rule: RuleFilter = None,
+    agent: AgentFilter = None,
+    session: SessionFilter = None,
+    user: UserFilter = None,
 ) -> None:
-    """The latest decisions, one line each."""
+    """The latest decisions the filters match, one line each."""
     from clearance.cli.commands.audit import run_tail
 
-    raise typer.Exit(run_tail(ledger, lines=lines, follow=follow, as_json=as_json))
+    filters = _filters(since, until, decision, rule, agent, session, user)
+    raise typer.Exit(run_tail(ledger, lines=lines, follow=follow, as_json=as_json, filters=filters))
 
 
 @audit_app.command("stats")
 def audit_stats_command(
     ledger: LedgerOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    decision: DecisionFilter = None,
+    rule: RuleFilter = None,
+    agent: AgentFilter = None,
+    session: SessionFilter = None,
+    user: UserFilter = None,
 ) -> None:
-    """Counts by decision, rule, program and agent."""
+    """Counts by decision, rule, program, agent and user."""
     from clearance.cli.commands.audit import run_stats
 
-    raise typer.Exit(run_stats(ledger, as_json=as_json))
+    filters = _filters(since, until, decision, rule, agent, session, user)
+    raise typer.Exit(run_stats(ledger, as_json=as_json, filters=filters))
 
 
 @app.command("replay")
@@ -589,6 +668,10 @@ def replay_command(
         bool, typer.Option("--allow-loosening", help="Exit 0 even if decisions got less strict.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the diff as JSON.")] = False,
+    plain: Annotated[
+        bool,
+        typer.Option("--plain", help="Verify the plain hash chain only (no ledger key here)."),
+    ] = False,
 ) -> None:
     """Re-decide every recorded intent under a policy (nothing is executed); print the diff.
 
@@ -596,7 +679,9 @@ def replay_command(
     from clearance.cli.commands.replay import run_replay
 
     raise typer.Exit(
-        run_replay(ledger, policies=policy, allow_loosening=allow_loosening, as_json=as_json)
+        run_replay(
+            ledger, policies=policy, allow_loosening=allow_loosening, as_json=as_json, plain=plain
+        )
     )
 
 

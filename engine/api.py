@@ -31,6 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from clearance.engine.errors import PolicyIssue
     from clearance.shellparse.facts import SimpleCommandFacts
 
 
@@ -61,10 +62,12 @@ def load_policy(
     use_cache = use_cache and check
     packs = cache.load(key, env) if use_cache else None
     if packs is None:
-        from clearance.engine.errors import PolicyIssue
         from clearance.engine.examples import check_examples
         from clearance.engine.loader import load_pack
 
+        known = cache.load_error(key, env) if use_cache else None
+        if known is not None:
+            raise PolicyError([_issue_from(i) for i in known])
         packs = []
         issues: list[PolicyIssue] = []
         for scope, path in sources:
@@ -73,14 +76,30 @@ def load_policy(
                 packs.extend(load_pack(path, scope, display=display))
             except PolicyError as exc:
                 issues.extend(exc.issues)
+        if not issues and check:
+            issues = check_examples(PolicySet(packs))
         if issues:
+            if use_cache:  # a broken policy costs later calls a hash, not another load
+                read = [p for _, p in sources] + [str(pk["path"]) for pk in packs]
+                read += [issue.file for issue in issues]
+                cache.store_error(key, [i.to_dict() for i in issues], read, env)
             raise PolicyError(issues)
-        problems = check_examples(PolicySet(packs)) if check else []
-        if problems:
-            raise PolicyError(problems)
         if use_cache:
             cache.store(key, packs, env)
     return PolicySet([*packs, *(session or [])])
+
+
+def _issue_from(data: Mapping[str, object]) -> PolicyIssue:
+    from clearance.engine.errors import PolicyIssue
+
+    line, column, rule = data.get("line"), data.get("column"), data.get("rule")
+    return PolicyIssue(
+        str(data.get("file") or ""),
+        line if isinstance(line, int) else 0,
+        column if isinstance(column, int) else 0,
+        rule if isinstance(rule, str) else None,
+        str(data.get("message") or "policy error"),
+    )
 
 
 def intent_parts(

@@ -34,11 +34,13 @@ REASON_CODES = (
     "bad_input",  # the intent or hook payload is malformed
     "internal_error",  # a bug in clearance: fail closed
     "sandbox_unavailable",  # allowed, but nothing can confine it here (sandbox.unavailable)
+    "input_too_large",  # the input is over a size limit, or its analysis over a step budget
 )
 
 #: Markers that can never be allowed by a default or by a rule that does not name them,
 #: mapped to the reason code a decision they escalate carries.
 FAIL_CLOSED_MARKERS = {
+    "too_large": "input_too_large",  # first: it says why the other markers are there
     "parse_error": "parse_error",
     "dynamic_program": "dynamic_command",
     "unknown_program": "unknown_program",

@@ -38,6 +38,7 @@ _FAIL_CLOSED_TEXT = {
     "truncated": "an expansion is larger than the analysis follows",
     "path_modified": "PATH was changed before, so which program runs is not known",
     "env_code": "an environment variable makes the program load or run other code",
+    "too_large": "the command is larger than clearance analyses (a size or step budget)",
 }
 
 

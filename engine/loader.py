@@ -3,6 +3,14 @@
 This is the slow path: YAML with positions, then pydantic. Its output is plain data that the
 cache stores and ``PolicySet`` compiles. Examples are checked afterwards, once the whole set
 is compiled (an example may be decided by rules of another pack).
+
+Policy files may come from the repository being worked on: untrusted input, read within
+budgets. A file is read only if it is a regular file (a FIFO or device is refused, never
+waited on) of at most :data:`clearance.engine.yamlsrc.MAX_BYTES`; YAML nesting and alias
+expansion are bounded (:mod:`clearance.engine.yamlsrc`); a rule's ``regex`` must compile for
+the linear-time engine (:mod:`clearance.engine.regex`); a rule has at most
+:data:`MAX_EXAMPLES` examples of each kind, each at most :data:`MAX_EXAMPLE_CHARS` long, so
+checking them at load stays bounded; ``extends`` chains at most :data:`MAX_EXTENDS` deep.
 """
 
 from __future__ import annotations
@@ -17,11 +25,23 @@ from clearance.engine.errors import PolicyError, PolicyIssue
 from clearance.engine.policy_model import PolicyFile
 from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 
+#: Most examples of each kind (``match``, ``no_match``) one rule may carry.
+MAX_EXAMPLES = 100
+#: Longest example (a command, or an intent as JSON).
+MAX_EXAMPLE_CHARS = 4096
+#: Deepest ``extends`` chain.
+MAX_EXTENDS = 16
+#: Most rules one file may hold, and most examples all its rules together (each example is
+#: decided against every rule at load: rules times examples is the load's work).
+MAX_RULES = 1000
+MAX_FILE_EXAMPLES = 4000
+
 
 def read_text(path: str) -> str:
+    from clearance.engine.safefiles import UnsafeFile, read_file
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        return read_file(path, limit=yamlsrc.MAX_BYTES, owned=False, follow=True).decode("utf-8")
     except FileNotFoundError:
         raise PolicyError([PolicyIssue(path, 0, 0, None, "no such file")]) from None
     except IsADirectoryError:
@@ -30,6 +50,8 @@ def read_text(path: str) -> str:
         raise PolicyError([PolicyIssue(path, 0, 0, None, "permission denied")]) from None
     except UnicodeDecodeError as exc:
         raise PolicyError([PolicyIssue(path, 0, 0, None, f"not UTF-8 text: {exc}")]) from None
+    except UnsafeFile as exc:
+        raise PolicyError([PolicyIssue(path, 0, 0, None, str(exc))]) from None
     except OSError as exc:
         raise PolicyError([PolicyIssue(path, 0, 0, None, exc.strerror or str(exc))]) from None
 
@@ -51,6 +73,10 @@ def _load(
     real = os.path.realpath(path)
     if real in chain:
         raise PolicyError([PolicyIssue(path, 1, 1, None, "extends itself (a cycle)")])
+    if len(chain) >= MAX_EXTENDS:
+        raise PolicyError(
+            [PolicyIssue(path, 1, 1, None, f"extends chain deeper than {MAX_EXTENDS} files")]
+        )
     if text is None:
         text = read_text(path)
     shown = display or path
@@ -61,13 +87,16 @@ def _load(
     data = located.data
     if not isinstance(data, dict):
         raise PolicyError([PolicyIssue(shown, 1, 1, None, "a policy file is a YAML mapping")])
-    issues = _duplicate_ids(shown, data, located)
+    issues = _duplicate_ids(shown, data, located) + _budget_issues(shown, data, located)
     if issues:
         raise PolicyError(issues)
     try:
         model = PolicyFile.model_validate(data)
     except ValidationError as exc:
         raise PolicyError(_issues(shown, exc, data, located)) from None
+    issues = _regex_issues(shown, data, located)
+    if issues:
+        raise PolicyError(issues)
     packs: list[dict[str, object]] = []
     for parent in model.extends:
         if parent == "default":
@@ -120,6 +149,124 @@ def _load(
         }
     )
     return packs
+
+
+def _rule_id(rule: object) -> str | None:
+    if isinstance(rule, dict) and isinstance(rule.get("id"), str):
+        return str(rule["id"])
+    return None
+
+
+def _budget_issues(
+    shown: str, data: dict[str, object], located: yamlsrc.Located
+) -> list[PolicyIssue]:
+    """Examples within :data:`MAX_EXAMPLES` and :data:`MAX_EXAMPLE_CHARS` (before anything
+    runs them)."""
+    import json
+
+    rules = data.get("rules")
+    if not isinstance(rules, list):
+        return []
+    if len(rules) > MAX_RULES:
+        line, column = located.position(("rules",))
+        return [
+            PolicyIssue(
+                shown, line, column, None, f"{len(rules)} rules, over the limit of {MAX_RULES}"
+            )
+        ]
+    issues = []
+    total = 0
+    for i, rule in enumerate(rules):
+        examples = rule.get("examples") if isinstance(rule, dict) else None
+        if not isinstance(examples, dict):
+            continue
+        for kind in ("match", "no_match"):
+            items = examples.get(kind)
+            if not isinstance(items, list):
+                continue
+            where = ("rules", i, "examples", kind)
+            total += len(items)
+            if total > MAX_FILE_EXAMPLES:
+                line, column = located.position(where)
+                issues.append(
+                    PolicyIssue(
+                        shown,
+                        line,
+                        column,
+                        _rule_id(rule),
+                        f"the file's rules hold more than {MAX_FILE_EXAMPLES} examples",
+                    )
+                )
+                return issues
+            if len(items) > MAX_EXAMPLES:
+                line, column = located.position(where)
+                issues.append(
+                    PolicyIssue(
+                        shown,
+                        line,
+                        column,
+                        _rule_id(rule),
+                        f"{len(items)} {kind} examples, over the limit of {MAX_EXAMPLES}",
+                    )
+                )
+                continue
+            for j, item in enumerate(items):
+                size = len(item) if isinstance(item, str) else len(json.dumps(item, default=str))
+                if size > MAX_EXAMPLE_CHARS:
+                    line, column = located.position((*where, j))
+                    issues.append(
+                        PolicyIssue(
+                            shown,
+                            line,
+                            column,
+                            _rule_id(rule),
+                            f"example is {size} characters, over the limit of {MAX_EXAMPLE_CHARS}",
+                        )
+                    )
+    return issues
+
+
+def _regex_issues(
+    shown: str, data: dict[str, object], located: yamlsrc.Located
+) -> list[PolicyIssue]:
+    """Every ``regex`` in every rule's ``when`` compiles for the linear-time engine."""
+    rules = data.get("rules")
+    if not isinstance(rules, list):
+        return []
+    issues: list[PolicyIssue] = []
+    for i, rule in enumerate(rules):
+        if isinstance(rule, dict):
+            _walk_when(rule.get("when"), ("rules", i, "when"), shown, rule, located, issues, 0)
+    return issues
+
+
+def _walk_when(
+    when: object,
+    path: tuple[str | int, ...],
+    shown: str,
+    rule: dict[str, object],
+    located: yamlsrc.Located,
+    issues: list[PolicyIssue],
+    depth: int,
+) -> None:
+    if depth > yamlsrc.MAX_DEPTH:
+        return
+    if isinstance(when, list):
+        for k, item in enumerate(when):
+            _walk_when(item, (*path, k), shown, rule, located, issues, depth + 1)
+        return
+    if not isinstance(when, dict):
+        return
+    for key, value in when.items():
+        if key == "regex" and isinstance(value, str):
+            from clearance.engine.regex import problem
+
+            why = problem(value)
+            if why is not None:
+                line, column = located.position((*path, key))
+                issues.append(PolicyIssue(shown, line, column, _rule_id(rule), why))
+        elif key in ("all", "any", "not"):
+            _walk_when(value, (*path, key), shown, rule, located, issues, depth + 1)
 
 
 def _duplicate_ids(

@@ -609,8 +609,10 @@ class Regex(Matcher):
     key = "regex"
 
     def __init__(self, pattern: str) -> None:
+        from clearance.engine.regex import compile_regex
+
         self.pattern = pattern
-        self.regex = re.compile(pattern)
+        self.regex = compile_regex(pattern)  # RE2: linear time, imported only when used
 
     def test(self, part: PartView, ctx: Context) -> bool:
         return self.regex.search(part.normalized) is not None

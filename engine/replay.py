@@ -187,6 +187,10 @@ def replay(
     result = ReplayResult()
     for index, record in enumerate(records):
         result.records += 1
+        why = _unreplayable(record)
+        if why is not None:
+            result.skipped.append((index, why))
+            continue
         intent = intent_from_record(record)
         old = record.get("decision")
         if intent is None or not isinstance(old, dict):
@@ -200,19 +204,37 @@ def replay(
                 result.errors.append(message)
             result.skipped.append((index, message))
             continue
-        new = decide(
-            intent,
-            policy,
-            cwd=cwd,
-            workspace=_text(record.get("workspace")),
-            home=_text(record.get("home")),
-        )
+        try:
+            new = decide(
+                intent,
+                policy,
+                cwd=cwd,
+                workspace=_text(record.get("workspace")),
+                home=_text(record.get("home")),
+            )
+        except Exception as exc:  # a malformed record is a finding, never a traceback
+            result.skipped.append((index, f"the record cannot be re-decided: {exc!r}"[:300]))
+            continue
         result.replayed += 1
         if new.decision != old.get("decision"):
             result.changes.append(Change(index, record, old, new))
         elif (new.policy_id, new.reason_code) != (old.get("policy_id"), old.get("reason_code")):
             result.rule_changes.append(Change(index, record, old, new))
     return result
+
+
+def _unreplayable(record: Mapping[str, object]) -> str | None:
+    """Why a record cannot be re-decided as recorded, or ``None``."""
+    bounded = record.get("bounded")
+    if isinstance(bounded, dict) and any(str(k).startswith("intent") for k in bounded):
+        return (
+            "the intent was too large to record whole (the ledger keeps a digest and an "
+            "excerpt): it cannot be re-decided"
+        )
+    decision = record.get("decision")
+    if not isinstance(decision, dict) or decision.get("decision") not in ("allow", "ask", "deny"):
+        return "the record holds no valid decision (a malformed record)"
+    return None
 
 
 def _text(value: object) -> str | None:

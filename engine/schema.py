@@ -28,6 +28,7 @@ ReasonCode = Literal[
     "bad_input",
     "internal_error",
     "sandbox_unavailable",
+    "input_too_large",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 

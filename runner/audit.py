@@ -48,7 +48,8 @@ class NoAudit:
 
 
 class LedgerAudit:
-    """Appends to the ledger at `path`, by default the workspace's `.clearance/ledger.jsonl`."""
+    """Appends to the ledger at `path`, by default the workspace's ledger in the user's state
+    directory (`clearance.engine.state`)."""
 
     def __init__(self, path: Path | None, *, workspace: Path, home: str, run_id: str) -> None:
         resolved = path if path is not None else Path(default_ledger_path(str(workspace)))

@@ -7,7 +7,7 @@ import re
 
 from clearance.shellparse.errors import ParseError
 from clearance.shellparse.expand import Env
-from clearance.shellparse.extract import Extractor, Scope
+from clearance.shellparse.extract import AnalysisBudget, Extractor, Scope
 from clearance.shellparse.facts import CommandFacts, SimpleCommandFacts
 from clearance.shellparse.parser import parse
 
@@ -37,9 +37,16 @@ def classify(
     if result.script is None:
         facts.markers.add("parse_error")
         facts.commands = _fallback(command, extractor, Env(home, cwd))
+        if result.error is not None and result.error.code == "input_too_large":
+            facts.markers.add("too_large")
+            for fact in facts.commands:
+                fact.markers.add("too_large")
         return facts
     try:
         extractor.script(result.script, Env(home, cwd), Scope())
+    except AnalysisBudget as exc:
+        facts.error = ParseError.at(command, "input_too_large", str(exc), 0)
+        facts.markers.add("too_large")
     except RecursionError:
         facts.error = ParseError.at(command, "depth_limit", "nesting is too deep to analyse", 0)
         facts.markers.add("depth_limit")
@@ -52,6 +59,8 @@ def classify(
     if facts.error is not None:
         for fact in facts.commands:
             fact.markers.add("parse_error")
+            if "too_large" in facts.markers:
+                fact.markers.add("too_large")
     return facts
 
 

@@ -4,6 +4,12 @@ Quote removal, escapes, ANSI-C strings, brace expansion (``{rm,-rf,/}`` is three
 tilde, and variables assigned earlier on the same line are all resolved. What cannot be known
 -- ``$(…)``, a variable from the environment -- keeps its source text and raises a flag, so the
 caller can mark the fact as dynamic instead of guessing.
+
+Budgets, not hopes: a word expands to at most :data:`MAX_WORD` characters, one analysis spends
+at most :data:`MAX_STEPS` (a step per word, plus a step per character produced: ``Env.copy``
+shares the budget), and brace expansion nests at most :data:`MAX_BRACE_DEPTH` deep. Past any of
+them the word keeps its source text and is flagged ``TRUNCATED | DYNAMIC`` -- a marker, never a
+computation: ``a=x; a=$a$a; a=$a$a; …`` doubles nothing past the first 64 KB.
 """
 
 from __future__ import annotations
@@ -31,6 +37,15 @@ RESOLVED = 128  # a variable was replaced by the value assigned earlier on the l
 
 #: Most fields one word may expand to; more are cut and flagged TRUNCATED.
 MAX_FIELDS = 256
+#: Most characters one word may expand to (every field together).
+MAX_WORD = 64 * 1024
+#: Most work one analysis may spend on expansion: one per word plus one per character.
+MAX_STEPS = 4 * 1024 * 1024
+#: Deepest nesting of brace expansions followed.
+MAX_BRACE_DEPTH = 32
+#: Most atoms brace expansion of one word may scan or produce.
+MAX_BRACE_STEPS = 200_000
+_OVER = DYNAMIC | TRUNCATED
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -42,15 +57,23 @@ class Env:
     longer be resolved.
     """
 
-    __slots__ = ("cwd", "home", "vars")
+    __slots__ = ("budget", "cwd", "home", "vars")
 
-    def __init__(self, home: str, cwd: str | None, variables: dict[str, str] | None = None):
+    def __init__(
+        self,
+        home: str,
+        cwd: str | None,
+        variables: dict[str, str] | None = None,
+        budget: list[int] | None = None,
+    ):
         self.home = home
         self.cwd = cwd
         self.vars: dict[str, str] = {} if variables is None else variables
+        #: Steps left for the whole analysis (shared by every copy).
+        self.budget = [MAX_STEPS] if budget is None else budget
 
     def copy(self) -> Env:
-        return Env(self.home, self.cwd, dict(self.vars))
+        return Env(self.home, self.cwd, dict(self.vars), self.budget)
 
 
 # A segment: (text, quoted, dynamic, splits). ``splits``: an unquoted variable value, which the
@@ -100,17 +123,32 @@ def _parameter(part: ParamExpansion, env: Env) -> str | None:
 
 def expand_word(word: Word, env: Env) -> tuple[list[str], int]:
     """The fields ``word`` becomes, and flags saying how sure that is."""
+    budget = env.budget
+    if budget[0] <= 0:
+        return [word.text], _OVER  # every later word keeps its text and the marker
     flags = [0]
     segments = _segments(word.parts, env, flags, False)
     if not segments:
         return [""], flags[0]
+    size = sum(len(segment[0]) for segment in segments)
+    budget[0] -= 1 + size
+    if size > MAX_WORD or budget[0] < 0:
+        return [word.text], flags[0] | _OVER
     if any(not quoted and not dynamic and "{" in text for text, quoted, dynamic, _ in segments):
         fields = _brace_fields(segments, flags)
     else:
         fields = [segments]
     results: list[str] = []
+    total = 0
     for field in fields:
-        results.extend(_finish(field, env, flags))
+        finished = _finish(field, env, flags)
+        total += sum(len(text) for text in finished)
+        if total > MAX_WORD:
+            return [word.text], flags[0] | _OVER
+        results.extend(finished)
+    budget[0] -= total
+    if budget[0] < 0:
+        return [word.text], flags[0] | _OVER
     return results, flags[0]
 
 
@@ -194,13 +232,18 @@ def _brace_fields(segments: list[Segment], flags: list[int]) -> list[list[Segmen
             atoms.append((segment, False))
         else:
             atoms.extend(((c, False, False, False), True) for c in text)
-    expanded = _expand_atoms(atoms, flags)
+    expanded = _expand_atoms(atoms, flags, 0, [MAX_BRACE_STEPS])
     if len(expanded) > 1 or expanded[0] is not atoms:
         flags[0] |= BRACE
     return [[atom[0] for atom in result] for result in expanded]
 
 
-def _expand_atoms(atoms: list[Atom], flags: list[int]) -> list[list[Atom]]:
+def _expand_atoms(
+    atoms: list[Atom], flags: list[int], depth: int, steps: list[int]
+) -> list[list[Atom]]:
+    if depth > MAX_BRACE_DEPTH or steps[0] <= 0:
+        flags[0] |= TRUNCATED
+        return [atoms]
     i = 0
     n = len(atoms)
     while i < n:
@@ -210,7 +253,10 @@ def _expand_atoms(atoms: list[Atom], flags: list[int]) -> list[list[Atom]]:
             and segment[0] == "{"
             and not (i and atoms[i - 1] == (("$", False, False, False), True))
         ):
-            found = _brace_close(atoms, i)
+            if steps[0] <= 0:
+                flags[0] |= TRUNCATED
+                return [atoms]
+            found = _brace_close(atoms, i, steps)
             if found is not None:
                 close, commas = found
                 inner = atoms[i + 1 : close]
@@ -218,7 +264,9 @@ def _expand_atoms(atoms: list[Atom], flags: list[int]) -> list[list[Atom]]:
                     alternatives: list[list[Atom]] = []
                     start = i + 1
                     for comma in [*commas, close]:
-                        alternatives.extend(_expand_atoms(atoms[start:comma], flags))
+                        alternatives.extend(
+                            _expand_atoms(atoms[start:comma], flags, depth + 1, steps)
+                        )
                         start = comma + 1
                 else:
                     sequence = _sequence(inner)
@@ -227,22 +275,24 @@ def _expand_atoms(atoms: list[Atom], flags: list[int]) -> list[list[Atom]]:
                         continue
                     alternatives = [[((s, False, False, False), False)] for s in sequence]
                 prefix = atoms[:i]
-                suffixes = _expand_atoms(atoms[close + 1 :], flags)
+                suffixes = _expand_atoms(atoms[close + 1 :], flags, depth + 1, steps)
                 out: list[list[Atom]] = []
                 for alternative in alternatives:
                     for suffix in suffixes:
-                        if len(out) >= MAX_FIELDS:
+                        if len(out) >= MAX_FIELDS or steps[0] <= 0:
                             flags[0] |= TRUNCATED
-                            return out
+                            return out or [atoms]
+                        steps[0] -= len(prefix) + len(alternative) + len(suffix)
                         out.append(prefix + alternative + suffix)
                 return out
         i += 1
     return [atoms]
 
 
-def _brace_close(atoms: list[Atom], open_at: int) -> tuple[int, list[int]] | None:
+def _brace_close(atoms: list[Atom], open_at: int, steps: list[int]) -> tuple[int, list[int]] | None:
     depth = 0
     commas: list[int] = []
+    steps[0] -= len(atoms) - open_at
     for j in range(open_at + 1, len(atoms)):
         segment, special = atoms[j]
         if not special:

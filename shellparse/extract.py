@@ -78,6 +78,16 @@ if TYPE_CHECKING:
 
 #: How many times commands are unwrapped inside each other (``sudo bash -c 'env sh -c …'``).
 MAX_UNWRAP = 12
+#: Most simple commands one analysis follows (a step budget: each costs resolution and
+#: classification); past it the analysis stops with :class:`AnalysisBudget`.
+MAX_COMMANDS = 1024  # the corpus's largest script has 54
+#: Most words (arguments) one analysis follows, over all its commands.
+MAX_WORDS = 8192
+
+
+class AnalysisBudget(Exception):
+    """The analysis spent its budget (the message says which)."""
+
 
 _SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish"))
 #: Variables whose value the shell expands each time it uses them (PS4 before every traced
@@ -128,6 +138,8 @@ class Extractor:
         self.home = home
         self.classifier = Classifier(workspace, home)
         self.out: list[SimpleCommandFacts] = []
+        self.made = 0
+        self.words = 0
         self.functions: set[str] = set()
         #: Files a network command wrote earlier on the line (``curl -o x.sh … && sh x.sh``).
         self.downloaded: set[str] = set()
@@ -358,6 +370,9 @@ class Extractor:
             start, end, text = word.start, word.end, word.text
         else:
             start, end, text = 0, len(self.text), self.text
+        self.made += 1
+        if self.made > MAX_COMMANDS:
+            raise AnalysisBudget(f"more than {MAX_COMMANDS} commands: the analysis stops there")
         fact = SimpleCommandFacts(argv, text, start, end)
         fact.via = list(scope.via)
         fact.context = list(scope.context)
@@ -391,6 +406,9 @@ class Extractor:
         # After ``IFS=…`` the fields a variable splits into are not those the analysis
         # would compute: a variable's value is then as unknown as the variable.
         unsplit = DYNAMIC if "IFS" in env.vars else 0
+        self.words += len(command.words)
+        if self.words > MAX_WORDS:
+            raise AnalysisBudget(f"more than {MAX_WORDS} words: the analysis stops there")
         for word in command.words:
             static = self._static_word(word)
             fields, flag = static if static is not None else expand_word(word, env)

@@ -54,6 +54,7 @@ MARKERS = (
     "background",  # runs in the background (&, coproc, setsid, nohup)
     "function_body",  # inside a function definition: runs only when called
     "truncated",  # an expansion was cut at its bound
+    "too_large",  # the input is over a size limit or its analysis over a step budget
     "sensitive_write",  # writes where code runs later or agents take rules from (hooks, rc files)
 )
 

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 #: 600 entries is about 150 levels, far past anything real, and keeps every later recursive
 #: walk of the tree well inside Python's recursion limit.
 MAX_STACK = 600
+#: Most tokens the parses of one text may shift, nested substitutions included (a step
+#: budget: the corpus's largest script needs ~300; past it the text is ``input_too_large``).
+MAX_TOKENS = 10_000
 
 _STATES = _lalr_table.STATES
 _START = _lalr_table.START
@@ -136,6 +139,14 @@ def parse_tokens(lexer: Lexer) -> object:
             state = action
             if len(stack) > MAX_STACK:
                 raise ShellSyntaxError("nesting is too deep", token.start, "depth_limit")
+            shared = lexer.shared
+            shared.tokens += 1
+            if shared.tokens > MAX_TOKENS:
+                raise ShellSyntaxError(
+                    f"more than {MAX_TOKENS} tokens: the parse stops there",
+                    token.start,
+                    "input_too_large",
+                )
             token = lexer.next_token(states[state], stack)
             continue
         callback, size, origin = rules[-action - 1]

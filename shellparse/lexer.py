@@ -106,11 +106,14 @@ class Shared:
     only bounds recursion, and a result taken from here recurses no further. ``closes`` keeps,
     for each ``(`` an arithmetic scan went past, the offset of the ``)`` that closes it
     (``-1``: none), so that a run of ``((((…`` is scanned once, not once per parenthesis.
+    ``tokens`` counts the tokens every parse of the text shifted: the parse's step budget
+    (:data:`clearance.shellparse.lalr.MAX_TOKENS`), shared by nested parses.
     """
 
-    __slots__ = ("closes", "expansions")
+    __slots__ = ("closes", "expansions", "tokens")
 
     def __init__(self) -> None:
+        self.tokens = 0
         self.expansions: dict[tuple[int, bool], Memo] = {}
         self.closes: dict[int, int] = {}
 

@@ -1,8 +1,14 @@
 """``clearance audit verify|show|tail|stats`` and ``clearance explain DECISION_ID``.
 
 The ledger (``clearance.engine.ledger``) is read here, never written. Exit status: 0 when the
-command did what it says; 1 when ``verify`` finds the chain broken (the first bad record is
-named); 2 on a usage error (no such ledger, no such decision id).
+command did what it says; 1 when ``verify`` finds the chain broken or tampering recorded in it
+(the first bad record is named); 2 on a usage error (no such ledger, no such decision id, a
+bad filter).
+
+``show``, ``tail`` and ``stats`` take the same filters (:class:`Filters`): ``--since`` and
+``--until`` (an ISO date or time, or an age such as ``30m``, ``12h``, ``7d``), ``--decision``,
+``--rule``, ``--agent``, ``--session``, ``--user``; with ``--json`` records come out one JSON
+object per line, for SIEM pipelines.
 """
 
 from __future__ import annotations
@@ -37,6 +43,122 @@ def ledger_path(ledger: str | None, cwd: str | None = None) -> str:
     return ledger if ledger else default_ledger_path(cwd or os.getcwd())
 
 
+class FilterError(ValueError):
+    """A filter that cannot be understood (the message says which and why)."""
+
+
+_AGE_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def parse_when(text: str, *, now: float | None = None) -> float:
+    """Seconds since the epoch of ``text``: an age (``30m``, ``12h``, ``7d``, ``2w``: that long
+    ago) or an ISO 8601 date or time (UTC unless it names an offset)."""
+    from datetime import UTC, datetime
+
+    value = text.strip()
+    unit = value[-1:].lower()
+    if unit in _AGE_UNITS and value[:-1].isdigit():
+        return (time.time() if now is None else now) - int(value[:-1]) * _AGE_UNITS[unit]
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise FilterError(
+            f"{text!r} is neither an ISO date/time (2026-12-01, 2026-12-01T09:30Z) nor an age "
+            "(30m, 12h, 7d)"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def record_time(record: dict[str, object]) -> float | None:
+    value = record.get("time")
+    if not isinstance(value, str):
+        return None
+    try:
+        return parse_when(value)
+    except FilterError:
+        return None
+
+
+class Filters:
+    """Which records ``show``, ``tail`` and ``stats`` consider. Every given filter must hold;
+    a record lacking the field (or with a malformed one) does not match it."""
+
+    __slots__ = ("agent", "decisions", "rule", "session", "since", "until", "user")
+
+    def __init__(
+        self,
+        *,
+        since: str | None = None,
+        until: str | None = None,
+        decision: list[str] | None = None,
+        rule: str | None = None,
+        agent: str | None = None,
+        session: str | None = None,
+        user: str | None = None,
+    ) -> None:
+        self.since = parse_when(since) if since else None
+        self.until = parse_when(until) if until else None
+        wanted = {d.strip().lower() for item in decision or () for d in item.split(",") if d}
+        unknown = wanted - {"allow", "ask", "deny"}
+        if unknown:
+            raise FilterError(f"--decision takes allow, ask or deny, not {sorted(unknown)}")
+        self.decisions = frozenset(wanted)
+        self.rule = rule
+        self.agent = agent
+        self.session = session
+        self.user = user
+
+    @property
+    def active(self) -> bool:
+        return any(
+            (self.since, self.until, self.decisions, self.rule, self.agent, self.session, self.user)
+        )
+
+    def match(self, record: dict[str, object]) -> bool:
+        decision = record.get("decision")
+        d = decision if isinstance(decision, dict) else {}
+        if self.since is not None or self.until is not None:
+            when = record_time(record)
+            if when is None:
+                return False
+            if self.since is not None and when < self.since:
+                return False
+            if self.until is not None and when > self.until:
+                return False
+        if self.decisions and d.get("decision") not in self.decisions:
+            return False
+        if self.rule is not None and not self._rule_matches(d):
+            return False
+        if self.agent is not None and self.agent not in (
+            record.get("agent"),
+            record.get("surface"),
+        ):
+            return False
+        if self.session is not None and record.get("session_id") != self.session:
+            return False
+        return self.user is None or record.get("user") == self.user
+
+    def _rule_matches(self, d: dict[object, object]) -> bool:
+        """``--rule`` names the deciding rule or one that matched, as ``pack/rule`` or just
+        ``rule``; or a reason code (``no_rule_matched``)."""
+        wanted = self.rule
+        if wanted in (d.get("reason_code"), f"({d.get('reason_code')})"):
+            return True
+        matched = d.get("matched")
+        ids = [d.get("policy_id"), *(matched if isinstance(matched, list) else [])]
+        return any(isinstance(i, str) and (i == wanted or i.endswith(f"/{wanted}")) for i in ids)
+
+
+def filtered(path: str, filters: Filters | None) -> Iterable[dict[str, object]]:
+    from clearance.engine.ledger import read_records
+
+    for record in read_records(path):
+        if filters is None or filters.match(record):
+            yield record
+
+
 def _missing(path: str, err: TextIO) -> int:
     err.write(f"clearance audit: no ledger at {path}\n")
     return EXIT_USAGE
@@ -46,16 +168,18 @@ def run_verify(
     ledger: str | None,
     *,
     as_json: bool = False,
+    plain: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    """Walk the hash chain; exit 1 naming the first bad record."""
+    """Walk the hash chain (and the MACs, unless ``plain``); exit 1 naming the first bad
+    record or the first tampering an append recorded."""
     from clearance.engine.ledger import verify
 
     out, err = out or sys.stdout, err or sys.stderr
     path = ledger_path(ledger)
     try:
-        result = verify(path)
+        result = verify(path, keyed=not plain)
     except FileNotFoundError:
         return _missing(path, err)
     except OSError as exc:
@@ -64,12 +188,19 @@ def run_verify(
     if as_json:
         out.write(json.dumps({"ledger": path, **result.to_dict()}) + "\n")
     elif result.ok:
-        out.write(f"OK  {path}: {result.records} record(s), hash chain intact\n")
+        what = "hash chain intact" if plain else "hash chain and MACs intact"
+        out.write(f"OK  {path}: {result.records} record(s), {what}\n")
+    elif result.kind is None:
+        first = result.findings[0]
+        out.write(f"TAMPERED  {path}: record {first[0]} records {first[1]}\n")
+        out.write(f"  {result.records} record(s) chained and verified, but:\n")
     else:
         out.write(f"BROKEN  {path}: first bad record {result.bad_index} ({result.kind})\n")
         out.write(f"  {result.message}\n")
         out.write(f"  records 0..{result.records - 1} verified\n" if result.records else "")
     if not as_json:
+        for index, kind, message in result.findings:
+            out.write(f"  finding: record {index} ({kind}): {message}\n")
         for index, note in result.repairs:
             out.write(f"  note: record {index}: {note}\n")
         for note in result.notes:
@@ -84,20 +215,25 @@ def _find(path: str, decision_id: str) -> dict[str, object] | None:
 
 
 def run_show(
-    decision_id: str,
+    decision_id: str | None,
     ledger: str | None,
     *,
     as_json: bool = False,
+    filters: Filters | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    """The whole record of one decision."""
+    """The whole record of one decision; without an id, every record the filters match (one
+    line each, or one JSON object per line with ``as_json``)."""
     out, err = out or sys.stdout, err or sys.stderr
     path = ledger_path(ledger)
     if not os.path.exists(path):
         return _missing(path, err)
+    if decision_id is None:
+        _print_records(filtered(path, filters), as_json, out)
+        return EXIT_OK
     record = _find(path, decision_id)
-    if record is None:
+    if record is None or (filters is not None and not filters.match(record)):
         err.write(f"clearance audit: no decision {decision_id} in {path}\n")
         return EXIT_USAGE
     if as_json:
@@ -139,7 +275,7 @@ def one_line(record: dict[str, object]) -> str:
     subject = " ".join(str(d.get("subject") or "").split())
     if len(subject) > 60:
         subject = subject[:59] + "…"
-    who = record.get("agent") or record.get("surface")
+    who = str(record.get("agent") or record.get("surface"))
     return (
         f"{record.get('time')}  {record.get('decision_id')}  {who:<11}  {verdict:<5}  "
         f"{rule}  {subject}"
@@ -155,9 +291,11 @@ def run_tail(
     out: TextIO | None = None,
     err: TextIO | None = None,
     interval: float = 0.5,
+    filters: Filters | None = None,
 ) -> int:
-    """The last ``lines`` records; with ``follow``, keep printing new ones as they come."""
-    from clearance.engine.ledger import read_records
+    """The last ``lines`` records the filters match; with ``follow``, keep printing new ones
+    as they come."""
+    from collections import deque
 
     out, err = out or sys.stdout, err or sys.stderr
     path = ledger_path(ledger)
@@ -166,17 +304,14 @@ def run_tail(
         return EXIT_USAGE
     if not os.path.exists(path) and not follow:
         return _missing(path, err)
-    last: list[dict[str, object]] = []
+    last: deque[dict[str, object]] = deque(maxlen=lines)
     if os.path.exists(path):
-        for record in read_records(path):
-            last.append(record)
-            if len(last) > lines:
-                last.pop(0)
+        last.extend(filtered(path, filters))
     _print_records(last, as_json, out)
     if not follow:
         return EXIT_OK
     try:
-        _follow(path, as_json, out, interval)
+        _follow(path, as_json, out, interval, filters)
     except KeyboardInterrupt:
         return EXIT_OK
     return EXIT_OK
@@ -184,11 +319,19 @@ def run_tail(
 
 def _print_records(records: Iterable[dict[str, object]], as_json: bool, out: TextIO) -> None:
     for record in records:
-        out.write((json.dumps(record) if as_json else one_line(record)) + "\n")
+        out.write((json.dumps(record, sort_keys=True) if as_json else one_line(record)) + "\n")
     out.flush()
 
 
-def _follow(path: str, as_json: bool, out: TextIO, interval: float) -> None:
+def parse_record(raw: bytes) -> dict[str, object] | None:
+    from clearance.engine.ledger import parse_record as parse
+
+    return parse(raw)
+
+
+def _follow(
+    path: str, as_json: bool, out: TextIO, interval: float, filters: Filters | None = None
+) -> None:
     """Print records appended after now; start over if the file is replaced or shrinks."""
     position = os.path.getsize(path) if os.path.exists(path) else 0
     identity: tuple[int, int] | None = None
@@ -213,12 +356,9 @@ def _follow(path: str, as_json: bool, out: TextIO, interval: float) -> None:
             *complete, pending = pending.split(b"\n")
             records = []
             for raw in complete:
-                try:
-                    parsed = json.loads(raw)
-                except ValueError:
-                    continue
-                if isinstance(parsed, dict):
-                    records.append({str(k): v for k, v in parsed.items()})
+                record = parse_record(raw)
+                if record is not None and (filters is None or filters.match(record)):
+                    records.append(record)
             _print_records(records, as_json, out)
         time.sleep(interval)
 
@@ -227,25 +367,31 @@ def run_stats(
     ledger: str | None,
     *,
     as_json: bool = False,
+    filters: Filters | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    """Counts by decision, rule, program and agent."""
-    from clearance.engine.ledger import read_records
-
+    """Counts by decision, rule, program, agent and user (of the records the filters match)."""
     out, err = out or sys.stdout, err or sys.stderr
     path = ledger_path(ledger)
     if not os.path.exists(path):
         return _missing(path, err)
-    tables: dict[str, dict[str, int]] = {"decision": {}, "rule": {}, "program": {}, "agent": {}}
+    tables: dict[str, dict[str, int]] = {
+        "decision": {},
+        "rule": {},
+        "program": {},
+        "agent": {},
+        "user": {},
+    }
     total = 0
-    for record in read_records(path):
+    for record in filtered(path, filters):
         total += 1
         decision = record.get("decision")
         d = decision if isinstance(decision, dict) else {}
         _count(tables["decision"], str(d.get("decision")))
         _count(tables["rule"], str(d.get("policy_id") or f"({d.get('reason_code')})"))
         _count(tables["agent"], str(record.get("agent") or f"({record.get('surface')})"))
+        _count(tables["user"], str(record.get("user") or "(unknown)"))
         facts = record.get("facts")
         programs = (
             {str(f.get("program")) for f in facts if isinstance(f, dict) and f.get("program")}

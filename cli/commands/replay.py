@@ -29,6 +29,7 @@ def run_replay(
     policies: list[str] | None,
     allow_loosening: bool = False,
     as_json: bool = False,
+    plain: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -38,14 +39,16 @@ def run_replay(
 
     out, err = out or sys.stdout, err or sys.stderr
     try:
-        checked = verify(ledger)
+        checked = verify(ledger, keyed=not plain)
     except FileNotFoundError:
         err.write(f"clearance replay: no ledger at {ledger}\n")
         return EXIT_USAGE
     except OSError as exc:
         err.write(f"clearance replay: cannot read {ledger}: {exc.strerror or exc}\n")
         return EXIT_USAGE
-    if not checked.ok:
+    for index, kind, message in checked.findings:
+        err.write(f"clearance replay: warning: record {index} ({kind}): {message}\n")
+    if checked.kind is not None:
         err.write(
             f"clearance replay: {ledger} fails verification at record {checked.bad_index} "
             f"({checked.kind}): {checked.message}; refusing to replay a ledger that was "

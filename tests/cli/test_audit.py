@@ -83,7 +83,7 @@ def io_pair() -> tuple[io.StringIO, io.StringIO]:
 def test_verify_ok_and_broken(ledger: str) -> None:
     out, err = io_pair()
     assert run_verify(ledger, out=out, err=err) == 0
-    assert "4 record(s), hash chain intact" in out.getvalue()
+    assert "4 record(s), hash chain and MACs intact" in out.getvalue()
     lines = Path(ledger).read_text().splitlines(keepends=True)
     del lines[1]
     Path(ledger).write_text("".join(lines))

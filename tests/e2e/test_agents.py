@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from clearance.engine.ledger import default_ledger_path
+
 from .harness import AGENTS, HOOK_NAMES, Agent, E2ESession, RunSummary
 
 POLICY = """\
@@ -225,7 +227,7 @@ def test_broken_policy_blocks(agent: Agent, broken: str, e2e: E2ESession, tmp_pa
 
 def recorded(e2e: E2ESession, project: Path) -> list[dict[str, object]]:
     """The records of the project's ledger, after ``clearance audit verify`` accepted it."""
-    ledger = project / ".clearance" / "ledger.jsonl"
+    ledger = Path(default_ledger_path(str(project)))  # the project's, in the state dir
     check = subprocess.run(
         [str(e2e.clearance()), "audit", "verify", str(ledger)],
         capture_output=True,

@@ -142,8 +142,11 @@ def test_edit_with_recomputed_hash_breaks_the_next_link(tmp_path: Path) -> None:
     lines = lines_of(path)
     lines[1] = rehash(lines[1], agent="someone-else")
     rewrite(path, lines)
-    result = verify(str(path))
+    result = verify(str(path), keyed=False)
     assert (result.bad_index, result.kind) == (1, "edited")
+    # with the key, the edited record itself is named: its MAC does not verify
+    result = verify(str(path))
+    assert (result.bad_index, result.kind) == (1, "forged")
 
 
 def test_edit_of_the_last_record_with_rehash_is_caught_by_the_head(tmp_path: Path) -> None:
@@ -151,8 +154,9 @@ def test_edit_of_the_last_record_with_rehash_is_caught_by_the_head(tmp_path: Pat
     lines = lines_of(path)
     lines[2] = rehash(lines[2], agent="someone-else")
     rewrite(path, lines)
-    result = verify(str(path))
+    result = verify(str(path), keyed=False)
     assert (result.bad_index, result.kind) == (2, "edited")
+    assert (verify(str(path)).bad_index, verify(str(path)).kind) == (2, "forged")
 
 
 def test_deleted_record_is_named(tmp_path: Path) -> None:
@@ -198,22 +202,31 @@ def test_records_cut_off_the_end_are_a_truncation(tmp_path: Path) -> None:
     assert "3..4" in result.message
 
 
-def test_a_head_that_lags_is_a_note_not_a_failure(tmp_path: Path) -> None:
-    path = fill(tmp_path, 3)
+def test_a_head_that_lags_one_record_is_a_note_not_a_failure(tmp_path: Path) -> None:
+    path = fill(tmp_path, 2)
     head = Path(str(path) + ".head")
+    stale = head.read_bytes()
+    decision, intent = decision_for(tmp_path, "ls")
+    Ledger(str(path)).append(decision, intent, surface="hook")
+    head.write_bytes(stale)  # as after a crash between the append and its head update
+    result = verify(str(path))
+    assert result.ok, result.message
+    assert any("lagged one record" in note for note in result.notes)
+    # an unkeyed head is trusted by the plain check only
     records = list(read_records(str(path)))
     head.write_text(json.dumps({"seq": 1, "hash": records[1]["hash"]}))
-    result = verify(str(path))
-    assert result.ok
-    assert any("lagged" in note for note in result.notes)
+    assert verify(str(path), keyed=False).ok
+    assert verify(str(path)).kind == "head_forged"
 
 
 def test_missing_head_cannot_detect_truncation_and_says_so(tmp_path: Path) -> None:
     path = fill(tmp_path, 2)
     os.unlink(str(path) + ".head")
-    result = verify(str(path))
+    result = verify(str(path), keyed=False)
     assert result.ok
     assert any("cannot be detected" in note for note in result.notes)
+    # keyed, a missing head is a failure: cutting records and deleting the head hides them
+    assert verify(str(path)).kind == "head_missing"
 
 
 def test_unparseable_line_is_named(tmp_path: Path) -> None:
@@ -286,16 +299,22 @@ def test_find_record_by_decision_id(tmp_path: Path) -> None:
     assert find_record(str(path), "01NOSUCHDECISION000000000") is None
 
 
-def test_default_path_is_at_the_repository_root(tmp_path: Path) -> None:
+def test_default_path_is_one_per_project_root_in_the_state_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "src" / "deep").mkdir(parents=True)
-    assert default_ledger_path(str(repo / "src" / "deep")) == str(
-        repo / ".clearance" / "ledger.jsonl"
-    )
-    plain = tmp_path / "plain"
-    plain.mkdir()
-    assert default_ledger_path(str(plain)) == str(plain / ".clearance" / "ledger.jsonl")
+    deep = default_ledger_path(str(repo / "src" / "deep"))
+    assert deep == default_ledger_path(str(repo))
+    assert os.path.dirname(deep) == str(state / "clearance" / "ledgers")
+    assert os.path.basename(deep).startswith("repo-") and deep.endswith(".jsonl")
+    other = tmp_path / "elsewhere" / "repo"
+    (other / ".git").mkdir(parents=True)
+    assert default_ledger_path(str(other)) != deep  # keyed by root, not by name
+    assert not str(deep).startswith(str(repo))  # never inside the workspace
 
 
 def test_ledger_folder_is_created_but_not_a_missing_project(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from hookcases import (
     payload_for,
 )
 
-from clearance.engine.ledger import read_records, verify
+from clearance.engine.ledger import default_ledger_path, read_records, verify
 from clearance.hooks import base, protocol
 
 Hook = object  # the fixtures' callables; typed loosely here
@@ -33,7 +33,7 @@ def shell(agent: str, project: Path, command: str, **extra: object) -> dict[str,
 
 
 def ledger_records(project: Path) -> list[dict[str, object]]:
-    path = project / ".clearance" / "ledger.jsonl"
+    path = Path(default_ledger_path(str(project)))  # the project's, in the state dir
     assert verify(str(path)).ok
     return list(read_records(str(path)))
 

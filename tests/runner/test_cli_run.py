@@ -11,6 +11,7 @@ import pytest
 
 from clearance.cli.app import run_app
 from clearance.cli.commands.run import RunArgs, run_run
+from clearance.engine.ledger import default_ledger_path
 
 SCRIPT = """
 turns:
@@ -58,6 +59,7 @@ def test_a_scripted_run_in_a_workspace_shows_each_stage(
     assert "  [1]   observed  ok: from-the-script" in out
     assert "answer: Finished." in out
     assert f"log: {log}" in out
+    assert not Path(default_ledger_path(str(workspace))).exists()
     assert not (workspace / ".clearance" / "ledger.jsonl").exists()
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from clearance.cli.commands.run import RunArgs, run_run
+from clearance.engine.ledger import default_ledger_path
 from clearance.runner.bundled_demo import demo_files, prepare_workspace
 from clearance.runner.events import read_events
 
@@ -72,7 +73,7 @@ def test_the_demo_fixes_the_bug_and_survives_two_denials() -> None:
     assert events[-1]["reason"] == "final_answer"
     assert "DENY  default/no-git-history-rewrite" in text
     assert "run finished: final_answer after 8 turn(s), 8 tool call(s)" in text
-    ledger = workspace / ".clearance" / "ledger.jsonl"
+    ledger = Path(default_ledger_path(str(workspace)))
     assert len(ledger.read_text().splitlines()) == 8
 
 
