@@ -79,7 +79,7 @@ class Parsed:
         self.exact_line: str | None = line if (floats or unstorable or spelled != line) else None
         #: What goes into the jsonb column.
         self.stored_record: dict[str, object] = (
-            _storable(record) if unstorable else record  # type: ignore[assignment]
+            storable(record) if unstorable else record  # type: ignore[assignment]
         )
 
     @property
@@ -128,7 +128,7 @@ def stored_line(record: dict[str, object], line: str | None) -> str:
     return line if line is not None else canonical(record)
 
 
-def _storable(value: object) -> object:
+def storable(value: object) -> object:
     """``value`` with NUL and lone surrogates replaced (U+FFFD) so that jsonb accepts it."""
     if isinstance(value, str):
         if "\0" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
@@ -137,9 +137,9 @@ def _storable(value: object) -> object:
             )
         return value
     if isinstance(value, dict):
-        return {_storable(k): _storable(v) for k, v in value.items()}
+        return {storable(k): storable(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_storable(v) for v in value]
+        return [storable(v) for v in value]
     return value
 
 

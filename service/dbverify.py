@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from clearance.engine.ledger import GENESIS, record_hash, sha256_text
-from clearance.service.chain import _storable, stored_line
+from clearance.service.chain import storable, stored_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def _check_row(check: SourceCheck, row: tuple[object, ...], prev_sha: str) -> st
             row_id, seq, decision_id, "unparseable", "the stored record has no canonical line"
         )
         return None
-    if isinstance(line_col, str) and _storable(parsed) != record:
+    if isinstance(line_col, str) and storable(parsed) != record:
         check.fail(
             row_id, seq, decision_id, "edited", "the jsonb record differs from the stored line"
         )

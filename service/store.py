@@ -30,7 +30,7 @@ from typing import Any
 
 from clearance.engine.digest import sha256_hex
 from clearance.engine.ledger import GENESIS
-from clearance.service.chain import ChainError, Parsed, links
+from clearance.service.chain import ChainError, Parsed, links, storable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -185,9 +185,11 @@ class IngestResult:
 
 
 def _text(value: object, limit: int = 4096) -> str | None:
+    """A column's text: bounded, NUL and lone surrogates replaced (PostgreSQL text holds
+    neither; the record keeps the original in ``line``)."""
     if not isinstance(value, str):
         return None
-    return value[:limit]
+    return str(storable(value[:limit]))
 
 
 def _time(value: object) -> datetime.datetime | None:
@@ -247,7 +249,7 @@ async def migrate_async(conn: AsyncConnection[Any]) -> None:
         for version, sql in MIGRATIONS:
             if version in done:
                 continue
-            await conn.execute(sql.encode())
+            await conn.execute(sql.encode(), prepare=False)
             await conn.execute(
                 "INSERT INTO clearance_schema_migrations (version) VALUES (%s)", (version,)
             )
@@ -267,7 +269,7 @@ def migrate(conn: Connection[Any]) -> None:
         for version, sql in MIGRATIONS:
             if version in done:
                 continue
-            conn.execute(sql.encode())
+            conn.execute(sql.encode(), prepare=False)
             conn.execute(
                 "INSERT INTO clearance_schema_migrations (version) VALUES (%s)", (version,)
             )
@@ -287,6 +289,8 @@ class Store:
             open=False,
             kwargs={"prepare_threshold": 0, "connect_timeout": 3},
             reconnect_timeout=0,  # never give up reconnecting: the database comes back
+            # A connection the database dropped (a restart) is found and replaced before use.
+            check=AsyncConnectionPool.check_connection,
         )
         self.migrated = False
         self.last_error: str | None = None
