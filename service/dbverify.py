@@ -73,7 +73,8 @@ def _check_row(check: SourceCheck, row: tuple[object, ...], prev_sha: str) -> st
         return None
     try:
         line = stored_line(record, line_col if isinstance(line_col, str) else None)
-        parsed = json.loads(line)
+        # Without a stored line, the record is the line's own parse (canonical rebuilt it).
+        parsed = json.loads(line) if isinstance(line_col, str) else record
         if not isinstance(parsed, dict):
             raise ValueError("not an object")
         computed = record_hash(parsed)

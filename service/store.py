@@ -278,7 +278,7 @@ def migrate(conn: Connection[Any]) -> None:
 class Store:
     """The server's side of the store: a connection pool that may be down."""
 
-    def __init__(self, dsn: str, *, max_size: int = 4) -> None:
+    def __init__(self, dsn: str, *, max_size: int = 8) -> None:
         from psycopg_pool import AsyncConnectionPool
 
         self.dsn = dsn
@@ -338,7 +338,8 @@ class Store:
                 break
         source_id = source.source_id
         try:
-            async with self.pool.connection(timeout=5) as conn:
+            # Busy (every connection in use) waits; known down answers at once.
+            async with self.pool.connection(timeout=30 if self._ready else 3) as conn:
                 await self._connection_ready(conn)
                 async with conn.transaction():
                     await self._ingest(conn, source, source_id, parsed, result)
@@ -349,6 +350,7 @@ class Store:
             self._ready_at = time.monotonic()
             self.last_error = _describe(exc)
             raise StoreDown(self.last_error) from exc
+        self._ready = True
         return result
 
     async def _ingest(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -326,3 +327,44 @@ def test_refuses_a_public_address_without_a_token_and_a_broken_policy(
     short.write_text("abc\n")
     weak = run("--policy", policy, "--token-file", str(short))
     assert weak.returncode == 2 and "shorter than 16" in weak.stderr
+
+
+def worker_pids(server: Server, want: int) -> set[int]:
+    pids: set[int] = set()
+    deadline = time.monotonic() + 20
+    while len(pids) < want:
+        assert time.monotonic() < deadline, pids
+        _, health = server.get("/healthz", token=None)
+        pids.add(int(health["pid"]))
+    return pids
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_dead_worker_is_replaced_and_orphans_exit(
+    serve: Callable[..., Server], policy: str
+) -> None:
+    server = serve("--policy", policy, workers=2)
+    first = worker_pids(server, 2)
+    victim = min(first)
+    os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while True:
+        pids = worker_pids(server, 2)
+        if victim not in pids and len(pids) == 2:
+            break
+        assert time.monotonic() < deadline
+    assert "worker_died" in server.output()
+    # The supervisor killed with SIGKILL: its workers notice and exit on their own.
+    os.kill(server.process.pid, signal.SIGKILL)
+    server.process.wait(10)
+    deadline = time.monotonic() + 20
+    while any(alive(pid) for pid in pids):
+        assert time.monotonic() < deadline, "orphaned workers kept running"
+        time.sleep(0.2)
