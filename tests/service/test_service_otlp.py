@@ -4,6 +4,11 @@ issue names; a collector that is down never slows or fails a decision."""
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -11,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from google.protobuf import json_format
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from service_support import Server, free_port
 
@@ -25,7 +31,10 @@ class Receiver:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 message = ExportLogsServiceRequest()
-                message.ParseFromString(body)
+                if self.headers["Content-Type"] == "application/json":
+                    json_format.Parse(body, message)  # OTLP/HTTP's JSON encoding
+                else:
+                    message.ParseFromString(body)
                 receiver.requests.append(message)
                 receiver.content_types.append(self.headers["Content-Type"])
                 receiver.paths.append(self.path)
@@ -128,3 +137,90 @@ def test_a_collector_that_is_down_does_not_fail_decisions(
             break
         assert time.monotonic() < deadline, raw.decode()
         time.sleep(0.2)
+
+
+def test_the_hook_exports_after_its_answer_when_told(
+    receiver: Receiver, policy: str, tmp_path: Path
+) -> None:
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "cwd": str(tmp_path),
+        "session_id": "s-9",
+        "tool_use_id": "toolu_9",
+        "tool_input": {"command": "rm -rf build"},
+    }
+    env = {
+        **os.environ,
+        "CLEARANCE_OTLP_ENDPOINT": receiver.url,
+        "USER": "bob",
+        "HOME": str(tmp_path),
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "clearance",
+            "hook",
+            "claude-code",
+            "--policy",
+            policy,
+            "--no-ledger",
+        ],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    answer = json.loads(result.stdout)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    deadline = time.monotonic() + 15
+    while not receiver.records():
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert receiver.content_types == ["application/json"]
+    resource, attrs, record = receiver.records()[0]
+    assert resource["service.name"] == "clearance"
+    assert attrs["clearance.decision"] == "deny"
+    assert attrs["clearance.rule_id"] == "org/no-rm"
+    assert attrs["clearance.reason_code"] == "rule_matched"
+    assert attrs["process.command_line"] == "rm -rf build"
+    assert attrs["user.name"] == "bob" and attrs["clearance.agent"] == "claude-code"
+    assert record.event_name == "clearance.decision"  # type: ignore[attr-defined]
+
+
+def test_the_hook_answers_the_same_when_the_collector_is_down(policy: str, tmp_path: Path) -> None:
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "cwd": str(tmp_path),
+        "tool_use_id": "toolu_1",
+        "tool_input": {"command": "ls"},
+    }
+    answers = []
+    for endpoint in ("", f"http://127.0.0.1:{free_port()}"):
+        env = {**os.environ, "CLEARANCE_OTLP_ENDPOINT": endpoint, "HOME": str(tmp_path)}
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "clearance",
+                "hook",
+                "claude-code",
+                "--policy",
+                policy,
+                "--no-ledger",
+            ],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+        decision_id = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
+        answers.append((result.returncode, decision_id.sub("ID", result.stdout), result.stderr))
+    assert answers[0] == answers[1]
+    assert answers[0][0] == 0 and '"allow"' in answers[0][1]
