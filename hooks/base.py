@@ -515,7 +515,7 @@ def run(protocol: Protocol, args: list[str]) -> int:
     code = emit(outcome)
     endpoint = os.environ.get("CLEARANCE_OTLP_ENDPOINT")
     if endpoint and outcome.decision is not None:  # after the answer; never changes it
-        from clearance.service.hook_otlp import export_detached
+        from clearance.hooks.otlp import export_detached
 
         export_detached(outcome.decision, protocol.name, endpoint)
     return code

@@ -14,9 +14,12 @@ Modules (one concept each):
 - ``ship``: ``clearance audit ship`` -- the client side of ``/v1/ledger``.
 - ``dbreplay``: ``clearance replay --db`` -- the whole org's intents under a new policy.
 - ``otlp``: decisions as OpenTelemetry log records over OTLP/HTTP (batched, never blocking).
+- ``dbverify``: ``clearance audit verify --db`` -- every source's chain, first bad row named.
 - ``logs``: structlog configuration of the service's structured logs.
 
-May import: the engine, the hooks' payload readers, ``clearance.cli.commands.gate`` (its
-per-line code is what ``/v1/decide`` answers with), and the ``server`` extra's packages
-(uvicorn, psycopg, opentelemetry-proto). Nothing on the hook path imports this package.
+May import: ``clearance`` (the version), ``clearance.engine``, and from ``clearance.cli`` only
+``clearance.cli.commands.gate`` (its per-line code is what ``/v1/decide`` and ``/v1/gate``
+answer with); plus the ``server`` extra's packages (uvicorn, psycopg, opentelemetry-proto).
+Nothing on the hook path imports this package (the hook's own OTLP export is
+``clearance.hooks.otlp``, stdlib only).
 """

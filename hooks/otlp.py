@@ -9,8 +9,8 @@ of the protobuf messages (``application/json``, which every collector accepts; n
 import), with a 2-second timeout, and exits. Nothing the child does can change the hook's exit
 status or output; a collector that is down costs the child, never the decision.
 
-The record carries the same attributes as the server's (``clearance.service.otlp``), with
-``user.name`` and ``host.name`` of this machine.
+The record carries the same attributes as the server's exporter (``clearance.service.otlp``),
+with ``user.name`` and ``host.name`` of this machine.
 """
 
 from __future__ import annotations
