@@ -10,16 +10,28 @@ exit and everything not acknowledged stays to be shipped later.
 
 A source is (machine, ledger file): the machine is ``/etc/machine-id`` when readable, else the
 host name; ``host`` and ``user`` travel with it for the store's columns.
+
+Cursor. So that a run does not re-read a long ledger from its first line, the last
+acknowledged line's byte offset, ``seq`` and sha256 are kept beside the ledger
+(``LEDGER.shipped-<sha256(url)[:12]>``, one per server). It is only a hint: a run starts there
+only when the line at that offset is still the one acknowledged and the server's head is at or
+past it; anything else (a missing, stale or edited cursor) means reading from the start.
 """
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
 import os
 import socket
 
-from clearance.engine.ledger import read_lines
+from clearance.engine.digest import sha256_hex
+from clearance.engine.ledger import LedgerLine, sha256_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 #: Bytes of ledger lines per request at most (the server accepts 32 MiB).
 MAX_REQUEST = 8 * 1024 * 1024
@@ -54,7 +66,7 @@ def _user() -> str | None:
 
 
 class ShipResult:
-    __slots__ = ("duplicates", "head", "ledger", "sent", "stored")
+    __slots__ = ("duplicates", "head", "ledger", "scanned", "sent", "stored")
 
     def __init__(self, ledger: str) -> None:
         self.ledger = ledger
@@ -62,6 +74,8 @@ class ShipResult:
         self.stored = 0
         self.duplicates = 0
         self.head = -1
+        #: Ledger lines read by this run (a good cursor skips what was acknowledged before).
+        self.scanned = 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -70,7 +84,53 @@ class ShipResult:
             "stored": self.stored,
             "duplicates": self.duplicates,
             "head": self.head,
+            "scanned": self.scanned,
         }
+
+
+def cursor_path(ledger: str, url: str) -> str:
+    return f"{ledger}.shipped-{sha256_hex(url.rstrip('/').encode())[:12]}"
+
+
+def _lines_from(path: str, offset: int) -> Iterator[tuple[int, LedgerLine]]:
+    """``(byte offset, line)`` of every line from ``offset`` on."""
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        for index, raw in enumerate(fh):
+            terminated = raw.endswith(b"\n")
+            yield offset, LedgerLine(index, offset, raw[:-1] if terminated else raw, terminated)
+            offset += len(raw)
+
+
+def _resume_offset(path: str, cursor: str, head: int) -> int:
+    """Where to start reading: just past the cursor's line when it still holds, else 0."""
+    try:
+        with open(cursor, encoding="ascii") as fh:
+            data = json.load(fh)
+        seq, offset, digest = data["seq"], data["offset"], data["line_sha256"]
+        if not (isinstance(seq, int) and isinstance(offset, int) and seq <= head):
+            return 0
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            raw = fh.readline()
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+    if not raw.endswith(b"\n") or sha256_text(raw[:-1]) != digest:
+        return 0
+    return offset + len(raw)
+
+
+def _save_cursor(cursor: str, seq: int, offset: int, data: bytes) -> None:
+    body = json.dumps({"seq": seq, "offset": offset, "line_sha256": sha256_text(data)})
+    temporary = f"{cursor}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "w", encoding="ascii") as fh:
+            fh.write(body + "\n")
+        os.replace(temporary, cursor)
+    except OSError:
+        # A cursor is only a hint: without one the next run reads from the start.
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 def ship(
@@ -100,28 +160,39 @@ def ship(
         headers["Authorization"] = f"Bearer {token}"
     if not os.path.isfile(path):
         raise ShipError("local", f"no ledger at {path}")
+    cursor = cursor_path(path, url)
     with httpx.Client(timeout=timeout, headers=headers, trust_env=False) as client:
         head = _post(client, endpoint, source, [], result)
         pending: list[str] = []
+        last: tuple[int, int, bytes] | None = None  # (seq, offset, line) of pending's end
         size = 0
-        for line in read_lines(path):
+
+        def flush() -> None:
+            _post(client, endpoint, source, pending, result)
+            if last is not None and last[0] <= result.head:
+                _save_cursor(cursor, *last)
+
+        for offset, line in _lines_from(path, _resume_offset(path, cursor, head)):
             if not line.terminated:
                 break  # a torn last line: not a record (yet); the next append cuts it
+            result.scanned += 1
             record = line.record
             seq = record.get("seq") if record is not None else None
-            if isinstance(seq, int) and not isinstance(seq, bool) and seq <= head:
+            good = isinstance(seq, int) and not isinstance(seq, bool)
+            if good and seq <= head:  # type: ignore[operator]
                 continue
             try:
                 text = line.data.decode("ascii")
             except UnicodeDecodeError:
                 text = line.data.decode("utf-8", "replace")  # the server will refuse it
             if pending and (len(pending) >= batch or size + len(text) > MAX_REQUEST):
-                head = _post(client, endpoint, source, pending, result)
+                flush()
                 pending, size = [], 0
             pending.append(text)
             size += len(text) + 4
+            last = (seq, offset, line.data) if good else None  # type: ignore[assignment]
         if pending:
-            _post(client, endpoint, source, pending, result)
+            flush()
     return result
 
 

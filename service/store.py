@@ -24,6 +24,7 @@ nothing after it is stored. Inserts are server-side prepared statements (``prepa
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import time
 from typing import Any
@@ -292,6 +293,8 @@ class Store:
             # A connection the database dropped (a restart) is found and replaced before use.
             check=AsyncConnectionPool.check_connection,
         )
+        self.max_size = max_size
+        self._slots: asyncio.Semaphore | None = None
         self.migrated = False
         self.last_error: str | None = None
         self._ready_at = 0.0
@@ -337,9 +340,12 @@ class Store:
                 result.refusal = (index, None, exc)
                 break
         source_id = source.source_id
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.max_size)
         try:
-            # Busy (every connection in use) waits; known down answers at once.
-            async with self.pool.connection(timeout=30 if self._ready else 3) as conn:
+            # A busy store queues here (one request per pooled connection at a time), so the
+            # pool's own wait below is short: past it, the database is down, not busy.
+            async with self._slots, self.pool.connection(timeout=5) as conn:
                 await self._connection_ready(conn)
                 async with conn.transaction():
                     await self._ingest(conn, source, source_id, parsed, result)

@@ -105,16 +105,30 @@ def test_ship_stores_every_record_once_with_its_columns(
         assert row[8] == decision["subject"]
         assert row[9] == json.loads(line)  # the record exactly as the client holds it
         assert row[10] is None  # rebuilt byte for byte from the jsonb record
-    # Again: nothing new is sent, nothing stored twice.
+    # Again: nothing new is read or sent (the cursor), nothing stored twice.
     code, result, _ = ship(server, ledger)
     assert code == 0
     assert result["ledgers"][0]["sent"] == 0  # type: ignore[index]
+    assert result["ledgers"][0]["scanned"] == 0  # type: ignore[index]
     assert rows(dsn) == [(4,)]
-    # New records: only those go.
+    # New records: only those are read and go.
     make_ledger(ledger, policy, ["echo more"], tmp_path)
     code, result, _ = ship(server, ledger)
     assert code == 0 and result["ledgers"][0]["stored"] == 1  # type: ignore[index]
+    assert result["ledgers"][0]["scanned"] == 1  # type: ignore[index]
     assert rows(dsn) == [(5,)]
+    # A cursor that no longer holds (here: edited) only costs a full read.
+    cursors = list(ledger.parent.glob("ledger.jsonl.shipped-*"))
+    assert len(cursors) == 1
+    cursors[0].write_text(cursors[0].read_text().replace('"seq": 4', '"seq": 3'))
+    data = json.loads(cursors[0].read_text())
+    data["line_sha256"] = "sha256:" + "0" * 64
+    cursors[0].write_text(json.dumps(data))
+    make_ledger(ledger, policy, ["echo again"], tmp_path)
+    code, result, _ = ship(server, ledger)
+    assert code == 0 and result["ledgers"][0]["stored"] == 1  # type: ignore[index]
+    assert result["ledgers"][0]["scanned"] == 6  # type: ignore[index]
+    assert rows(dsn) == [(6,)]
     code, checked = verify_db(dsn)
     assert code == 0 and checked["ok"] is True
 
