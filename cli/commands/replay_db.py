@@ -40,6 +40,17 @@ def run_replay_db(
             "machines: there are no scopes to discover here)\n"
         )
         return EXIT_USAGE
+    if since is not None:
+        import datetime
+
+        try:
+            datetime.datetime.fromisoformat(since)
+        except ValueError:
+            err.write(
+                f"clearance replay: --since {since!r} is not an ISO 8601 date or time "
+                "(e.g. 2026-11-01 or 2026-11-01T09:00:00Z)\n"
+            )
+            return EXIT_USAGE
     try:
         import psycopg
 

@@ -338,3 +338,21 @@ def test_replay_db_dedups_intents_and_reports_changes(
         == 0
     )
     assert json.loads(later.getvalue())["records"] == 0
+
+
+def test_db_commands_fail_clearly_on_bad_input(tmp_path: Path, policy: str) -> None:
+    from service_support import free_port
+
+    nowhere = f"postgresql://postgres@127.0.0.1:{free_port()}/none"
+    err = io.StringIO()
+    assert run_verify_db(nowhere, out=io.StringIO(), err=err) == 2
+    assert "cannot read the store" in err.getvalue()
+    err = io.StringIO()
+    assert run_replay_db(nowhere, policies=[policy], out=io.StringIO(), err=err) == 2
+    assert "cannot read the store" in err.getvalue()
+    err = io.StringIO()
+    code = run_replay_db(nowhere, policies=[policy], since="last week", err=err)
+    assert code == 2 and "ISO 8601" in err.getvalue()
+    err = io.StringIO()
+    assert run_replay_db(nowhere, policies=None, err=err) == 2
+    assert "needs --policy" in err.getvalue()
