@@ -119,7 +119,15 @@ def run_worker(
     assert isinstance(config, uvicorn.Config)
     server = uvicorn.Server(config)
     holder.append(server)
+    # uvicorn re-raises the stop signal once it has shut down, after restoring the handlers
+    # it found: these make that a clean return (exit 0) instead of death by signal.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _ignore)
     server.run(sockets=[sock])
+
+
+def _ignore(signum: int, frame: object) -> None:
+    return
 
 
 def serve(
@@ -187,8 +195,6 @@ def _supervise(
             code = 0
             try:
                 signal.signal(signal.SIGHUP, signal.SIG_IGN)  # until the app handles it
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 run_worker(index, sock, options, metrics, parent)
             except BaseException:
                 code = 1

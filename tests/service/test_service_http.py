@@ -368,3 +368,15 @@ def test_a_dead_worker_is_replaced_and_orphans_exit(
     while any(alive(pid) for pid in pids):
         assert time.monotonic() < deadline, "orphaned workers kept running"
         time.sleep(0.2)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigterm_stops_cleanly(serve: Callable[..., Server], policy: str, workers: int) -> None:
+    server = serve("--policy", policy, workers=workers)
+    pids = worker_pids(server, workers)
+    server.signal(signal.SIGTERM)
+    assert server.process.wait(20) == 0
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in pids - {server.process.pid}):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
