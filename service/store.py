@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import json
 import time
 from typing import Any
 
@@ -99,7 +100,7 @@ _INSERT = (
     "INSERT INTO decisions (decision_id, source_id, seq, time, machine, host, project, "
     "user_name, agent, session_id, surface, tool, subject, decision, rule_id, reason_code, "
     "policy_digest, hash, prev, line, record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-    "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text::jsonb)"
 )
 
 
@@ -206,8 +207,6 @@ def _time(value: object) -> datetime.datetime | None:
 
 
 def row_of(parsed: Parsed, source: Source, source_id: str) -> tuple[object, ...]:
-    from psycopg.types.json import Jsonb
-
     record = parsed.record
     decision = record.get("decision")
     decision = decision if isinstance(decision, dict) else {}
@@ -234,7 +233,8 @@ def row_of(parsed: Parsed, source: Source, source_id: str) -> tuple[object, ...]
         parsed.hash,
         parsed.prev,
         parsed.exact_line,
-        Jsonb(parsed.stored_record),
+        # The line is the record's JSON already: PostgreSQL parses it, no second encoding.
+        parsed.line if parsed.stored_record is record else json.dumps(parsed.stored_record),
     )
 
 
