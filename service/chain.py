@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 
-from clearance.engine.ledger import GENESIS, canonical, record_hash, sha256_text
+from clearance.engine.ledger import GENESIS, canonical, sha256_text
 
 #: Escapes jsonb cannot store as text (NUL, surrogates: lone ones are rejected).
 _UNSTORABLE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
@@ -55,8 +55,7 @@ class Parsed:
             raise ChainError("record_invalid", "the line is not a JSON object")
         self.record: dict[str, object] = record
         try:
-            expected = record_hash(record)
-            spelled = canonical(record)
+            spelled, expected = line_and_hash(record)
         except (ValueError, TypeError):
             raise ChainError("record_invalid", "the record has no canonical JSON") from None
         if record.get("hash") != expected:
@@ -99,6 +98,22 @@ class Parsed:
     @property
     def decision_id(self) -> str:
         return str(self.record["decision_id"])
+
+
+def line_and_hash(record: dict[str, object]) -> tuple[str, str]:
+    """``(canonical(record), record_hash(record))`` with each top-level value encoded once.
+
+    ``json.dumps(sort_keys=True)`` of an object is ``{`` + the ``"key":value`` pairs in key order
+    joined by ``,`` + ``}``, so both spellings are assembled from the same encoded pairs; a test
+    holds them equal to ``clearance.engine.ledger``'s own functions.
+    """
+    pairs = [
+        (key, json.dumps(key, ensure_ascii=True) + ":" + canonical(record[key]))  # type: ignore[arg-type]
+        for key in sorted(record)
+    ]
+    line = "{" + ",".join(pair for _, pair in pairs) + "}"
+    body = "{" + ",".join(pair for key, pair in pairs if key != "hash") + "}"
+    return line, sha256_text(body.encode("ascii"))
 
 
 def links(previous_seq: int, previous_line_sha: str, parsed: Parsed) -> str | None:

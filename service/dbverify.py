@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from clearance.engine.ledger import GENESIS, record_hash, sha256_text
-from clearance.service.chain import storable, stored_line
+from clearance.service.chain import line_and_hash, storable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,12 +72,16 @@ def _check_row(check: SourceCheck, row: tuple[object, ...], prev_sha: str) -> st
         check.fail(row_id, seq, decision_id, "unparseable", "the record is not a JSON object")
         return None
     try:
-        line = stored_line(record, line_col if isinstance(line_col, str) else None)
-        # Without a stored line, the record is the line's own parse (canonical rebuilt it).
-        parsed = json.loads(line) if isinstance(line_col, str) else record
-        if not isinstance(parsed, dict):
-            raise ValueError("not an object")
-        computed = record_hash(parsed)
+        if isinstance(line_col, str):
+            line = line_col
+            parsed = json.loads(line)
+            if not isinstance(parsed, dict):
+                raise ValueError("not an object")
+            computed = record_hash(parsed)
+        else:
+            # Without a stored line, the line is the record's canonical JSON.
+            parsed = record
+            line, computed = line_and_hash(record)
     except (ValueError, TypeError, RecursionError):
         check.fail(
             row_id, seq, decision_id, "unparseable", "the stored record has no canonical line"
