@@ -5,6 +5,7 @@ parsed line keeps its exact text exactly when jsonb could not rebuild it."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def test_real_ledger_lines_parse_and_link(tmp_path: Path) -> None:
     parsed = [Parsed(t) for t in texts]
     assert [p.seq for p in parsed] == [0, 1, 2, 3]
     assert links(-1, "", parsed[0]) is None
-    for before, after in zip(parsed, parsed[1:], strict=False):
+    for before, after in itertools.pairwise(parsed):
         assert links(before.seq, before.line_sha, after) is None
     assert links(parsed[0].seq, parsed[0].line_sha, parsed[2]) is not None
     assert parsed[0].exact_line is None  # jsonb rebuilds it
