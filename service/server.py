@@ -75,12 +75,14 @@ def _config(app: ServiceApp) -> object:
         loop = "uvloop"
     except ImportError:
         loop = "asyncio"
+    http: Any
     try:
-        import httptools  # noqa: F401
+        from clearance.service.protocol import GuardedHttpToolsProtocol
 
-        http = "httptools"
+        http = GuardedHttpToolsProtocol  # request heads bounded in size and time
+        http.head_timeout = min(http.head_timeout, app.options.body_timeout)
     except ImportError:
-        http = "h11"
+        http = "h11"  # bounded in size only (h11_max_incomplete_event_size)
     return uvicorn.Config(
         app,
         loop=loop,

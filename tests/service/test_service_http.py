@@ -209,6 +209,27 @@ def test_a_body_that_never_arrives_times_out_with_json(
     assert json.loads(body)["error"]["reason_code"] == "request_timeout"
 
 
+def test_request_heads_are_bounded_in_time_and_size(
+    serve: Callable[..., Server], policy: str
+) -> None:
+    server = serve("--policy", policy, "--body-timeout", "1")
+    # A connection that never sends a request, and one whose head never ends.
+    for data in (b"", b"POST /v1/decide HTTP/1.1\r\nHost: x\r\nX-Slow: aaa"):
+        started = time.monotonic()
+        head, body = raw_request(server, data)
+        assert time.monotonic() - started < 8
+        assert head.startswith(b"HTTP/1.1 408"), head
+        assert json.loads(body)["error"]["reason_code"] == "request_timeout"
+    head, body = raw_request(
+        server, b"POST /v1/decide HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300_000
+    )
+    assert head.startswith(b"HTTP/1.1 431"), head
+    assert json.loads(body)["error"]["reason_code"] == "headers_too_large"
+    # A normal request on a kept-alive connection after those still works.
+    status, got = server.post_json("/v1/decide", {"tool": "Bash", "input": {"command": "ls"}})
+    assert status == 200 and got["decision"] == "allow"
+
+
 def test_metrics_count_decisions_across_workers(server: Server, tmp_path: Path) -> None:
     sent = {"allow": 0, "deny": 0}
     for i in range(30):
