@@ -82,7 +82,7 @@ def ship_all(url: str, paths: list[Path], *, retry_until: float | None = None) -
     def one(index: int, path: Path) -> None:
         while True:
             try:
-                ship(url, str(path), token=None, batch=500, timeout=10, machine=f"sim-{index:02d}")
+                ship(url, str(path), token=None, batch=500, timeout=120, machine=f"sim-{index:02d}")
                 return
             except ShipError as exc:
                 if retry_until is None or time.monotonic() > retry_until:

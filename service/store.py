@@ -25,6 +25,7 @@ nothing after it is stored. Inserts are server-side prepared statements (``prepa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import json
 import time
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 #: Most lines one ``/v1/ledger`` request may carry.
 MAX_BATCH = 5000
 _SUBJECT_MAX = 4096
+PROBE_INTERVAL = 1.0
+BUSY_WAIT = 30.0
 _LOCK_KEY = 0x636C6561  # "clea": the advisory lock migrations run under
 
 MIGRATIONS: list[tuple[int, str]] = [
@@ -285,7 +288,7 @@ class Store:
         self.dsn = dsn
         self.pool: AsyncConnectionPool = AsyncConnectionPool(
             dsn,
-            min_size=1,
+            min_size=2,
             max_size=max_size,
             open=False,
             kwargs={"prepare_threshold": 0, "connect_timeout": 3},
@@ -293,17 +296,22 @@ class Store:
             # A connection the database dropped (a restart) is found and replaced before use.
             check=AsyncConnectionPool.check_connection,
         )
-        self.max_size = max_size
-        self._slots: asyncio.Semaphore | None = None
         self.migrated = False
         self.last_error: str | None = None
-        self._ready_at = 0.0
         self._ready = False
+        self._probe_conn: AsyncConnection[Any] | None = None
+        self._probe_task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         await self.pool.open(wait=False)
+        await self._probe()
+        self._probe_task = asyncio.create_task(self._probe_loop())
 
     async def close(self) -> None:
+        if self._probe_task is not None:
+            self._probe_task.cancel()
+        if self._probe_conn is not None:
+            await self._probe_conn.close()
         await self.pool.close(timeout=2)
 
     async def _connection_ready(self, conn: AsyncConnection[Any]) -> None:
@@ -311,26 +319,40 @@ class Store:
             await migrate_async(conn)
             self.migrated = True
 
-    async def ready(self) -> bool:
-        """Whether the database answers (checked at most once a second)."""
-        now = time.monotonic()
-        if now - self._ready_at < 1.0:
-            return self._ready
-        self._ready_at = now
+    async def _probe(self) -> None:
+        """One health check on a connection of its own (a busy pool is not a down database)."""
+        import psycopg
+
         try:
-            async with self.pool.connection(timeout=1.5) as conn:
-                await self._connection_ready(conn)
-                await conn.execute("SELECT 1")
+            if self._probe_conn is None or self._probe_conn.closed:
+                self._probe_conn = await psycopg.AsyncConnection.connect(
+                    self.dsn, connect_timeout=3, autocommit=True
+                )
+            await asyncio.wait_for(self._probe_conn.execute("SELECT 1"), 3)
         except Exception as exc:
             self._ready = False
             self.last_error = _describe(exc)
+            if self._probe_conn is not None:
+                with contextlib.suppress(Exception):
+                    await self._probe_conn.close()
+            self._probe_conn = None
         else:
             self._ready = True
             self.last_error = None
+
+    async def _probe_loop(self) -> None:
+        while True:
+            await asyncio.sleep(PROBE_INTERVAL)
+            await self._probe()
+
+    async def ready(self) -> bool:
+        """Whether the database answered the last probe (every second)."""
         return self._ready
 
     async def ingest(self, source: Source, lines: list[str]) -> IngestResult:
         """Store what links; raise ``StoreDown`` when the database cannot be used."""
+        from psycopg_pool import PoolTimeout
+
         result = IngestResult(len(lines))
         parsed: list[Parsed] = []
         for index, line in enumerate(lines):
@@ -340,23 +362,28 @@ class Store:
                 result.refusal = (index, None, exc)
                 break
         source_id = source.source_id
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.max_size)
+        # A busy pool is waited for (up to BUSY_WAIT); a database the probe finds down is
+        # answered at once, so a client never waits long to learn it must ship later.
+        deadline = time.monotonic() + BUSY_WAIT
+        while True:
+            if not self._ready:
+                raise StoreDown(self.last_error or "the database does not answer")
+            try:
+                conn = await self.pool.getconn(timeout=1.0)
+            except PoolTimeout:
+                if time.monotonic() > deadline:
+                    raise StoreDown("no database connection became free in time") from None
+                continue
+            break
         try:
-            # A busy store queues here (one request per pooled connection at a time), so the
-            # pool's own wait below is short: past it, the database is down, not busy.
-            async with self._slots, self.pool.connection(timeout=5) as conn:
-                await self._connection_ready(conn)
-                async with conn.transaction():
-                    await self._ingest(conn, source, source_id, parsed, result)
-        except StoreDown:
-            raise
+            await self._connection_ready(conn)
+            async with conn.transaction():
+                await self._ingest(conn, source, source_id, parsed, result)
         except Exception as exc:
-            self._ready = False
-            self._ready_at = time.monotonic()
             self.last_error = _describe(exc)
             raise StoreDown(self.last_error) from exc
-        self._ready = True
+        finally:
+            await self.pool.putconn(conn)
         return result
 
     async def _ingest(

@@ -9,6 +9,7 @@ import io
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -203,11 +204,13 @@ def test_ship_exits_non_zero_when_the_database_is_down_and_decisions_go_on(
         assert status == 200 and got["decision"] == "deny"
     finally:
         cluster.start()
+    deadline = time.monotonic() + 30
+    while not server.get("/healthz", token=None)[1]["ledger"]["ready"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
     code, result, err = ship(server, ledger)
     assert code == 0, err
     assert rows(dsn) == [(2,)]
-    status, health = server.get("/healthz", token=None)
-    assert health["ledger"]["ready"] is True
 
 
 def test_ship_exits_non_zero_when_the_server_is_down(
