@@ -4,6 +4,7 @@ token guards everything but /healthz; bodies are bounded; errors are JSON with r
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -361,9 +362,16 @@ def worker_pids(server: Server, want: int) -> set[int]:
 
 
 def alive(pid: int) -> bool:
+    """Running (a zombie is not: when this process is a child subreaper, as another test may
+    make it, orphans that exited wait here to be reaped)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            state = fh.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    if state == "Z":
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
         return False
     return True
 
