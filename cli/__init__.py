@@ -6,5 +6,8 @@ importing typer; ``clearance.cli.app`` is the typer application for everything e
 runner and the agent adapters (``clearance.hooks``).
 
 May import: everything (``clearance.engine``, ``clearance.shellparse``, ``clearance.runner``,
-``clearance.hooks``, ``clearance.sandbox``). Nothing below it imports the CLI.
+``clearance.hooks``, ``clearance.sandbox``, ``clearance.service`` -- the last only inside the
+org-scale commands: ``serve``, ``audit ship``, ``audit verify --db``, ``replay --db``). Nothing
+below it imports the CLI, except the service, which answers with
+``clearance.cli.commands.gate``'s per-line code.
 """

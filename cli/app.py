@@ -546,9 +546,16 @@ def audit_verify_command(
         bool,
         typer.Option("--plain", help="Check the plain hash chain only (no ledger key here)."),
     ] = False,
+    db: Annotated[
+        str | None, typer.Option("--db", help="Verify every source in this PostgreSQL store.")
+    ] = None,
 ) -> None:
     """Check the hash chain and MACs; exit 1 naming the first edited, deleted, reordered,
     forged or cut record, or tampering an append recorded."""
+    if db is not None:
+        from clearance.cli.commands.audit_db import run_verify_db
+
+        raise typer.Exit(run_verify_db(db, as_json=as_json))
     from clearance.cli.commands.audit import run_verify
 
     raise typer.Exit(run_verify(path or ledger, as_json=as_json, plain=plain))
@@ -662,7 +669,7 @@ def audit_stats_command(
 
 @app.command("replay")
 def replay_command(
-    ledger: Annotated[str, typer.Argument(help="The ledger to replay.")],
+    ledger: Annotated[str | None, typer.Argument(help="The ledger to replay.")] = None,
     policy: PolicyOption = None,
     allow_loosening: Annotated[
         bool, typer.Option("--allow-loosening", help="Exit 0 even if decisions got less strict.")
@@ -672,10 +679,31 @@ def replay_command(
         bool,
         typer.Option("--plain", help="Verify the plain hash chain only (no ledger key here)."),
     ] = False,
+    db: Annotated[
+        str | None, typer.Option("--db", help="Replay the whole org's store (PostgreSQL DSN).")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="With --db: decisions at or after this time.")
+    ] = None,
 ) -> None:
     """Re-decide every recorded intent under a policy (nothing is executed); print the diff.
 
     Exit: 0 nothing became less strict, 4 something did, 2 usage/policy/ledger error."""
+    if db is not None or since is not None:
+        from clearance.cli.commands.replay_db import run_replay_db
+
+        raise typer.Exit(
+            run_replay_db(
+                db,
+                ledger=ledger,
+                policies=policy,
+                since=since,
+                allow_loosening=allow_loosening,
+                as_json=as_json,
+            )
+        )
+    if ledger is None:
+        raise typer.BadParameter("give a LEDGER, or --db DSN", param_hint="LEDGER")
     from clearance.cli.commands.replay import run_replay
 
     raise typer.Exit(
@@ -706,6 +734,11 @@ def _root(
     ] = False,
 ) -> None:
     """Policy-as-code governance for AI coding agents."""
+
+
+from clearance.cli import service_cli  # noqa: E402  (registers serve and audit ship)
+
+_ = service_cli
 
 
 def run_app(args: list[str]) -> int:

@@ -1,4 +1,5 @@
-"""Pre-tool hooks for the agent CLIs: one module per protocol, plus ``install``.
+"""Pre-tool hooks for the agent CLIs: one module per protocol, plus ``install``
+and ``otlp`` (the hook's own OpenTelemetry export, after the answer).
 
 ``clearance hook claude-code|gemini-cli|codex`` reads the agent's payload on stdin and answers in
 that agent's format (:mod:`clearance.hooks.claude`, :mod:`.gemini`, :mod:`.codex`; the shared

@@ -512,4 +512,10 @@ def run(protocol: Protocol, args: list[str]) -> int:
         outcome = handle(protocol, args, sys.stdin.buffer)
     except BaseException as exc:  # every failure must block, even an exit or an interrupt
         outcome = blocked_outcome(protocol, protocol.name, f"{type(exc).__name__}: {exc}")
-    return emit(outcome)
+    code = emit(outcome)
+    endpoint = os.environ.get("CLEARANCE_OTLP_ENDPOINT")
+    if endpoint and outcome.decision is not None:  # after the answer; never changes it
+        from clearance.hooks.otlp import export_detached
+
+        export_detached(outcome.decision, protocol.name, endpoint)
+    return code

@@ -23,7 +23,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "sandbox": frozenset({"", "engine", "shellparse", "policies"}),
     "runner": frozenset({"", "engine", "shellparse", "policies", "sandbox"}),
     "hooks": frozenset({"", "engine", "shellparse", "policies", "sandbox"}),
-    "cli": frozenset({"", "engine", "shellparse", "policies", "runner", "hooks", "sandbox"}),
+    "cli": frozenset(
+        {"", "engine", "shellparse", "policies", "runner", "hooks", "sandbox", "service"}
+    ),
+    "service": frozenset({"", "engine", "cli"}),
 }
 
 

@@ -39,12 +39,12 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from typing import BinaryIO, TextIO
 
     from clearance.engine.decision import ApprovalDecision
     from clearance.engine.intents import ToolIntent
-    from clearance.engine.replay import PolicyCache
+    from clearance.engine.rules import PolicySet
 
 MAX_LINE = 5 * 1024 * 1024
 FORMATS = ("json", "text", "github", "sarif")
@@ -211,6 +211,49 @@ def text_line(decision: ApprovalDecision, ident: object, line: int) -> str:
     return f"line {line}{shown}: {decision.decision.upper()} {reason_for(decision)}"
 
 
+def decide_line(
+    raw: bytes | None,
+    number: int,
+    directory: str,
+    policy_for: Callable[[str], PolicySet | str],
+    policy_error: str | None = None,
+) -> tuple[ApprovalDecision, object, ToolIntent | None, str | None, str | None]:
+    """One input line decided: ``(decision, echoed id, intent, agent, workspace)``.
+
+    ``raw`` is ``None`` for a line longer than :data:`MAX_LINE`; ``policy_for(cwd)`` is the
+    policy set in force at a directory (or its load error as text); ``policy_error`` denies
+    every well-formed line. Never raises: a malformed line is ``bad_input``, a bug
+    ``internal_error``. ``clearance serve`` answers with exactly this, through
+    :func:`line_output`.
+    """
+    from clearance.engine.decision import failure
+
+    ident: object = None
+    intent: ToolIntent | None = None
+    agent = workspace = None
+    if raw is None:
+        decision = failure("bad_input", f"line {number} is longer than {MAX_LINE} bytes")
+        return decision, ident, intent, agent, workspace
+    ident = _echo_id(raw)
+    try:
+        intent, agent, workspace = parse_line(raw, directory)
+    except BadLine as exc:
+        decision = failure("bad_input", f"line {number}: {exc}")
+    except Exception as exc:  # a bug: this line is denied, the batch goes on
+        decision = failure("internal_error", f"line {number}: {exc!r}")
+    else:
+        if policy_error is not None:
+            decision = failure("policy_error", policy_error, tool=intent.tool)
+        else:
+            decision = _decide(intent, workspace, policy_for)
+    return decision, ident, intent, agent, workspace
+
+
+def line_output(decision: ApprovalDecision, ident: object, number: int) -> dict[str, object]:
+    """The JSON object ``gate`` writes for one line."""
+    return {"id": ident, "line": number, **decision.to_dict()}
+
+
 def run_gate(
     source: str | None,
     *,
@@ -223,7 +266,6 @@ def run_gate(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    from clearance.engine.decision import failure
     from clearance.engine.replay import PolicyCache
 
     out = stdout or sys.stdout
@@ -270,26 +312,11 @@ def run_gate(
     saw_internal = False
     try:
         for number, raw in read_lines(stream):
-            ident: object = None
-            intent: ToolIntent | None = None
-            agent = workspace = None
             if raw is not None and not raw.strip():
                 continue
-            if raw is None:
-                decision = failure("bad_input", f"line {number} is longer than {MAX_LINE} bytes")
-            else:
-                ident = _echo_id(raw)
-                try:
-                    intent, agent, workspace = parse_line(raw, directory)
-                except BadLine as exc:
-                    decision = failure("bad_input", f"line {number}: {exc}")
-                except Exception as exc:  # a bug: this line is denied, the batch goes on
-                    decision = failure("internal_error", f"line {number}: {exc!r}")
-                else:
-                    if policy_error is not None:
-                        decision = failure("policy_error", policy_error, tool=intent.tool)
-                    else:
-                        decision = _decide(intent, workspace, policy_cache)
+            decision, ident, intent, agent, workspace = decide_line(
+                raw, number, directory, policy_cache.get, policy_error
+            )
             if decision.reason_code == "policy_error":
                 saw_policy_error = True
             elif decision.reason_code == "internal_error":
@@ -340,12 +367,14 @@ def run_gate(
     return worst
 
 
-def _decide(intent: ToolIntent, workspace: str | None, policies: PolicyCache) -> ApprovalDecision:
+def _decide(
+    intent: ToolIntent, workspace: str | None, policy_for: Callable[[str], PolicySet | str]
+) -> ApprovalDecision:
     from clearance.engine.api import decide
     from clearance.engine.decision import failure
 
     cwd = intent.cwd or os.getcwd()
-    policy = policies.get(cwd)
+    policy = policy_for(cwd)
     if isinstance(policy, str):
         return failure("policy_error", f"policy error: {policy}", tool=intent.tool)
     return decide(intent, policy, cwd=cwd, workspace=workspace)
@@ -360,8 +389,7 @@ def _print(
     source: str | None,
 ) -> None:
     if output == "json":
-        body = {"id": ident, "line": number, **decision.to_dict()}
-        out.write(json.dumps(body) + "\n")
+        out.write(json.dumps(line_output(decision, ident, number)) + "\n")
     elif output == "text":
         out.write(text_line(decision, ident, number) + "\n")
     else:
