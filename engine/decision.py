@@ -34,6 +34,8 @@ REASON_CODES = (
     "bad_input",  # the intent or hook payload is malformed
     "internal_error",  # a bug in clearance: fail closed
     "sandbox_unavailable",  # allowed, but nothing can confine it here (sandbox.unavailable)
+    "timeout",  # no decision within the hook's deadline: the hook blocked
+    "interrupted",  # the hook was sent a signal before it could answer: it blocked
 )
 
 #: Markers that can never be allowed by a default or by a rule that does not name them,

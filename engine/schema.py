@@ -28,6 +28,8 @@ ReasonCode = Literal[
     "bad_input",
     "internal_error",
     "sandbox_unavailable",
+    "timeout",
+    "interrupted",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 

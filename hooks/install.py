@@ -52,25 +52,104 @@ class Refused(Exception):
     """The settings file cannot be safely updated; the message says why and what to do."""
 
 
-def hook_command(agent: str, argv0: str | None = None) -> str:
-    """The command line the agent will run: this very ``clearance``, by absolute path, so the
-    hook works even where ``clearance`` is not on the agent's PATH (a hook that cannot start is
-    a hook that lets every tool run)."""
+#: What the agent shows when the hook finds no clearance to run (README: "Installing the hook").
+NOT_INSTALLED = "clearance is not installed on this machine: see README"
+
+#: The deny each agent reads on stdout beside exit 2 (Codex reads only stderr then).
+_LAUNCHER_DENY = {
+    "claude-code": {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "",
+        }
+    },
+    "gemini-cli": {"decision": "deny", "reason": ""},
+}
+
+
+def _sh_double(text: str) -> str:
+    """``text`` inside a POSIX double-quoted string."""
+    return '"' + re.sub(r'(["\\$`])', r"\\\1", text) + '"'
+
+
+def launcher(agent: str, pinned: str | None = None) -> str:
+    """The hook command written into the agent's settings: a POSIX ``sh -c`` launcher.
+
+    It finds clearance at run time -- on ``PATH`` (``pinned`` is None: project scope, a file
+    shared with machines whose paths are not this one's), or at the absolute path ``pinned``
+    (user scope) -- and runs ``clearance hook AGENT``. Whenever that cannot give a real answer
+    it BLOCKS: exit 2, the reason on stderr and the agent's deny JSON on stdout. That covers
+    clearance missing, a relative ``PATH`` hit (a file the agent could plant in the
+    workspace), a program that cannot start (a venv whose interpreter is gone exits 126/127),
+    and any exit status other than 0 (a decision) or 2 (a block): every one of those would
+    otherwise let the tool run.
+    """
+    deny = _LAUNCHER_DENY.get(agent)
+
+    def block(why: str) -> str:
+        reason = f"{NOT_INSTALLED} ({why})" if "not found" in why else why
+        out = ""
+        if deny is not None:
+            answer = json.loads(json.dumps(deny))
+            inner = answer.get("hookSpecificOutput", answer)
+            inner["permissionDecisionReason" if "hookSpecificOutput" in answer else "reason"] = (
+                f"clearance blocked this call: {reason}"
+            )
+            out = f'printf "%s\\n" {_sh_double(json.dumps(answer))}; '
+        return f"{{ {out}echo {_sh_double('clearance hook: ' + reason)} >&2; exit 2; }}"
+
+    if pinned is None:
+        find = 'c=$(command -v clearance 2>/dev/null); case "$c" in /*) ;; *) c=; esac'
+        missing = "clearance not found on PATH"
+    else:
+        find = f"c={_sh_double(pinned)}"
+        missing = f"{pinned} not found"
+    script = (
+        f'{find}; [ -n "$c" ] && [ -x "$c" ] || {block(missing)}; '
+        '"$c" "$@"; r=$?; [ "$r" -eq 0 ] || [ "$r" -eq 2 ] || '
+        + block("clearance hook ended with exit status $r; blocking")
+        + "; exit $r"
+    )
+    # the status in the last message is the shell's: leave it unescaped
+    script = script.replace("\\$r;", "$r;")
+    return f"sh -c {shlex.quote(script)} clearance hook {agent}"
+
+
+def _this_clearance(argv0: str | None = None) -> str | None:
+    """The absolute path of the ``clearance`` executable running now, if there is one."""
     import shutil
 
     argv0 = argv0 if argv0 is not None else sys.argv[0]
     if argv0 and os.path.basename(argv0) == "clearance" and os.path.isfile(argv0):
-        return shlex.join([os.path.abspath(argv0), "hook", agent])
-    if argv0.endswith("__main__.py") or argv0 == "-m":
-        return shlex.join([sys.executable, "-m", "clearance", "hook", agent])
+        return os.path.abspath(argv0)
+    beside = os.path.join(os.path.dirname(sys.executable), "clearance")
+    if os.path.isfile(beside) and os.access(beside, os.X_OK):
+        return beside
     found = shutil.which("clearance")
-    return shlex.join([found or "clearance", "hook", agent])
+    return os.path.abspath(found) if found else None
+
+
+def hook_command(agent: str, argv0: str | None = None, scope: str = "project") -> str:
+    """The command line the agent will run.
+
+    Project scope (a settings file committed and shared): a launcher that looks ``clearance``
+    up on ``PATH`` when the hook runs and blocks when it is not there -- never this machine's
+    path, which does not exist on a teammate's. User scope (this machine only): the same
+    launcher pinned to this very clearance by absolute path (it still blocks when that path
+    disappears); without a ``clearance`` executable it falls back to the PATH lookup.
+    """
+    if scope == "user":
+        pinned = _this_clearance(argv0)
+        if pinned is not None:
+            return launcher(agent, pinned)
+    return launcher(agent)
 
 
 def _is_ours(command: object, agent: str) -> bool:
     return (
         isinstance(command, str)
-        and re.search(rf"clearance\S*\s+hook\s+{re.escape(agent)}(\s|$)", command) is not None
+        and re.search(rf"clearance\S*'?\s+hook\s+{re.escape(agent)}(\s|$)", command) is not None
     )
 
 
@@ -522,7 +601,7 @@ def run_install(
         project = repository_root(os.getcwd()) or os.getcwd()
     project = os.path.abspath(project)
     path = settings_path(agent, scope, project, env)
-    command = command or hook_command(agent)
+    command = command or hook_command(agent, scope=scope)
     if sandbox and not command.endswith(" --sandbox"):
         command += " --sandbox"  # allowed shell commands rewritten to run confined
     try:
