@@ -484,6 +484,22 @@ def sandbox_command(ctx: typer.Context) -> None:
     raise typer.Exit(run_sandbox(list(ctx.args)))
 
 
+@app.command("doctor")
+def doctor_command(
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="claude-code, gemini-cli or codex (default: all).")
+    ] = None,
+    project: Annotated[
+        str | None, typer.Option("--project", help="Project directory (default: repository root).")
+    ] = None,
+) -> None:
+    """Check that every installed hook will run, answer in time and block when it must; exit 1
+    when anything would let a tool run unguarded."""
+    from clearance.hooks.doctor import run_doctor
+
+    raise typer.Exit(run_doctor(agent, project=project))
+
+
 @app.command("gate")
 def gate_command(
     source: Annotated[
