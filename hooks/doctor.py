@@ -146,7 +146,7 @@ def _hooks_in(agent: str, scope: str, path: str, data: Mapping[str, object]) -> 
 
 
 def _deadline(command: str, env: Mapping[str, str]) -> float:
-    from clearance.cli.commands.hook import DEADLINE_ENV, DEFAULT_DEADLINE_S
+    from clearance.hooks.supervisor import DEADLINE_ENV, DEFAULT_DEADLINE_S
 
     match = re.search(r"--deadline[= ]([0-9.]+)", command)
     text = match.group(1) if match else env.get(DEADLINE_ENV)

@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_REFUSED = 0, 2
 SCOPES = ("project", "user")
+#: Seconds the agents grant the hook: three times the hook's own deadline
+#: (clearance.hooks.supervisor.DEFAULT_DEADLINE_S), so that the hook's timeout answer, process
+#: start and the kill of a stuck worker all fit well inside it.
 DEFAULT_TIMEOUT_S = 30
 DEFAULT_MATCHER = ".*"
 
@@ -601,7 +604,13 @@ def run_install(
         project = repository_root(os.getcwd()) or os.getcwd()
     project = os.path.abspath(project)
     path = settings_path(agent, scope, project, env)
-    command = command or hook_command(agent, scope=scope)
+    if command is None:
+        command = hook_command(agent, scope=scope)
+        from clearance.hooks.supervisor import DEFAULT_DEADLINE_S
+
+        if timeout_s < 3 * DEFAULT_DEADLINE_S:
+            # the hook must answer (deny, timeout) well before the agent kills it
+            command += f" --deadline {max(0.5, round(timeout_s / 3, 1)):g}"
     if sandbox and not command.endswith(" --sandbox"):
         command += " --sandbox"  # allowed shell commands rewritten to run confined
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from clearance.hooks.doctor import run_doctor
-from clearance.hooks.install import NOT_INSTALLED, run_install
+from clearance.hooks.install import NOT_INSTALLED, hook_command, run_install
 
 BARE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
@@ -72,9 +72,17 @@ def test_disable_all_hooks_fails(project: Path, env: dict[str, str]) -> None:
 def test_a_timeout_that_kills_the_hook_before_its_deadline_fails(
     project: Path, env: dict[str, str]
 ) -> None:
-    install("claude-code", project, env, timeout_s=5)
+    # a hand-made entry: the launcher without --deadline (install would add one), 5 s timeout
+    install("claude-code", project, env, timeout_s=5, command=hook_command("claude-code"))
     code, text = doctor(project, env, "claude-code")
     assert code == 1 and "too close to the hook's own deadline" in text, text
+    # what install writes for the same timeout: a deadline a third of it
+    install("claude-code", project, env, timeout_s=5)
+    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    (group,) = settings["hooks"]["PreToolUse"]
+    assert group["hooks"][0]["command"].endswith("clearance hook claude-code --deadline 1.7")
+    code, text = doctor(project, env, "claude-code")
+    assert code == 0, text
 
 
 def test_a_narrow_matcher_is_a_warning(project: Path, env: dict[str, str]) -> None:

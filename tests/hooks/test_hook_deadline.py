@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from hookcases import AGENTS, Result, assert_blocked_on_error, payload_for
 
-from clearance.cli.commands.hook import FATAL_SIGNALS, split_deadline
+from clearance.hooks.supervisor import FATAL_SIGNALS, split_deadline
 
 DEADLINE = 2.0
 #: How long past the deadline an answer may take on a loaded machine (process start, kill).

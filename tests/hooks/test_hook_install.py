@@ -458,7 +458,7 @@ def test_install_through_the_command_line(project: Path, home: Path, tmp_path: P
     assert entry["timeout"] == 12000
     # Project scope: the launcher, which finds clearance on PATH when the hook runs.
     assert entry["command"].startswith("sh -c ")
-    assert entry["command"].endswith("clearance hook gemini-cli")
+    assert entry["command"].endswith("clearance hook gemini-cli --deadline 4")  # 12 s / 3
     helped = subprocess.run(
         [sys.executable, "-m", "clearance", "hook", "codex", "--help"],
         capture_output=True,
