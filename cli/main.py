@@ -70,8 +70,14 @@ def _fast(args: list[str]) -> int | None:
     return None
 
 
+def _hook_agents() -> frozenset[str]:
+    from clearance.hooks.agents import BY_NAME
+
+    return frozenset(BY_NAME)
+
+
 #: ``clearance hook NAME``: served here even on bad options, which must block, not print usage.
-_HOOK_AGENTS = frozenset(("claude-code", "gemini-cli", "codex"))
+_HOOK_AGENTS = _hook_agents()
 
 
 def _end_hook_process(code: int) -> None:

@@ -12,16 +12,15 @@ May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shell
 
 from __future__ import annotations
 
+from clearance.hooks.agents import REGISTRY
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.hooks.base import Protocol
 
-#: ``clearance hook NAME`` -> module holding that agent's protocol class ``PROTOCOL``.
-AGENTS = {
-    "claude-code": "clearance.hooks.claude",
-    "gemini-cli": "clearance.hooks.gemini",
-    "codex": "clearance.hooks.codex",
-}
+#: ``clearance hook NAME`` -> module holding that agent's protocol class ``PROTOCOL`` (the
+#: agents themselves: :mod:`clearance.hooks.agents`).
+AGENTS = {agent.name: agent.module for agent in REGISTRY}
 
 
 def protocol(name: str) -> Protocol:

@@ -28,8 +28,8 @@ import sys
 import time
 import tomllib
 
+from clearance.hooks.agents import BY_NAME, REGISTRY
 from clearance.hooks.install import (
-    TARGETS,
     Refused,
     _check_claude_extras,
     _check_hooks,
@@ -46,14 +46,6 @@ if TYPE_CHECKING:
 
 #: Matchers that select every tool.
 ALL_TOOLS = frozenset(("", "*", ".*", "^.*$"))
-#: What each agent grants a command hook without a ``timeout`` (seconds; None: no limit).
-DEFAULT_TIMEOUT_S: dict[str, float | None] = {
-    "claude-code": 600.0,
-    "gemini-cli": 60.0,
-    "codex": None,
-}
-#: The probe: a harmless shell call, in each agent's payload shape.
-PROBE_TOOL = {"claude-code": "Bash", "gemini-cli": "run_shell_command", "codex": "Bash"}
 
 
 class Finding:
@@ -93,53 +85,45 @@ def _load(agent: str, path: str) -> dict[str, object] | None:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise Refused(f"{path} is not UTF-8") from None
-    if agent == "codex":
+    spec = BY_NAME[agent]
+    if spec.format == "toml":
         try:
             data: object = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise Refused(f"{path} is not valid TOML ({exc}): Codex refuses to start") from None
+            raise Refused(f"{path} is not valid TOML ({exc}): {spec.on_bad_settings}") from None
     elif not text.strip():
         return {}
     else:
         try:
-            data = json.loads(_strip_jsonc(text) if agent == "gemini-cli" else text)
+            data = json.loads(_strip_jsonc(text) if spec.format == "jsonc" else text)
         except ValueError as exc:
-            what = (
-                "Gemini CLI refuses to start"
-                if agent == "gemini-cli"
-                else "Claude Code silently ignores the whole file, hooks included"
-            )
-            raise Refused(f"{path} is not valid JSON ({exc}): {what}") from None
+            raise Refused(f"{path} is not valid JSON ({exc}): {spec.on_bad_settings}") from None
     if not isinstance(data, dict):
         raise Refused(f"{path} does not hold an object")
     hooks = data.get("hooks")
     if hooks is not None:
         events = (
             {k: v for k, v in hooks.items() if k != "state"}
-            if agent == "codex" and isinstance(hooks, dict)
+            if spec.format == "toml" and isinstance(hooks, dict)
             else hooks
         )
         _check_hooks(events, path, agent)
-    if agent == "claude-code":
+    if spec.strict_settings:
         _check_claude_extras(data, path)
     return {str(k): v for k, v in data.items()}
 
 
 def _hooks_in(agent: str, scope: str, path: str, data: Mapping[str, object]) -> list[Hook]:
-    _, event = TARGETS[agent]
+    spec = BY_NAME[agent]
     hooks = data.get("hooks")
+    event = spec.pre_event
     groups = hooks.get(event, []) if isinstance(hooks, dict) else []
     found: list[Hook] = []
     for group in groups if isinstance(groups, list) else []:
         for entry in group.get("hooks", []) if isinstance(group, dict) else []:
             command = entry.get("command") if isinstance(entry, dict) else None
             if entry.get("type") == "command" and _is_ours(command, agent):
-                timeout = entry.get("timeout")
-                seconds: float | None = DEFAULT_TIMEOUT_S[agent]
-                if isinstance(timeout, int | float) and not isinstance(timeout, bool):
-                    seconds = timeout / 1000 if agent == "gemini-cli" else float(timeout)
-                    if agent == "codex" and timeout == 0:
-                        seconds = None
+                seconds = spec.timeout_seconds(entry.get("timeout"))
                 matcher = group.get("matcher", "")
                 found.append(Hook(path, scope, str(command), str(matcher), seconds))
     return found
@@ -161,13 +145,11 @@ def probe_payload(agent: str, project: str) -> dict[str, object]:
     payload: dict[str, object] = {
         "session_id": "clearance-doctor",
         "cwd": project,
-        "tool_name": PROBE_TOOL[agent],
+        "tool_name": BY_NAME[agent].shell_tool,
         "tool_input": tool_input,
-        "hook_event_name": TARGETS[agent][1],
+        "hook_event_name": BY_NAME[agent].pre_event,
         "transcript_path": os.devnull,
     }
-    if agent != "gemini-cli":
-        payload["tool_use_id"] = "clearance-doctor-probe"
     return payload
 
 
@@ -177,20 +159,28 @@ def _answer_ok(agent: str, code: int, stdout: str) -> str | None:
         return "the hook BLOCKS every call (exit 2)"
     if code != 0:
         return f"the hook exits {code}, which the agent treats as 'run the tool'"
+    from clearance.hooks import protocol
+
+    hook = protocol(agent)
+    # the shapes this agent reads: its protocol's own allow and deny
+    shapes = [hook.answer(d, "r").strip() for d in ("allow", "deny")]
     text = stdout.strip()
-    if agent == "codex" and not text:
-        return None  # Codex: an allow is empty stdout
+    if not text:
+        return None if b"" in shapes else "the hook printed no answer"
     try:
         answer = json.loads(text)
     except ValueError:
         return f"the hook printed something that is not one JSON object: {text[:120]!r}"
-    if not isinstance(answer, dict):
-        return "the hook's answer is not a JSON object"
-    if agent == "gemini-cli":
-        return None if answer.get("decision") in ("allow", "deny") else "no Gemini decision"
-    block = answer.get("hookSpecificOutput")
-    if not isinstance(block, dict) or block.get("hookEventName") != "PreToolUse":
-        return "the answer lacks hookSpecificOutput.hookEventName = PreToolUse"
+    expected = [_shape(json.loads(s)) for s in shapes if s]
+    if _shape(answer) not in expected:
+        return f"the hook's answer is not in {BY_NAME[agent].title}'s format: {text[:160]!r}"
+    return None
+
+
+def _shape(value: object) -> object:
+    """The keys of a JSON answer, nested (values other than objects do not count)."""
+    if isinstance(value, dict):
+        return {k: _shape(v) for k, v in value.items()}
     return None
 
 
@@ -217,11 +207,12 @@ def check_hook(agent: str, hook: Hook, project: str, env: Mapping[str, str]) -> 
                 f"raise the timeout to at least {3 * deadline:g} s, or lower --deadline",
             )
         )
+    from clearance.hooks import protocol
+
     hook_env = dict(env)
-    if agent == "claude-code":
-        hook_env["CLAUDE_PROJECT_DIR"] = project
-    elif agent == "gemini-cli":
-        hook_env["GEMINI_PROJECT_DIR"] = project
+    project_env = protocol(agent).project_env
+    if project_env:
+        hook_env[project_env] = project
     limit = hook.timeout_s if hook.timeout_s is not None else 600.0
     began = time.monotonic()
     try:
@@ -387,8 +378,8 @@ def run_doctor(
 ) -> int:
     out = out or sys.stdout
     env = os.environ if env is None else env
-    if agent is not None and agent not in TARGETS:
-        out.write(f"clearance doctor: unknown agent {agent!r} (one of {', '.join(TARGETS)})\n")
+    if agent is not None and agent not in BY_NAME:
+        out.write(f"clearance doctor: unknown agent {agent!r} (one of {', '.join(BY_NAME)})\n")
         return 2
     if project is None:
         from clearance.engine.scopes import repository_root
@@ -397,7 +388,7 @@ def run_doctor(
     project = os.path.abspath(project)
     findings: list[Finding] = []
     installed = 0
-    for name in [agent] if agent else list(TARGETS):
+    for name in [agent] if agent else [spec.name for spec in REGISTRY]:
         hooks: list[Hook] = []
         for scope in ("project", "user"):
             path = settings_path(name, scope, project, env)

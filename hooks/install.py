@@ -30,6 +30,8 @@ import shlex
 import sys
 import tomllib
 
+from clearance.hooks.agents import BY_NAME
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -43,12 +45,8 @@ SCOPES = ("project", "user")
 DEFAULT_TIMEOUT_S = 30
 DEFAULT_MATCHER = ".*"
 
-#: agent -> (settings folder, pre-tool event)
-TARGETS = {
-    "claude-code": (".claude", "PreToolUse"),
-    "gemini-cli": (".gemini", "BeforeTool"),
-    "codex": (".codex", "PreToolUse"),
-}
+#: ``clearance hook NAME`` -> the agent (one registry: :mod:`clearance.hooks.agents`).
+TARGETS = BY_NAME
 
 
 class Refused(Exception):
@@ -57,18 +55,6 @@ class Refused(Exception):
 
 #: What the agent shows when the hook finds no clearance to run (README: "Installing the hook").
 NOT_INSTALLED = "clearance is not installed on this machine: see README"
-
-#: The deny each agent reads on stdout beside exit 2 (Codex reads only stderr then).
-_LAUNCHER_DENY = {
-    "claude-code": {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": "",
-        }
-    },
-    "gemini-cli": {"decision": "deny", "reason": ""},
-}
 
 
 def _sh_double(text: str) -> str:
@@ -88,17 +74,13 @@ def launcher(agent: str, pinned: str | None = None) -> str:
     and any exit status other than 0 (a decision) or 2 (a block): every one of those would
     otherwise let the tool run.
     """
-    deny = _LAUNCHER_DENY.get(agent)
+    spec = BY_NAME[agent]
 
     def block(why: str) -> str:
         reason = f"{NOT_INSTALLED} ({why})" if "not found" in why else why
         out = ""
-        if deny is not None:
-            answer = json.loads(json.dumps(deny))
-            inner = answer.get("hookSpecificOutput", answer)
-            inner["permissionDecisionReason" if "hookSpecificOutput" in answer else "reason"] = (
-                f"clearance blocked this call: {reason}"
-            )
+        answer = spec.fallback_deny(f"clearance blocked this call: {reason}")
+        if answer is not None:
             out = f'printf "%s\\n" {_sh_double(json.dumps(answer))}; '
         return f"{{ {out}echo {_sh_double('clearance hook: ' + reason)} >&2; exit 2; }}"
 
@@ -157,18 +139,7 @@ def _is_ours(command: object, agent: str) -> bool:
 
 
 def settings_path(agent: str, scope: str, project: str, env: Mapping[str, str]) -> str:
-    folder, _ = TARGETS[agent]
-    home = env.get("HOME") or os.path.expanduser("~")
-    if agent == "codex":
-        if scope == "user":
-            base = env.get("CODEX_HOME") or os.path.join(home, ".codex")
-            return os.path.join(base, "config.toml")
-        return os.path.join(project, folder, "config.toml")
-    if scope == "user":
-        if agent == "claude-code" and env.get("CLAUDE_CONFIG_DIR"):
-            return os.path.join(env["CLAUDE_CONFIG_DIR"], "settings.json")
-        return os.path.join(home, folder, "settings.json")
-    return os.path.join(project, folder, "settings.json")
+    return BY_NAME[agent].settings_path(scope, project, env)
 
 
 # ---- JSON settings (Claude Code, Gemini CLI) --------------------------------------------------
@@ -235,7 +206,7 @@ def _check_hooks(hooks: object, where: str, agent: str) -> None:
                     raise Refused(f"{here}.command must be a string")
                 if "timeout" in entry:
                     timeout = entry["timeout"]
-                    if agent == "codex":
+                    if BY_NAME[agent].format == "toml":  # whole seconds, 0 = none
                         ok = isinstance(timeout, int) and not isinstance(timeout, bool)
                         ok = ok and timeout >= 0
                     else:
@@ -289,7 +260,7 @@ def _read_json(path: str, agent: str) -> tuple[dict[str, object], bool]:
     try:
         data = json.loads(text)
     except ValueError as exc:
-        if agent == "gemini-cli":
+        if BY_NAME[agent].format == "jsonc":
             try:
                 json.loads(_strip_jsonc(text))
             except ValueError:
@@ -298,9 +269,7 @@ def _read_json(path: str, agent: str) -> tuple[dict[str, object], bool]:
                 raise Refused(
                     f"{path} has comments, which rewriting it would lose; add the hook by hand"
                 ) from None
-            consequence = "Gemini CLI refuses to start with it"
-        else:
-            consequence = "Claude Code silently ignores the whole file, hooks included"
+        consequence = BY_NAME[agent].on_bad_settings
         raise Refused(f"{path} is not valid JSON ({exc}); {consequence}. Fix it first") from None
     if not isinstance(data, dict):
         raise Refused(f"{path} must hold a JSON object")
@@ -308,14 +277,13 @@ def _read_json(path: str, agent: str) -> tuple[dict[str, object], bool]:
 
 
 def _json_entry(agent: str, command: str, timeout_s: int) -> dict[str, object]:
-    if agent == "gemini-cli":
-        return {
-            "type": "command",
-            "command": command,
-            "name": "clearance",
-            "timeout": timeout_s * 1000,
-        }
-    return {"type": "command", "command": command, "timeout": timeout_s}
+    spec = BY_NAME[agent]
+    return {
+        "type": "command",
+        "command": command,
+        **spec.entry_extras,
+        "timeout": spec.timeout_value(timeout_s),
+    }
 
 
 def plan_json(
@@ -323,10 +291,10 @@ def plan_json(
 ) -> tuple[str | None, str]:
     """``(new file text or None when nothing changes, what happened)``."""
     data, bom = _read_json(path, agent)
-    _, event = TARGETS[agent]
+    event = BY_NAME[agent].pre_event
     if "hooks" in data:
         _check_hooks(data["hooks"], path, agent)
-    if agent == "claude-code":
+    if BY_NAME[agent].strict_settings:
         _check_claude_extras(data, path)
     wanted = _json_entry(agent, command, timeout_s)
     hooks = data.setdefault("hooks", {})
@@ -361,9 +329,9 @@ def _dump(data: dict[str, object], bom: bool) -> str:
 def _verify_json(text: str, path: str, agent: str, command: str) -> None:
     data = json.loads(text.lstrip("\ufeff"))
     _check_hooks(data["hooks"], path, agent)
-    if agent == "claude-code":
+    if BY_NAME[agent].strict_settings:
         _check_claude_extras(data, path)
-    _, event = TARGETS[agent]
+    event = BY_NAME[agent].pre_event
     if not any(
         _is_ours(entry.get("command"), agent) and entry.get("command") == command
         for group in data["hooks"][event]
@@ -613,8 +581,9 @@ def run_install(
             command += f" --deadline {max(0.5, round(timeout_s / 3, 1)):g}"
     if sandbox and not command.endswith(" --sandbox"):
         command += " --sandbox"  # allowed shell commands rewritten to run confined
+    toml = BY_NAME[agent].format == "toml"
     try:
-        if agent == "codex":
+        if toml:
             new, what = plan_toml(path, command, matcher, timeout_s)
         else:
             new, what = plan_json(agent, path, command, matcher, timeout_s)
@@ -622,12 +591,12 @@ def run_install(
                 _verify_json(new, path, agent, command)
     except Refused as exc:
         err.write(f"clearance hook install: refusing: {exc}\n")
-        if agent == "codex":
+        if toml:
             err.write("the block to add:\n" + toml_block(command, matcher, timeout_s))
         else:
             block = {
                 "hooks": {
-                    TARGETS[agent][1]: [
+                    BY_NAME[agent].pre_event: [
                         {"matcher": matcher, "hooks": [_json_entry(agent, command, timeout_s)]}
                     ]
                 }

@@ -14,18 +14,13 @@ import os
 
 def _fallback_block(agent: str, reason: str) -> dict[str, object] | None:
     """What the agent reads on stdout with exit 2, should the protocol modules fail to import
-    (Codex ignores stdout then)."""
-    if agent == "claude-code":
-        return {
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": reason,
-            }
-        }
-    if agent == "gemini-cli":
-        return {"decision": "deny", "reason": reason}
-    return None
+    (the agent registry is plain data; if even it fails, stderr and exit 2 still block)."""
+    try:
+        from clearance.hooks.agents import BY_NAME
+
+        return BY_NAME[agent].fallback_deny(reason)
+    except Exception:
+        return None
 
 
 def run_hook(agent: str, args: list[str]) -> int:
