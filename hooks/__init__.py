@@ -1,4 +1,8 @@
-"""Pre-tool hooks for the agent CLIs: one module per protocol, plus ``install``.
+"""Pre-tool hooks for the agent CLIs: one module per protocol, plus ``install`` and ``doctor``.
+
+The agents themselves (settings, events, timeouts, payload recognition, fallback deny) are one
+registry, :mod:`clearance.hooks.agents`; :mod:`clearance.hooks.supervisor` is the process body
+of ``clearance hook`` (a worker under a hard deadline, signals and closed streams answered).
 
 ``clearance hook claude-code|gemini-cli|codex`` reads the agent's payload on stdin and answers in
 that agent's format (:mod:`clearance.hooks.claude`, :mod:`.gemini`, :mod:`.codex`; the shared

@@ -91,14 +91,25 @@ def run(agent: str, args: list[str]) -> int:
     gc.disable()
     start = time.monotonic()
     state = _State(agent)
+    previous = {number: signal.getsignal(number) for number in (*FATAL_SIGNALS, *STOP_SIGNALS)}
     for number in FATAL_SIGNALS:
         signal.signal(number, lambda signum, frame: _on_signal(state, signum, frame))
     for number in STOP_SIGNALS:
         signal.signal(number, signal.SIG_IGN)
+    try:
+        return _run(state, args, start)
+    finally:
+        # a caller that lives on (a test, an embedding) gets its own handlers back
+        state.answering = True
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+
+
+def _run(state: _State, args: list[str], start: float) -> int:
     state.stdout_closed = 1 in _reopen_closed_std_fds()
     from clearance.hooks import protocol
 
-    state.protocol = protocol(agent)
+    state.protocol = protocol(state.agent)
     try:
         args, deadline = split_deadline(args, os.environ)
         memory_mb = _memory_limit(os.environ)

@@ -270,3 +270,21 @@ def test_a_worker_out_of_memory_blocks(project: Path) -> None:
     # is a block: never an allow
     assert result.code in (0, 2), result
     assert result.json()["decision"] == "deny", result
+
+
+def test_an_embedding_process_gets_its_signal_handlers_back(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """In a long-lived caller (this test process), the hook's handlers -- which answer a block
+    and exit -- must not outlive the call."""
+    import clearance.hooks
+    from clearance.cli.commands.hook import run_hook
+
+    def broken(name: str) -> object:
+        raise ImportError("no module")
+
+    monkeypatch.setattr(clearance.hooks, "protocol", broken)
+    before = {number: signal.getsignal(number) for number in FATAL_SIGNALS}
+    assert run_hook("claude-code", []) == 2
+    capfd.readouterr()
+    assert {number: signal.getsignal(number) for number in FATAL_SIGNALS} == before
