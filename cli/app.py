@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -377,7 +378,12 @@ app.add_typer(hook_app, name="hook")
 
 
 def _hook(
-    agent: str, policy: list[str] | None, ledger: str | None, no_ledger: bool, sandbox: bool
+    agent: str,
+    policy: list[str] | None,
+    ledger: str | None,
+    no_ledger: bool,
+    sandbox: bool = False,
+    deadline: float | None = None,
 ) -> None:
     from clearance.cli.commands.hook import run_hook
 
@@ -385,6 +391,7 @@ def _hook(
     args += ["--ledger", ledger] if ledger else []
     args += ["--no-ledger"] if no_ledger else []
     args += ["--sandbox"] if sandbox else []
+    args += ["--deadline", str(deadline)] if deadline is not None else []
     raise typer.Exit(run_hook(agent, args))
 
 
@@ -400,38 +407,37 @@ SandboxOption = Annotated[
 
 _HOOK_HELP = (
     "Reads the agent's pre-tool payload on stdin and prints its decision format. Any error "
-    "(bad payload, broken policy, unwritable ledger) blocks the call: exit 2, reason on stderr."
+    "(bad payload, broken policy, unwritable ledger, no decision within the deadline) blocks "
+    "the call: exit 2, reason on stderr."
 )
 
 
-@hook_app.command("claude-code", help="Claude Code PreToolUse hook. " + _HOOK_HELP)
-def hook_claude_command(
-    policy: PolicyOption = None,
-    ledger: LedgerOption = None,
-    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
-    sandbox: SandboxOption = False,
-) -> None:
-    _hook("claude-code", policy, ledger, no_ledger, sandbox)
+def _hook_command(name: str) -> Callable[..., None]:
+    def command(
+        policy: PolicyOption = None,
+        ledger: LedgerOption = None,
+        no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+        sandbox: SandboxOption = False,
+        deadline: Annotated[
+            float | None,
+            typer.Option("--deadline", help="Seconds before the hook answers deny (timeout)."),
+        ] = None,
+    ) -> None:
+        _hook(name, policy, ledger, no_ledger, sandbox, deadline)
+
+    return command
 
 
-@hook_app.command("gemini-cli", help="Gemini CLI BeforeTool hook. " + _HOOK_HELP)
-def hook_gemini_command(
-    policy: PolicyOption = None,
-    ledger: LedgerOption = None,
-    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
-    sandbox: SandboxOption = False,
-) -> None:
-    _hook("gemini-cli", policy, ledger, no_ledger, sandbox)
+def _register_hook_commands() -> None:
+    from clearance.hooks.agents import REGISTRY
+
+    for agent in REGISTRY:
+        hook_app.command(agent.name, help=f"{agent.title} {agent.pre_event} hook. " + _HOOK_HELP)(
+            _hook_command(agent.name)
+        )
 
 
-@hook_app.command("codex", help="Codex PreToolUse hook. " + _HOOK_HELP)
-def hook_codex_command(
-    policy: PolicyOption = None,
-    ledger: LedgerOption = None,
-    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
-    sandbox: SandboxOption = False,
-) -> None:
-    _hook("codex", policy, ledger, no_ledger, sandbox)
+_register_hook_commands()
 
 
 @hook_app.command("install")
@@ -486,6 +492,22 @@ def sandbox_command(ctx: typer.Context) -> None:
     from clearance.cli.commands.sandbox import run_sandbox
 
     raise typer.Exit(run_sandbox(list(ctx.args)))
+
+
+@app.command("doctor")
+def doctor_command(
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="claude-code, gemini-cli or codex (default: all).")
+    ] = None,
+    project: Annotated[
+        str | None, typer.Option("--project", help="Project directory (default: repository root).")
+    ] = None,
+) -> None:
+    """Check that every installed hook will run, answer in time and block when it must; exit 1
+    when anything would let a tool run unguarded."""
+    from clearance.hooks.doctor import run_doctor
+
+    raise typer.Exit(run_doctor(agent, project=project))
 
 
 @app.command("gate")

@@ -70,8 +70,14 @@ def _fast(args: list[str]) -> int | None:
     return None
 
 
+def _hook_agents() -> frozenset[str]:
+    from clearance.hooks.agents import BY_NAME
+
+    return frozenset(BY_NAME)
+
+
 #: ``clearance hook NAME``: served here even on bad options, which must block, not print usage.
-_HOOK_AGENTS = frozenset(("claude-code", "gemini-cli", "codex"))
+_HOOK_AGENTS = _hook_agents()
 
 
 def _end_hook_process(code: int) -> None:
@@ -81,19 +87,29 @@ def _end_hook_process(code: int) -> None:
     import os
 
     for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # the descriptor was closed when the process started
+            continue
         try:
             stream.flush()
-        except (OSError, ValueError):
+        except Exception:
             code = code or 2  # something the agent should have read was lost: block
-    os._exit(code)
+    os._exit(code if code in (0, 2) else 2)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
-    try:
-        code = _fast(args)
-    except BrokenPipeError:
-        return 0
+    if args[:1] == ["hook"] and args[1:2] and args[1] in _HOOK_AGENTS:
+        try:
+            code = _fast(args)
+        except BaseException as exc:  # a hook never ends in a traceback: it blocks
+            from clearance.cli.commands.hook import _fallback
+
+            code = _fallback(args[1], f"{type(exc).__name__}: {exc}")
+    else:
+        try:
+            code = _fast(args)
+        except BrokenPipeError:
+            return 0
     if code is not None:
         if argv is None and args[:1] == ["hook"]:
             _end_hook_process(code)

@@ -35,6 +35,8 @@ REASON_CODES = (
     "internal_error",  # a bug in clearance: fail closed
     "sandbox_unavailable",  # allowed, but nothing can confine it here (sandbox.unavailable)
     "input_too_large",  # the input is over a size limit, or its analysis over a step budget
+    "timeout",  # no decision within the hook's deadline: the hook blocked
+    "interrupted",  # the hook was sent a signal before it could answer: it blocked
 )
 
 #: Markers that can never be allowed by a default or by a rule that does not name them,

@@ -7,6 +7,7 @@ root, both filled in when the policy is evaluated.
 
 from __future__ import annotations
 
+from clearance.engine.selfprotect import SETS as SELF_PROTECTION
 from clearance.shellparse.paths import SECRET_PATTERNS, USER_SHELL_STARTUP
 
 PATH_SETS: dict[str, tuple[str, ...]] = {
@@ -119,4 +120,7 @@ PATH_SETS: dict[str, tuple[str, ...]] = {
     "temp": ("/tmp", "/var/tmp", "/private/tmp", "/private/var/folders"),
     # version control metadata
     "git_internals": ("{workspace}/.git",),
+    # clearance's own state, what only it may touch, and every directory above it
+    # (engine/selfprotect.py: clearance_state, clearance_private, clearance_reach)
+    **SELF_PROTECTION,
 }

@@ -29,6 +29,8 @@ ReasonCode = Literal[
     "internal_error",
     "sandbox_unavailable",
     "input_too_large",
+    "timeout",
+    "interrupted",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 

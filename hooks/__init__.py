@@ -1,5 +1,9 @@
-"""Pre-tool hooks for the agent CLIs: one module per protocol, plus ``install``
+"""Pre-tool hooks for the agent CLIs: one module per protocol, plus ``install``, ``doctor``
 and ``otlp`` (the hook's own OpenTelemetry export, after the answer).
+
+The agents themselves (settings, events, timeouts, payload recognition, fallback deny) are one
+registry, :mod:`clearance.hooks.agents`; :mod:`clearance.hooks.supervisor` is the process body
+of ``clearance hook`` (a worker under a hard deadline, signals and closed streams answered).
 
 ``clearance hook claude-code|gemini-cli|codex`` reads the agent's payload on stdin and answers in
 that agent's format (:mod:`clearance.hooks.claude`, :mod:`.gemini`, :mod:`.codex`; the shared
@@ -13,16 +17,15 @@ May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shell
 
 from __future__ import annotations
 
+from clearance.hooks.agents import REGISTRY
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.hooks.base import Protocol
 
-#: ``clearance hook NAME`` -> module holding that agent's protocol class ``PROTOCOL``.
-AGENTS = {
-    "claude-code": "clearance.hooks.claude",
-    "gemini-cli": "clearance.hooks.gemini",
-    "codex": "clearance.hooks.codex",
-}
+#: ``clearance hook NAME`` -> module holding that agent's protocol class ``PROTOCOL`` (the
+#: agents themselves: :mod:`clearance.hooks.agents`).
+AGENTS = {agent.name: agent.module for agent in REGISTRY}
 
 
 def protocol(name: str) -> Protocol:

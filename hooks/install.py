@@ -30,6 +30,8 @@ import shlex
 import sys
 import tomllib
 
+from clearance.hooks.agents import BY_NAME
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -37,56 +39,107 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_REFUSED = 0, 2
 SCOPES = ("project", "user")
+#: Seconds the agents grant the hook: three times the hook's own deadline
+#: (clearance.hooks.supervisor.DEFAULT_DEADLINE_S), so that the hook's timeout answer, process
+#: start and the kill of a stuck worker all fit well inside it.
 DEFAULT_TIMEOUT_S = 30
 DEFAULT_MATCHER = ".*"
 
-#: agent -> (settings folder, pre-tool event)
-TARGETS = {
-    "claude-code": (".claude", "PreToolUse"),
-    "gemini-cli": (".gemini", "BeforeTool"),
-    "codex": (".codex", "PreToolUse"),
-}
+#: ``clearance hook NAME`` -> the agent (one registry: :mod:`clearance.hooks.agents`).
+TARGETS = BY_NAME
 
 
 class Refused(Exception):
     """The settings file cannot be safely updated; the message says why and what to do."""
 
 
-def hook_command(agent: str, argv0: str | None = None) -> str:
-    """The command line the agent will run: this very ``clearance``, by absolute path, so the
-    hook works even where ``clearance`` is not on the agent's PATH (a hook that cannot start is
-    a hook that lets every tool run)."""
+#: What the agent shows when the hook finds no clearance to run (README: "Installing the hook").
+NOT_INSTALLED = "clearance is not installed on this machine: see README"
+
+
+def _sh_double(text: str) -> str:
+    """``text`` inside a POSIX double-quoted string."""
+    return '"' + re.sub(r'(["\\$`])', r"\\\1", text) + '"'
+
+
+def launcher(agent: str, pinned: str | None = None) -> str:
+    """The hook command written into the agent's settings: a POSIX ``sh -c`` launcher.
+
+    It finds clearance at run time -- on ``PATH`` (``pinned`` is None: project scope, a file
+    shared with machines whose paths are not this one's), or at the absolute path ``pinned``
+    (user scope) -- and runs ``clearance hook AGENT``. Whenever that cannot give a real answer
+    it BLOCKS: exit 2, the reason on stderr and the agent's deny JSON on stdout. That covers
+    clearance missing, a relative ``PATH`` hit (a file the agent could plant in the
+    workspace), a program that cannot start (a venv whose interpreter is gone exits 126/127),
+    and any exit status other than 0 (a decision) or 2 (a block): every one of those would
+    otherwise let the tool run.
+    """
+    spec = BY_NAME[agent]
+
+    def block(why: str) -> str:
+        reason = f"{NOT_INSTALLED} ({why})" if "not found" in why else why
+        out = ""
+        answer = spec.fallback_deny(f"clearance blocked this call: {reason}")
+        if answer is not None:
+            out = f'printf "%s\\n" {_sh_double(json.dumps(answer))}; '
+        return f"{{ {out}echo {_sh_double('clearance hook: ' + reason)} >&2; exit 2; }}"
+
+    if pinned is None:
+        find = 'c=$(command -v clearance 2>/dev/null); case "$c" in /*) ;; *) c=; esac'
+        missing = "clearance not found on PATH"
+    else:
+        find = f"c={_sh_double(pinned)}"
+        missing = f"{pinned} not found"
+    script = (
+        f'{find}; [ -n "$c" ] && [ -x "$c" ] || {block(missing)}; '
+        '"$c" "$@"; r=$?; [ "$r" -eq 0 ] || [ "$r" -eq 2 ] || '
+        + block("clearance hook ended with exit status $r; blocking")
+        + "; exit $r"
+    )
+    # the status in the last message is the shell's: leave it unescaped
+    script = script.replace("\\$r;", "$r;")
+    return f"sh -c {shlex.quote(script)} clearance hook {agent}"
+
+
+def _this_clearance(argv0: str | None = None) -> str | None:
+    """The absolute path of the ``clearance`` executable running now, if there is one."""
     import shutil
 
     argv0 = argv0 if argv0 is not None else sys.argv[0]
     if argv0 and os.path.basename(argv0) == "clearance" and os.path.isfile(argv0):
-        return shlex.join([os.path.abspath(argv0), "hook", agent])
-    if argv0.endswith("__main__.py") or argv0 == "-m":
-        return shlex.join([sys.executable, "-m", "clearance", "hook", agent])
+        return os.path.abspath(argv0)
+    beside = os.path.join(os.path.dirname(sys.executable), "clearance")
+    if os.path.isfile(beside) and os.access(beside, os.X_OK):
+        return beside
     found = shutil.which("clearance")
-    return shlex.join([found or "clearance", "hook", agent])
+    return os.path.abspath(found) if found else None
+
+
+def hook_command(agent: str, argv0: str | None = None, scope: str = "project") -> str:
+    """The command line the agent will run.
+
+    Project scope (a settings file committed and shared): a launcher that looks ``clearance``
+    up on ``PATH`` when the hook runs and blocks when it is not there -- never this machine's
+    path, which does not exist on a teammate's. User scope (this machine only): the same
+    launcher pinned to this very clearance by absolute path (it still blocks when that path
+    disappears); without a ``clearance`` executable it falls back to the PATH lookup.
+    """
+    if scope == "user":
+        pinned = _this_clearance(argv0)
+        if pinned is not None:
+            return launcher(agent, pinned)
+    return launcher(agent)
 
 
 def _is_ours(command: object, agent: str) -> bool:
     return (
         isinstance(command, str)
-        and re.search(rf"clearance\S*\s+hook\s+{re.escape(agent)}(\s|$)", command) is not None
+        and re.search(rf"clearance\S*'?\s+hook\s+{re.escape(agent)}(\s|$)", command) is not None
     )
 
 
 def settings_path(agent: str, scope: str, project: str, env: Mapping[str, str]) -> str:
-    folder, _ = TARGETS[agent]
-    home = env.get("HOME") or os.path.expanduser("~")
-    if agent == "codex":
-        if scope == "user":
-            base = env.get("CODEX_HOME") or os.path.join(home, ".codex")
-            return os.path.join(base, "config.toml")
-        return os.path.join(project, folder, "config.toml")
-    if scope == "user":
-        if agent == "claude-code" and env.get("CLAUDE_CONFIG_DIR"):
-            return os.path.join(env["CLAUDE_CONFIG_DIR"], "settings.json")
-        return os.path.join(home, folder, "settings.json")
-    return os.path.join(project, folder, "settings.json")
+    return BY_NAME[agent].settings_path(scope, project, env)
 
 
 # ---- JSON settings (Claude Code, Gemini CLI) --------------------------------------------------
@@ -153,7 +206,7 @@ def _check_hooks(hooks: object, where: str, agent: str) -> None:
                     raise Refused(f"{here}.command must be a string")
                 if "timeout" in entry:
                     timeout = entry["timeout"]
-                    if agent == "codex":
+                    if BY_NAME[agent].format == "toml":  # whole seconds, 0 = none
                         ok = isinstance(timeout, int) and not isinstance(timeout, bool)
                         ok = ok and timeout >= 0
                     else:
@@ -207,7 +260,7 @@ def _read_json(path: str, agent: str) -> tuple[dict[str, object], bool]:
     try:
         data = json.loads(text)
     except ValueError as exc:
-        if agent == "gemini-cli":
+        if BY_NAME[agent].format == "jsonc":
             try:
                 json.loads(_strip_jsonc(text))
             except ValueError:
@@ -216,9 +269,7 @@ def _read_json(path: str, agent: str) -> tuple[dict[str, object], bool]:
                 raise Refused(
                     f"{path} has comments, which rewriting it would lose; add the hook by hand"
                 ) from None
-            consequence = "Gemini CLI refuses to start with it"
-        else:
-            consequence = "Claude Code silently ignores the whole file, hooks included"
+        consequence = BY_NAME[agent].on_bad_settings
         raise Refused(f"{path} is not valid JSON ({exc}); {consequence}. Fix it first") from None
     if not isinstance(data, dict):
         raise Refused(f"{path} must hold a JSON object")
@@ -226,14 +277,13 @@ def _read_json(path: str, agent: str) -> tuple[dict[str, object], bool]:
 
 
 def _json_entry(agent: str, command: str, timeout_s: int) -> dict[str, object]:
-    if agent == "gemini-cli":
-        return {
-            "type": "command",
-            "command": command,
-            "name": "clearance",
-            "timeout": timeout_s * 1000,
-        }
-    return {"type": "command", "command": command, "timeout": timeout_s}
+    spec = BY_NAME[agent]
+    return {
+        "type": "command",
+        "command": command,
+        **spec.entry_extras,
+        "timeout": spec.timeout_value(timeout_s),
+    }
 
 
 def plan_json(
@@ -241,10 +291,10 @@ def plan_json(
 ) -> tuple[str | None, str]:
     """``(new file text or None when nothing changes, what happened)``."""
     data, bom = _read_json(path, agent)
-    _, event = TARGETS[agent]
+    event = BY_NAME[agent].pre_event
     if "hooks" in data:
         _check_hooks(data["hooks"], path, agent)
-    if agent == "claude-code":
+    if BY_NAME[agent].strict_settings:
         _check_claude_extras(data, path)
     wanted = _json_entry(agent, command, timeout_s)
     hooks = data.setdefault("hooks", {})
@@ -279,9 +329,9 @@ def _dump(data: dict[str, object], bom: bool) -> str:
 def _verify_json(text: str, path: str, agent: str, command: str) -> None:
     data = json.loads(text.lstrip("\ufeff"))
     _check_hooks(data["hooks"], path, agent)
-    if agent == "claude-code":
+    if BY_NAME[agent].strict_settings:
         _check_claude_extras(data, path)
-    _, event = TARGETS[agent]
+    event = BY_NAME[agent].pre_event
     if not any(
         _is_ours(entry.get("command"), agent) and entry.get("command") == command
         for group in data["hooks"][event]
@@ -522,11 +572,18 @@ def run_install(
         project = repository_root(os.getcwd()) or os.getcwd()
     project = os.path.abspath(project)
     path = settings_path(agent, scope, project, env)
-    command = command or hook_command(agent)
+    if command is None:
+        command = hook_command(agent, scope=scope)
+        from clearance.hooks.supervisor import DEFAULT_DEADLINE_S
+
+        if timeout_s < 3 * DEFAULT_DEADLINE_S:
+            # the hook must answer (deny, timeout) well before the agent kills it
+            command += f" --deadline {max(0.5, round(timeout_s / 3, 1)):g}"
     if sandbox and not command.endswith(" --sandbox"):
         command += " --sandbox"  # allowed shell commands rewritten to run confined
+    toml = BY_NAME[agent].format == "toml"
     try:
-        if agent == "codex":
+        if toml:
             new, what = plan_toml(path, command, matcher, timeout_s)
         else:
             new, what = plan_json(agent, path, command, matcher, timeout_s)
@@ -534,12 +591,12 @@ def run_install(
                 _verify_json(new, path, agent, command)
     except Refused as exc:
         err.write(f"clearance hook install: refusing: {exc}\n")
-        if agent == "codex":
+        if toml:
             err.write("the block to add:\n" + toml_block(command, matcher, timeout_s))
         else:
             block = {
                 "hooks": {
-                    TARGETS[agent][1]: [
+                    BY_NAME[agent].pre_event: [
                         {"matcher": matcher, "hooks": [_json_entry(agent, command, timeout_s)]}
                     ]
                 }

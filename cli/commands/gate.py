@@ -85,11 +85,12 @@ def parse_line(raw: bytes, default_cwd: str) -> tuple[ToolIntent, str | None, st
     except BadPayload as exc:
         raise BadLine(str(exc).replace("payload", "line", 1)) from None
     if "hook_event_name" in data:
+        from clearance.hooks.agents import recognize
+
         event = data.get("hook_event_name")
-        if event == "BeforeTool":
-            agent = "gemini-cli"
-        elif event == "PreToolUse":
-            agent = "codex" if "turn_id" in data else "claude-code"
+        found = recognize(data)
+        if found is not None:
+            agent = found.name
         else:
             raise BadLine(
                 f"hook event {event!r} is not a pre-tool event of a supported agent "

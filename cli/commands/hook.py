@@ -1,43 +1,34 @@
 """``clearance hook <agent>``: the process an agent starts before every tool call.
 
-The body is :func:`clearance.hooks.base.run`; this wrapper only guarantees that even a failure
-to load the protocol module blocks: exit 2, the reason on stderr and, for the agents that read
-stdout alongside exit 2, a deny built from a fallback table that needs no other module.
+The body is :func:`clearance.hooks.supervisor.run` (a supervisor that answers within a hard
+deadline whatever happens to the decision); this wrapper only guarantees that even a failure to
+load it or the protocol module blocks: exit 2, the reason on stderr and, for the agents that
+read stdout alongside exit 2, a deny built from a fallback table that needs no other module.
 """
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 
 
 def _fallback_block(agent: str, reason: str) -> dict[str, object] | None:
     """What the agent reads on stdout with exit 2, should the protocol modules fail to import
-    (Codex ignores stdout then)."""
-    if agent == "claude-code":
-        return {
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": reason,
-            }
-        }
-    if agent == "gemini-cli":
-        return {"decision": "deny", "reason": reason}
-    return None
+    (the agent registry is plain data; if even it fails, stderr and exit 2 still block)."""
+    try:
+        from clearance.hooks.agents import BY_NAME
+
+        return BY_NAME[agent].fallback_deny(reason)
+    except Exception:
+        return None
 
 
 def run_hook(agent: str, args: list[str]) -> int:
     """Decide the payload on stdin for ``agent``; the exit status the agent acts on."""
-    # The process lives for one decision: the cyclic collector would only run during the
-    # imports (a few ms of the start-up budget) and find nothing worth freeing.
-    gc.disable()
     try:
-        from clearance.hooks import protocol
-        from clearance.hooks.base import run
+        from clearance.hooks.supervisor import run
 
-        return run(protocol(agent), args)
+        return run(agent, args)
     except BaseException as exc:  # a hook that fails must block, not crash
         return _fallback(agent, f"{type(exc).__name__}: {exc}")
 

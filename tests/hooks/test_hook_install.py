@@ -12,8 +12,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hookcases import AGENTS, Result, assert_blocked_on_error
 
-from clearance.hooks.install import hook_command, run_install, toml_string
+from clearance.hooks.install import NOT_INSTALLED, hook_command, launcher, run_install, toml_string
 
 COMMAND = "/opt/venv/bin/clearance hook {agent}"
 
@@ -332,12 +333,106 @@ def test_usage_errors(project: Path, home: Path) -> None:
     assert not (project / ".codex").exists()
 
 
-def test_default_hook_command_is_this_clearance(tmp_path: Path) -> None:
-    script = tmp_path / "bin" / "clearance"
-    script.parent.mkdir()
-    script.write_text("#!/bin/sh\n")
-    assert hook_command("codex", str(script)) == f"{script} hook codex"
-    assert hook_command("codex", "/x/clearance/__main__.py").endswith("-m clearance hook codex")
+# ---- the launcher: present or blocking ---------------------------------------------------------
+
+BARE_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def run_launcher(command: str, path: str, stdin: bytes = b"{}", cwd: Path | None = None) -> Result:
+    """Run a hook command line the way the agents do (a shell), with ``PATH`` set to ``path``."""
+    proc = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=stdin,
+        capture_output=True,
+        env={**os.environ, "PATH": path},
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
+    return Result(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+
+
+def fake_clearance(directory: Path, body: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    script = directory / "clearance"
+    script.write_text(body)
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_project_scope_names_no_path_of_this_machine(agent: str, tmp_path: Path) -> None:
+    command = hook_command(agent, str(fake_clearance(tmp_path / "bin", "#!/bin/sh\n")))
+    assert command.startswith("sh -c ") and command.endswith(f"clearance hook {agent}")
+    for local in (str(tmp_path), sys.prefix, sys.executable):
+        assert local not in command
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_launcher_blocks_where_clearance_is_not_installed(agent: str) -> None:
+    result = run_launcher(launcher(agent), BARE_PATH)
+    reason = assert_blocked_on_error(agent, result)
+    assert NOT_INSTALLED in reason and NOT_INSTALLED in result.stderr
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_launcher_refuses_a_relative_path_hit(agent: str, tmp_path: Path) -> None:
+    """``PATH=.:...`` would run a ``clearance`` the agent planted in the workspace."""
+    fake_clearance(tmp_path, "#!/bin/sh\nexit 0\n")
+    result = run_launcher(launcher(agent), f".:{BARE_PATH}", cwd=tmp_path)
+    assert NOT_INSTALLED in assert_blocked_on_error(agent, result)
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["#!/bin/sh\nexit 1\n", "#!/nonexistent/python3\n", "#!/bin/sh\nkill -TERM $$\n",
+     "#!/bin/sh\nexit 3\n"],
+    ids=["exit-1", "interpreter-gone", "killed", "exit-3"],
+)  # fmt: skip
+@pytest.mark.parametrize("agent", AGENTS)
+def test_launcher_turns_every_other_ending_into_a_block(
+    agent: str, body: str, tmp_path: Path
+) -> None:
+    fake_clearance(tmp_path / "bin", body)
+    result = run_launcher(launcher(agent), f"{tmp_path / 'bin'}:{BARE_PATH}")
+    assert "ended with exit status" in assert_blocked_on_error(agent, result)
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_launcher_passes_decisions_and_blocks_through(agent: str, tmp_path: Path) -> None:
+    fake_clearance(tmp_path / "bin", '#!/bin/sh\ncat >/dev/null; echo "ARGS $*"; exit 0\n')
+    result = run_launcher(launcher(agent), f"{tmp_path / 'bin'}:{BARE_PATH}")
+    assert result.code == 0 and result.stdout == f"ARGS hook {agent}\n", result
+    fake_clearance(tmp_path / "bin", "#!/bin/sh\necho own-block >&2; exit 2\n")
+    result = run_launcher(launcher(agent), f"{tmp_path / 'bin'}:{BARE_PATH}")
+    assert result.code == 2 and result.stderr == "own-block\n", result
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_user_scope_pins_this_clearance_and_blocks_when_it_disappears(
+    agent: str, tmp_path: Path
+) -> None:
+    script = fake_clearance(tmp_path / "bin", "#!/bin/sh\ncat >/dev/null; exit 0\n")
+    command = hook_command(agent, str(script), scope="user")
+    assert str(script) in command
+    assert run_launcher(command, BARE_PATH).code == 0  # found by its path, not PATH
+    script.unlink()
+    result = run_launcher(command, f"{tmp_path / 'bin'}:{BARE_PATH}")
+    assert NOT_INSTALLED in assert_blocked_on_error(agent, result)
+
+
+def test_launcher_runs_the_real_hook(project: Path) -> None:
+    """With the real clearance on PATH the launcher is transparent: a decision comes back."""
+    payload = {
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "cwd": str(project), "session_id": "s",
+    }  # fmt: skip
+    path = f"{Path(sys.executable).parent}:{BARE_PATH}"
+    result = run_launcher(
+        launcher("claude-code") + " --no-ledger", path, json.dumps(payload).encode()
+    )
+    assert result.code == 0, result
+    assert result.json()["hookSpecificOutput"]["permissionDecision"] == "allow"
 
 
 def test_install_through_the_command_line(project: Path, home: Path, tmp_path: Path) -> None:
@@ -361,8 +456,9 @@ def test_install_through_the_command_line(project: Path, home: Path, tmp_path: P
     ]
     entry = group["hooks"][0]
     assert entry["timeout"] == 12000
-    # Run through python -m, the hook command runs this interpreter's clearance module.
-    assert entry["command"].endswith("-m clearance hook gemini-cli")
+    # Project scope: the launcher, which finds clearance on PATH when the hook runs.
+    assert entry["command"].startswith("sh -c ")
+    assert entry["command"].endswith("clearance hook gemini-cli --deadline 4")  # 12 s / 3
     helped = subprocess.run(
         [sys.executable, "-m", "clearance", "hook", "codex", "--help"],
         capture_output=True,
