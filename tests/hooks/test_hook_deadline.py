@@ -28,7 +28,9 @@ DEADLINE = 2.0
 #: How long past the deadline an answer may take on a loaded machine (process start, kill).
 MARGIN = 8.0
 
-EXPANSION_BOMB = "x=ab;" + "x=$x$x;" * 26 + "echo $x"
+#: Doubles a value 26 times, then runs it: the expansion budget (or the deadline) must answer,
+#: and the answer can never be an allow (the program is the unknown value).
+EXPANSION_BOMB = "x=ab;" + "x=$x$x;" * 26 + "$x"
 REGEX_POLICY = """\
 version: 1
 id: rx
@@ -100,9 +102,11 @@ def test_hostile_project_policy_is_cut_off_at_the_deadline(
     for agent in AGENTS:
         payload = payload_for(agent, project, "Bash", {"command": "echo hi"})
         result, took = timed(agent, payload, "--no-ledger")
+        assert took < DEADLINE + MARGIN, (name, took)
+        if name == "backtracking-regex" and result.code == 0 and "[timeout]" not in result.stderr:
+            continue  # rule regexes run on RE2 (linear time): the policy loads and decides
         reason = assert_blocked_on_error(agent, result)  # a timeout or a policy error: a block
         assert "[timeout]" in reason or "[policy_error]" in reason, result
-        assert took < DEADLINE + MARGIN, (name, took)
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -122,14 +126,18 @@ def test_a_payload_that_never_ends_is_cut_off(agent: str) -> None:
 
 
 def test_the_worker_left_behind_is_killed(project: Path) -> None:
-    payload = payload_for("claude-code", project, "Bash", {"command": EXPANSION_BOMB})
-    result, _ = timed("claude-code", payload, "--no-ledger")
-    if "[timeout]" not in result.stderr:
-        pytest.skip("the expansion budget answered before the deadline")
+    read_end, write_end = os.pipe()
+    try:
+        proc = start("claude-code", "--deadline", str(DEADLINE), "--no-ledger", stdin=read_end)
+        os.write(write_end, b'{"hook_event_name": "PreToolUse", ')
+        result = finish(proc)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert "[timeout]" in assert_blocked_on_error("claude-code", result)
     time.sleep(0.5)
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True)
-    assert EXPANSION_BOMB[:20] not in ps.stdout
-    assert not [line for line in ps.stdout.splitlines() if "--deadline 2.0" in line]
+    assert not [line for line in ps.stdout.splitlines() if f"--deadline {DEADLINE}" in line]
 
 
 def test_deadline_settings() -> None:
@@ -159,15 +167,20 @@ def test_a_bad_deadline_blocks(value: str, project: Path) -> None:
     "number", FATAL_SIGNALS, ids=[signal.Signals(n).name for n in FATAL_SIGNALS]
 )
 def test_every_fatal_signal_mid_decision_blocks(number: int, project: Path) -> None:
-    payload = payload_for("claude-code", project, "Bash", {"command": EXPANSION_BOMB})
-    proc = start("claude-code", "--deadline", "30", "--no-ledger")
-    assert proc.stdin is not None
-    proc.stdin.write(json.dumps(payload).encode())
-    proc.stdin.close()
-    proc.stdin = None
-    time.sleep(0.6)  # inside the decision (the worker is expanding)
-    proc.send_signal(number)
-    result = finish(proc)
+    """The budgets make every decision quick, so the call is held open by a payload that has
+    not ended yet: the signal reaches the supervisor while its worker is still busy."""
+    read_end, write_end = os.pipe()
+    try:
+        proc = start("claude-code", "--deadline", "30", "--no-ledger", stdin=read_end)
+        os.write(
+            write_end, json.dumps(payload_for("claude-code", project, "Bash", {}))[:40].encode()
+        )
+        time.sleep(0.6)  # past interpreter start: the worker is reading the payload
+        proc.send_signal(number)
+        result = finish(proc)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
     reason = assert_blocked_on_error("claude-code", result)
     assert "[interrupted]" in reason or "[timeout]" in reason, result
 
