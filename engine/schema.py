@@ -29,6 +29,7 @@ ReasonCode = Literal[
     "internal_error",
     "sandbox_unavailable",
     "input_too_large",
+    "unknown_environment",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES, DANGEROUS_VARIABLES
-from clearance.shellparse.paths import resolve
+from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES
+from clearance.shellparse.paths import inside, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -1398,11 +1398,25 @@ def env(
         fact.assignments.append(name)
         if name == "PATH":
             fact.markers.add("path_modified")
-        if name in DANGEROUS_VARIABLES:
+            k += 1
+            continue
+        from clearance.shellparse.knowledge import environment
+
+        dynamic = bool(flags[index[k]] & DYNAMIC) if index[k] < len(flags) else False
+        verdict = environment.judge(
+            name,
+            value,
+            dynamic,
+            lambda path: inside(resolve(path, env.cwd, c.home), c.workspace),
+        )
+        if verdict == "unknown":
+            fact.markers.add("unknown_env")
+        elif verdict != "harmless":
             fact.markers.add("env_code")
             fact.classes.add("code_exec")
-            if name in COMMAND_STRING_VARIABLES and value:
-                nested.append(_nested(f"env {name}", shell=value))
+            runs = verdict == "command" or name in COMMAND_STRING_VARIABLES
+            if runs and value and not dynamic:
+                nested.append(_nested(f"env {name}", shell=value.strip().lstrip("|")))
         k += 1
     if k < len(operands):
         start = index[k]
