@@ -119,6 +119,17 @@ def hosts_in(value: str) -> list[str]:
     return []
 
 
+def runs_later(resolved: str, workspace: str) -> bool:
+    """Whether ``resolved`` is inside the workspace and a file tools execute without being
+    asked (``knowledge.autorun``: build and test configuration, hooks, start-up files…)."""
+    root = workspace.rstrip("/")
+    if not root or not resolved.startswith(root + "/"):
+        return False
+    from clearance.shellparse.knowledge import autorun
+
+    return autorun.runs_later(resolved[len(root) + 1 :])
+
+
 class Classifier:
     """Classifies commands for one run of the extractor (one cwd, home, workspace)."""
 
@@ -175,7 +186,10 @@ class Classifier:
         if access in ("write", "delete", "unknown"):
             if resolved.startswith(SYSTEM_PREFIXES) or resolved in ("/dev", "/sys", "/proc"):
                 fact.classes.add("system")
-            if access != "unknown" and is_sensitive_write(resolved, self.home, self.workspace):
+            sensitive = access != "unknown" and is_sensitive_write(
+                resolved, self.home, self.workspace
+            )
+            if sensitive or (access == "write" and runs_later(resolved, self.workspace)):
                 fact.markers.add("sensitive_write")
 
     def add_host(self, fact: SimpleCommandFacts, value: str) -> None:

@@ -598,6 +598,8 @@ class Extractor:
             self.out.append(fact)
             return
         self.emit(fact, argv, flags, env, scope, stdin_text)
+        if _prints_environment(fact, command, env):
+            fact.classes.add("secret_read")
         runs_code = (
             fact.program in _CODE_RUNNERS
             or "code_exec" in fact.classes
@@ -628,7 +630,7 @@ class Extractor:
         if not module and fact.program in _BUILTIN_SEMANTICS and not flags[0] & DYNAMIC:
             self._builtin_semantics(fact, argv, flags, env, scope, nested)
         self.out.append(fact)
-        self._downloads(fact)
+        self._downloads(fact, env)
         if "stdin_code" in fact.markers and stdin_text is not None and fact.program in _SHELLS:
             nested.append(Nested(f"{fact.program} < stdin", shell=stdin_text))
         for request in nested:
@@ -754,22 +756,52 @@ class Extractor:
         if verdict == "command" and value and not dynamic:
             nested.append(Nested(f"export {name}", shell=value.strip().lstrip("|")))
 
-    def _downloads(self, fact: SimpleCommandFacts) -> None:
+    def _downloads(self, fact: SimpleCommandFacts, env: Env) -> None:
         """Track what the line writes that later commands run: a download executed
         (``curl -o x.sh … && sh x.sh``), a build definition rewritten before a build
         (``echo … > Makefile && make``)."""
+        if self.rewritten_builds:
+            # a file written earlier on the line that this command loads: code nobody saw
+            git_files = any("/.git" in p or p == _UNKNOWN_WRITE for p in self.rewritten_builds)
+            if fact.classes & _LOADERS or (git_files and fact.program == "git"):
+                fact.classes.add("code_exec")
+        patched = self._patch_targets(fact, env)
         for path in fact.paths:
             if path.resolved is None:
                 continue
             if path.access == "write":
                 if "network" in fact.classes:
                     self.downloaded.add(path.resolved)
-                if path.resolved.rsplit("/", 1)[-1] in BUILD_DEFINITIONS:
+                name = path.resolved.rsplit("/", 1)[-1]
+                if name in BUILD_DEFINITIONS or "sensitive_write" in fact.markers:
                     self.rewritten_builds.add(path.resolved)
             elif path.access == "exec" and path.resolved in self.downloaded:
                 fact.classes.update(("code_exec", "remote_code_exec"))
-        if self.rewritten_builds and fact.classes & {"build", "test"}:
-            fact.classes.add("code_exec")
+        if _unpacks(fact) and not patched:
+            self.rewritten_builds.add(_UNKNOWN_WRITE)  # which files it writes is not in the text
+
+    def _patch_targets(self, fact: SimpleCommandFacts, env: Env) -> bool:
+        """The files a patch writes, read from the patch on disk (``git apply fix.diff``,
+        ``patch -p1 < fix.diff``): writing a hook or a test fixture is judged as such.
+        ``True`` when every patch was read."""
+        if not (
+            (fact.program == "git" and fact.subcommand in ("apply", "am"))
+            or (fact.program == "patch")
+        ) or any(o in fact.options for o in ("--check", "--stat", "--numstat", "--dry-run")):
+            return False
+        sources = [p.resolved for p in fact.paths if p.access == "read" and p.resolved]
+        strip = 1 if fact.program == "git" else 0
+        for option in fact.argv[1:]:
+            if option.startswith("-p") and option[2:].isdigit():
+                strip = int(option[2:])
+        complete = bool(sources) and len(sources) <= 4
+        for source in sources[:4]:
+            targets = _patch_files(source, strip)
+            if targets is None or len(targets) > 64:
+                complete = False
+            for target in (targets or [])[:64]:
+                self.classifier.add_path(fact, target, "write", env, source="patch")
+        return complete
 
     def _nested(self, fact: SimpleCommandFacts, request: Nested, env: Env, scope: Scope) -> None:
         if scope.depth + 1 > MAX_UNWRAP:
@@ -1047,6 +1079,89 @@ def _numeric_word(word: Word, env: Env) -> bool:
         elif not isinstance(part, (Literal, SingleQuoted)) or "$" in part.text:
             return False
     return True
+
+
+_PRINTERS = frozenset(("echo", "printf", "print", "logger", "wall", "write", "notify-send"))
+_BSD_PS_OPTIONS = re.compile(r"[A-Za-z]*e[A-Za-z]*")
+_FORMAT_NAME = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _prints_environment(fact: SimpleCommandFacts, command: SimpleCommand, env: Env) -> bool:
+    """The environment printed by a route the tables cannot see: ``echo $GITHUB_TOKEN`` (or
+    a here-string of it), ``ps e`` (every process's environment), ``envsubst`` (every variable,
+    or those its format names)."""
+    from clearance.shellparse.handlers import credential_variable
+
+    program = fact.program
+    if program == "ps":  # BSD options come first: ``ps e``, ``ps auxe``, ``ps eww 1``
+        first = fact.argv[1] if len(fact.argv) > 1 else ""
+        return _BSD_PS_OPTIONS.fullmatch(first) is not None
+    if program == "envsubst":
+        formats = [a for a in fact.argv[1:] if not a.startswith("-")]
+        if not formats:
+            return True
+        return any(
+            credential_variable(m.group(1)) for f in formats for m in _FORMAT_NAME.finditer(f)
+        )
+    words: list[Word] = list(command.words[1:]) if program in _PRINTERS else []
+    for redirect in command.redirects:
+        if redirect.op == "<<<" and redirect.target is not None:
+            words.append(redirect.target)
+    names: list[str] = []
+    for word in words:
+        parts = list(word.parts)
+        while parts:
+            part = parts.pop()
+            if isinstance(part, DoubleQuoted):
+                parts.extend(part.parts)
+            elif isinstance(part, ParamExpansion) and not part.length:
+                names.extend(() if part.indirect and part.op in ("*", "@") else (part.name,))
+    for redirect in command.redirects:
+        if redirect.heredoc is not None:
+            names.extend(p.name for p in redirect.heredoc.parts if isinstance(p, ParamExpansion))
+    return any(credential_variable(n) and n not in env.vars for n in names)
+
+
+#: Classes of commands that load the project's build, test and package configuration.
+_LOADERS = frozenset(("build", "test", "package_install"))
+#: Stands in ``Extractor.rewritten_builds`` for files written that the text does not name.
+_UNKNOWN_WRITE = "\0unknown files"
+_PATCH_TARGET = re.compile(r"^(?:\+\+\+|---) (?!/dev/null)(\S+)|^diff --git \S+ (\S+)", re.M)
+
+
+def _unpacks(fact: SimpleCommandFacts) -> bool:
+    """Archive extraction and patches whose files are not known: any of them may be a hook."""
+    program = fact.program
+    if program == "tar":
+        return (
+            "--extract" in fact.options
+            or "--get" in fact.options
+            or (len(fact.argv) > 1 and not fact.argv[1].startswith("-") and "x" in fact.argv[1])
+        )
+    if program in ("unzip", "cpio", "bsdtar", "7z", "7za", "unrar", "gunzip", "ar"):
+        return "write" in fact.classes
+    return (program == "git" and fact.subcommand in ("apply", "am")) or program == "patch"
+
+
+def _patch_files(source: str, strip: int) -> list[str] | None:
+    """Paths a unified diff on disk writes, ``strip`` leading components removed as ``-p``
+    does; ``None`` when it cannot be read whole (missing, unreadable, over 1 MiB)."""
+    try:
+        with open(source, encoding="utf-8", errors="replace") as handle:
+            text = handle.read((1 << 20) + 1)
+    except OSError:
+        return None
+    if len(text) > 1 << 20:
+        return None
+    found: list[str] = []
+    for m in _PATCH_TARGET.finditer(text):
+        path = m.group(1) or m.group(2)
+        parts = path.split("/")
+        if strip and len(parts) > strip:
+            path = "/".join(parts[strip:])
+        if path not in found:
+            found.append(path)
+    return found
 
 
 def _named_variable(name: str) -> bool:
