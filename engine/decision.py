@@ -36,6 +36,7 @@ REASON_CODES = (
     "sandbox_unavailable",  # allowed, but nothing can confine it here (sandbox.unavailable)
     "input_too_large",  # the input is over a size limit, or its analysis over a step budget
     "unknown_environment",  # an environment variable nothing knows about rides along
+    "workspace_wide",  # the whole workspace (every file in it, or .git) would be destroyed
 )
 
 #: Markers that can never be allowed by a default or by a rule that does not name them,
@@ -54,6 +55,7 @@ FAIL_CLOSED_MARKERS = {
     "env_code": "inline_code",
     "unknown_env": "unknown_environment",
     "dynamic_arithmetic": "dynamic_command",
+    "workspace_wide": "workspace_wide",
 }
 
 RISKS = ("low", "medium", "high", "critical")

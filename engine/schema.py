@@ -30,6 +30,7 @@ ReasonCode = Literal[
     "sandbox_unavailable",
     "input_too_large",
     "unknown_environment",
+    "workspace_wide",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 

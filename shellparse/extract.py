@@ -191,7 +191,7 @@ class Extractor:
             self.command(commands[0], env, scope)
             return _static_output(self.out[start:], scope.stdin_text)
         stdin_text: str | None = scope.stdin_text
-        upstream_network = False
+        upstream_network = upstream_everything = False
         for k, command in enumerate(commands):
             stage = scope.with_context("pipeline")
             if k:
@@ -203,7 +203,15 @@ class Extractor:
                 for fact in produced:
                     if "stdin_code" in fact.markers:
                         fact.classes.add("remote_code_exec")
+            if k and upstream_everything:
+                # ``find . -type f | xargs sed -i …``: every file of the workspace
+                for fact in produced:
+                    if any(p.access in ("write", "delete") for p in fact.paths):
+                        fact.markers.add("workspace_wide")
             upstream_network = upstream_network or any("network" in f.classes for f in produced)
+            upstream_everything = upstream_everything or any(
+                self._lists_everything(f) for f in produced
+            )
             stdin_text = _static_output(produced, stdin_text)
         return stdin_text
 
@@ -629,12 +637,58 @@ class Extractor:
         nested = self.classifier.classify(fact, argv, flags, env, module)
         if not module and fact.program in _BUILTIN_SEMANTICS and not flags[0] & DYNAMIC:
             self._builtin_semantics(fact, argv, flags, env, scope, nested)
+        start = len(self.out)
         self.out.append(fact)
         self._downloads(fact, env)
+        self._workspace_wide(fact)
         if "stdin_code" in fact.markers and stdin_text is not None and fact.program in _SHELLS:
             nested.append(Nested(f"{fact.program} < stdin", shell=stdin_text))
         for request in nested:
             self._nested(fact, request, env, scope)
+        if fact.program == "find" and self._lists_everything(fact):
+            # ``find . -exec rm {} +``, ``find . -type f -delete``: every file it finds
+            for part in self.out[start:]:
+                if any(p.access in ("write", "delete") for p in part.paths):
+                    part.markers.add("workspace_wide")
+
+    def _workspace_wide(self, fact: SimpleCommandFacts) -> None:
+        """Mass destruction inside the workspace: deleting its root or its ``.git``, or
+        deleting, truncating or overwriting every file at its root (``rm -rf .[!.]*``,
+        ``truncate -s 0 *``)."""
+        root = self.workspace.rstrip("/")
+        for path in fact.paths:
+            resolved = path.resolved
+            if resolved is None or path.access not in ("write", "delete"):
+                continue
+            if path.access == "delete" and (
+                resolved == root
+                or resolved == root + "/.git"
+                or resolved.startswith(root + "/.git/")
+            ):
+                fact.markers.add("workspace_wide")
+            parent, _, name = resolved.rpartition("/")
+            if parent == root and fact.program != "touch" and _matches_everything(name):
+                fact.markers.add("workspace_wide")
+
+    def _lists_everything(self, fact: SimpleCommandFacts) -> bool:
+        """A command that names every file of the workspace: ``find .`` with no test that
+        picks names, ``git ls-files`` without a pathspec, ``fd``/``rg --files`` unfiltered."""
+        program = fact.program
+        root = self.workspace.rstrip("/")
+        argv = fact.argv
+        if program == "find":
+            starts = [
+                p.resolved for p in fact.paths if p.access == "read" and p.source == "argument"
+            ]
+            return root in starts and not any(a in _FIND_FILTERS for a in argv)
+        if program == "git" and fact.subcommand == "ls-files":
+            return not [a for a in argv[2:] if not a.startswith("-")]
+        if program in ("fd", "fdfind") or (program == "rg" and "--files" in fact.options):
+            operands = [a for a in argv[1:] if not a.startswith("-")]
+            return not any(o != "." for o in operands) and not any(
+                o in fact.options for o in ("--glob", "--extension", "--type")
+            )
+        return False
 
     def _builtin_semantics(
         self,
@@ -1162,6 +1216,27 @@ def _patch_files(source: str, strip: int) -> list[str] | None:
         if path not in found:
             found.append(path)
     return found
+
+
+#: find tests that pick files by name, place, size, owner or time: a find with one of them is
+#: not "every file".
+_FIND_FILTERS = frozenset(
+    (
+        *("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex"),
+        *("-iregex", "-lname", "-ilname", "-newer", "-newermt", "-samefile", "-inum"),
+        *("-links", "-size", "-empty", "-user", "-group", "-uid", "-gid", "-perm"),
+        *("-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used", "-prune"),
+    )
+)
+_EVERYTHING = re.compile(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
+
+
+def _matches_everything(name: str) -> bool:
+    """A glob that matches every name (or every dot name) of a directory: ``*``, ``.*``,
+    ``.[!.]*``, ``.??*``, ``*.*``, ``[a-z]*``."""
+    return "*" in name and (
+        _EVERYTHING.fullmatch(name) is not None or name in ("*.*", ".*.*", "*.*.*")
+    )
 
 
 def _named_variable(name: str) -> bool:

@@ -60,6 +60,7 @@ FAIL_CLOSED_MARKERS = frozenset(
         "unknown_cwd",
         "unknown_env",
         "dynamic_arithmetic",
+        "workspace_wide",
     )
 )
 _SET_KEYS = ("classes", "markers", "options", "via", "context", "hosts")
