@@ -841,7 +841,7 @@ class Extractor:
         if not (
             (fact.program == "git" and fact.subcommand in ("apply", "am"))
             or (fact.program == "patch")
-        ) or any(o in fact.options for o in ("--check", "--stat", "--numstat", "--dry-run")):
+        ) or any(o in fact.options for o in _PATCH_DRY):
             return False
         sources = [p.resolved for p in fact.paths if p.access == "read" and p.resolved]
         strip = 1 if fact.program == "git" else 0
@@ -1180,6 +1180,8 @@ def _prints_environment(fact: SimpleCommandFacts, command: SimpleCommand, env: E
 _LOADERS = frozenset(("build", "test", "package_install"))
 #: Stands in ``Extractor.rewritten_builds`` for files written that the text does not name.
 _UNKNOWN_WRITE = "\0unknown files"
+#: Options of ``git apply``/``patch`` that only look at the patch.
+_PATCH_DRY = ("--check", "--stat", "--numstat", "--summary", "--dry-run")
 _PATCH_TARGET = re.compile(r"^(?:\+\+\+|---) (?!/dev/null)(\S+)|^diff --git \S+ (\S+)", re.M)
 
 
@@ -1194,6 +1196,8 @@ def _unpacks(fact: SimpleCommandFacts) -> bool:
         )
     if program in ("unzip", "cpio", "bsdtar", "7z", "7za", "unrar", "gunzip", "ar"):
         return "write" in fact.classes
+    if any(o in fact.options for o in _PATCH_DRY):
+        return False
     return (program == "git" and fact.subcommand in ("apply", "am")) or program == "patch"
 
 
