@@ -34,6 +34,7 @@ from clearance.shellparse.expand import (
     word_text,
 )
 from clearance.shellparse.facts import RedirectFact, SimpleCommandFacts
+from clearance.shellparse.handlers import _Lazy
 from clearance.shellparse.knowledge import (
     BUILD_DEFINITIONS,
     COMMAND_STRING_VARIABLES,
@@ -115,9 +116,9 @@ _ARITH_SAFE_NAMES = frozenset(
         *("BASH_LINENO", "BASH_ARGC"),
     )
 )
-_ARITH_NAME = re.compile(r"(?<![\w$#.])\$?\{?([A-Za-z_]\w*)|\$\{?([0-9#?$!@*-])")
-_ARITH_ASSIGNED = re.compile(r"(?<![\w$])([A-Za-z_]\w*)\s*=(?!=)")
-_ARITH_NUMBER = re.compile(r"\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9a-zA-Z@_]+)?)\s*")
+_ARITH_NAME = _Lazy(r"(?<![\w$#.])\$?\{?([A-Za-z_]\w*)|\$\{?([0-9#?$!@*-])")
+_ARITH_ASSIGNED = _Lazy(r"(?<![\w$])([A-Za-z_]\w*)\s*=(?!=)")
+_ARITH_NUMBER = _Lazy(r"\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9a-zA-Z@_]+)?)\s*")
 _COND_ARITH = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 _WRITE_OPS = {">": "write", ">|": "write", "&>": "write", ">>": "append", "&>>": "append"}
 
@@ -258,7 +259,7 @@ class Extractor:
                 self.word(word, local, scope)
                 fields, flag = expand_word(word, local)
                 numbers = numbers and not flag & (DYNAMIC | GLOB)
-                numbers = numbers and all(_ARITH_NUMBER.fullmatch(f) for f in fields)
+                numbers = numbers and all(_ARITH_NUMBER.rx.fullmatch(f) for f in fields)
             local.vars.pop(command.variable, None)
             local.vars.pop(_INT_VAR + command.variable, None)
             if numbers:
@@ -330,9 +331,9 @@ class Extractor:
         return unknown
 
     def _arith_names(self, expression: str, env: Env, scope: Scope, word: Word | None) -> bool:
-        assigned = {m.group(1) for m in _ARITH_ASSIGNED.finditer(expression)}
+        assigned = {m.group(1) for m in _ARITH_ASSIGNED.rx.finditer(expression)}
         unknown = False
-        for m in _ARITH_NAME.finditer(expression):
+        for m in _ARITH_NAME.rx.finditer(expression):
             name = m.group(1) or m.group(2)
             if name in assigned or name in _ARITH_SAFE_NAMES or (_INT_VAR + name) in env.vars:
                 continue
@@ -347,7 +348,7 @@ class Extractor:
     def _arith_text(self, text: str, env: Env, scope: Scope, word: Word | None) -> bool:
         """Evaluate ``text`` as bash would an arithmetic expression: a number is harmless,
         anything else is followed as ``$((text))``. ``True`` when that cannot be done."""
-        if not text.strip() or _ARITH_NUMBER.fullmatch(text):
+        if not text.strip() or _ARITH_NUMBER.rx.fullmatch(text):
             return False
         if scope.depth + 1 > MAX_UNWRAP:
             return True
@@ -1136,28 +1137,31 @@ def _numeric_word(word: Word, env: Env) -> bool:
 
 
 _PRINTERS = frozenset(("echo", "printf", "print", "logger", "wall", "write", "notify-send"))
-_BSD_PS_OPTIONS = re.compile(r"[A-Za-z]*e[A-Za-z]*")
-_FORMAT_NAME = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_BSD_PS_OPTIONS = _Lazy(r"[A-Za-z]*e[A-Za-z]*")
+_FORMAT_NAME = _Lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _prints_environment(fact: SimpleCommandFacts, command: SimpleCommand, env: Env) -> bool:
     """The environment printed by a route the tables cannot see: ``echo $GITHUB_TOKEN`` (or
     a here-string of it), ``ps e`` (every process's environment), ``envsubst`` (every variable,
     or those its format names)."""
+    program = fact.program
+    printer = program in _PRINTERS
+    if not printer and program not in ("ps", "envsubst") and not command.redirects:
+        return False
     from clearance.shellparse.handlers import credential_variable
 
-    program = fact.program
     if program == "ps":  # BSD options come first: ``ps e``, ``ps auxe``, ``ps eww 1``
         first = fact.argv[1] if len(fact.argv) > 1 else ""
-        return _BSD_PS_OPTIONS.fullmatch(first) is not None
+        return _BSD_PS_OPTIONS.rx.fullmatch(first) is not None
     if program == "envsubst":
         formats = [a for a in fact.argv[1:] if not a.startswith("-")]
         if not formats:
             return True
         return any(
-            credential_variable(m.group(1)) for f in formats for m in _FORMAT_NAME.finditer(f)
+            credential_variable(m.group(1)) for f in formats for m in _FORMAT_NAME.rx.finditer(f)
         )
-    words: list[Word] = list(command.words[1:]) if program in _PRINTERS else []
+    words: list[Word] = list(command.words[1:]) if printer else []
     for redirect in command.redirects:
         if redirect.op == "<<<" and redirect.target is not None:
             words.append(redirect.target)
@@ -1182,12 +1186,19 @@ _LOADERS = frozenset(("build", "test", "package_install"))
 _UNKNOWN_WRITE = "\0unknown files"
 #: Options of ``git apply``/``patch`` that only look at the patch.
 _PATCH_DRY = ("--check", "--stat", "--numstat", "--summary", "--dry-run")
-_PATCH_TARGET = re.compile(r"^(?:\+\+\+|---) (?!/dev/null)(\S+)|^diff --git \S+ (\S+)", re.M)
+_PATCH_TARGET = _Lazy(r"^(?:\+\+\+|---) (?!/dev/null)(\S+)|^diff --git \S+ (\S+)", re.M)
+
+
+_UNPACKERS = frozenset(
+    ("tar", "unzip", "cpio", "bsdtar", "7z", "7za", "unrar", "gunzip", "ar", "git", "patch")
+)
 
 
 def _unpacks(fact: SimpleCommandFacts) -> bool:
     """Archive extraction and patches whose files are not known: any of them may be a hook."""
     program = fact.program
+    if program not in _UNPACKERS:
+        return False
     if program == "tar":
         return (
             "--extract" in fact.options
@@ -1212,7 +1223,7 @@ def _patch_files(source: str, strip: int) -> list[str] | None:
     if len(text) > 1 << 20:
         return None
     found: list[str] = []
-    for m in _PATCH_TARGET.finditer(text):
+    for m in _PATCH_TARGET.rx.finditer(text):
         path = m.group(1) or m.group(2)
         parts = path.split("/")
         if strip and len(parts) > strip:
@@ -1232,14 +1243,14 @@ _FIND_FILTERS = frozenset(
         *("-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used", "-prune"),
     )
 )
-_EVERYTHING = re.compile(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
+_EVERYTHING = _Lazy(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
 
 
 def _matches_everything(name: str) -> bool:
     """A glob that matches every name (or every dot name) of a directory: ``*``, ``.*``,
     ``.[!.]*``, ``.??*``, ``*.*``, ``[a-z]*``."""
     return "*" in name and (
-        _EVERYTHING.fullmatch(name) is not None or name in ("*.*", ".*.*", "*.*.*")
+        _EVERYTHING.rx.fullmatch(name) is not None or name in ("*.*", ".*.*", "*.*.*")
     )
 
 
