@@ -167,6 +167,8 @@ class Classifier:
             resolved = resolve(value, base, self.home)
         if resolved in HARMLESS_DEVICES:
             return
+        if resolved is None and value.startswith("/proc/") and value.endswith("/environ"):
+            fact.classes.add("secret_read")  # ``/proc/$$/environ``: some process's environment
         if resolved is not None and resolved.startswith(NETWORK_FILES):
             # bash's network pseudo-files: ``>& /dev/tcp/host/port`` is a connection, not a file
             parts = resolved.split("/")
