@@ -191,7 +191,11 @@ class Classifier:
             sensitive = access != "unknown" and is_sensitive_write(
                 resolved, self.home, self.workspace
             )
-            if sensitive or (access == "write" and runs_later(resolved, self.workspace)):
+            if sensitive or (
+                access == "write"
+                and fact.program != "touch"  # an empty file, or a timestamp: nothing to run
+                and runs_later(resolved, self.workspace)
+            ):
                 fact.markers.add("sensitive_write")
 
     def add_host(self, fact: SimpleCommandFacts, value: str) -> None:

@@ -207,7 +207,7 @@ class Extractor:
             if k and upstream_everything:
                 # ``find . -type f | xargs sed -i …``: every file of the workspace
                 for fact in produced:
-                    if any(p.access in ("write", "delete") for p in fact.paths):
+                    if _destroys_items(fact):
                         fact.markers.add("workspace_wide")
             upstream_network = upstream_network or any("network" in f.classes for f in produced)
             upstream_everything = upstream_everything or any(
@@ -591,8 +591,8 @@ class Extractor:
         if not command.words:
             self._statement_assignments(command.assignments, env, fact, scope)
             if not command.redirects:
-                if fact.markers - scope.markers - {"unknown_cwd"}:
-                    fact.classes.add("read_only")  # an assignment that changes what runs
+                if "dynamic_arithmetic" in fact.markers:
+                    fact.classes.add("read_only")  # the assignment itself runs what it evaluates
                     self.out.append(fact)
                 return
         else:
@@ -649,7 +649,7 @@ class Extractor:
         if fact.program == "find" and self._lists_everything(fact):
             # ``find . -exec rm {} +``, ``find . -type f -delete``: every file it finds
             for part in self.out[start:]:
-                if any(p.access in ("write", "delete") for p in part.paths):
+                if _destroys_items(part):
                     part.markers.add("workspace_wide")
 
     def _workspace_wide(self, fact: SimpleCommandFacts) -> None:
@@ -802,7 +802,7 @@ class Extractor:
         if verdict == "harmless":
             return
         if verdict == "unknown":
-            fact.markers.add("unknown_env")
+            # harmless by itself: the commands after it carry the marker
             env.vars.setdefault(ENV_UNKNOWN, name)
             return
         fact.markers.add("env_code")
@@ -1127,6 +1127,8 @@ def _builtin_options(
         elif word == "--":
             operands.extend(zip(argv[k + 1 :], flags[k + 1 :], strict=False))
             break
+        elif word.startswith("--"):
+            letters.setdefault(word, "")
         elif len(word) > 1 and word[0] in "-+" and not flags[k] & DYNAMIC:
             j = 1
             while j < len(word):
@@ -1287,6 +1289,22 @@ _FIND_FILTERS = frozenset(
     )
 )
 _EVERYTHING = _Lazy(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
+
+
+#: Programs whose writes change metadata or create empty files, not contents.
+_METADATA_WRITERS = frozenset(("chmod", "chown", "chgrp", "touch", "setfacl", "chattr", "xattr"))
+
+
+def _destroys_items(fact: SimpleCommandFacts) -> bool:
+    """Whether ``fact`` deletes, or overwrites the contents of, the files it is handed (by
+    ``find -exec``'s ``{}`` or ``xargs``'s input) -- not a redirection of its own output."""
+    if fact.program in _METADATA_WRITERS:
+        return False
+    return any(
+        p.access == "delete" or (p.access == "write" and p.source != "redirect")
+        for p in fact.paths
+        if p.resolved is None or "{}" in p.resolved or p.source != "redirect"
+    )
 
 
 def _matches_everything(name: str) -> bool:

@@ -326,9 +326,7 @@ GIT_SUBCOMMANDS = {
                 "--scheduler= --config-file=",
                 abbrev=True,
             ),
-            **shared(
-                ("stop", "unregister"), "vcs_write system", "--config-file= --force", abbrev=True
-            ),
+            **shared(("stop", "unregister"), _WRITE, "--config-file= --force", abbrev=True),
             "run": _sub(
                 "run", _WRITE, "--auto --schedule= --quiet --no-quiet --task= --detach --no-detach"
             ),
