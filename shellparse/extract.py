@@ -117,7 +117,7 @@ _ARITH_SAFE_NAMES = frozenset(
     )
 )
 _ARITH_NAME = _Lazy(r"(?<![\w$#.])\$?\{?([A-Za-z_]\w*)|\$\{?([0-9#?$!@*-])")
-_ARITH_ASSIGNED = _Lazy(r"(?<![\w$])([A-Za-z_]\w*)\s*=(?!=)")
+_ARITH_ASSIGNED = _Lazy(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]=]*\])?\s*=(?!=)")
 _ARITH_NUMBER = _Lazy(r"\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9a-zA-Z@_]+)?)\s*")
 _COND_ARITH = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 _WRITE_OPS = {">": "write", ">|": "write", "&>": "write", ">>": "append", "&>>": "append"}
