@@ -16,8 +16,6 @@ matches ``web/.vscode/tasks.json`` too, for nested projects); ``*`` stays in one
 
 from __future__ import annotations
 
-import re
-
 ECOSYSTEMS: dict[str, tuple[str, ...]] = {
     "python": (
         "conftest.py",
@@ -186,48 +184,86 @@ ECOSYSTEMS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _translate(pattern: str) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return "".join(out)
+_GLOB = frozenset("*?[")
+#: Built on first use: names (a component anywhere), component globs, multi-component paths.
+_INDEX: list[tuple[frozenset[str], tuple[str, ...], tuple[tuple[str, ...], ...]]] = []
 
 
-_MATCHER: list[re.Pattern[str]] = []
+def _index() -> tuple[frozenset[str], tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    if not _INDEX:
+        names: set[str] = set()
+        globs: list[str] = []
+        paths: list[tuple[str, ...]] = []
+        for patterns in ECOSYSTEMS.values():
+            for pattern in patterns:
+                if "/" in pattern:
+                    paths.append(tuple(pattern.split("/")))
+                elif _GLOB.intersection(pattern):
+                    globs.append(pattern)
+                else:
+                    names.add(pattern)
+        _INDEX.append((frozenset(names), tuple(globs), tuple(paths)))
+    return _INDEX[0]
 
 
-def _matcher() -> re.Pattern[str]:
-    if not _MATCHER:
-        bodies = [_translate(p) for patterns in ECOSYSTEMS.values() for p in patterns]
-        _MATCHER.append(re.compile(r"(?:.*/)?(?:" + "|".join(bodies) + r")(?:/.*)?"))
-    return _MATCHER[0]
+def star_match(name: str, pattern: str) -> bool:
+    """``fnmatch`` for patterns whose only wildcard is ``*`` -- the only one the tables use
+    (a test holds it) -- without compiling a regular expression (a hook call is short)."""
+    if "*" not in pattern:
+        return name == pattern
+    pieces = pattern.split("*")
+    head, tail = pieces[0], pieces[-1]
+    if len(name) < len(head) + len(tail) or not name.startswith(head) or not name.endswith(tail):
+        return False
+    at = len(head)
+    end = len(name) - len(tail)
+    for piece in pieces[1:-1]:
+        found = name.find(piece, at, end)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return True
+
+
+def _component(name: str, pattern: str) -> bool:
+    return star_match(name, pattern)
+
+
+def _matches(parts: list[str], pattern: str) -> bool:
+    """Whether ``pattern`` (no ``/``) names one of ``parts`` -- the file or a directory above
+    it, since a pattern covers what is under what it names."""
+    return any(_component(part, pattern) for part in parts)
 
 
 def runs_later(relative: str) -> bool:
     """Whether ``relative`` (a path inside the workspace, relative to its root) is, or is
     under, a file that tools execute without being asked."""
-    return _matcher().fullmatch(relative) is not None
+    return ecosystem_of(relative) is not None
 
 
 def ecosystem_of(relative: str) -> str | None:
-    """The ecosystem whose pattern matches ``relative`` (for explanations), or ``None``."""
-    if not runs_later(relative):
+    """The ecosystem whose pattern matches ``relative`` (``None`` when none does)."""
+    parts = [p for p in relative.split("/") if p]
+    if not parts:
         return None
-    for name, patterns in ECOSYSTEMS.items():
+    names, globs, paths = _index()
+    if names.isdisjoint(parts) and not any(_matches(parts, g) for g in globs):
+        hit = False
+        for path in paths:
+            size = len(path)
+            for start in range(len(parts) - size + 1):
+                if all(_component(parts[start + i], path[i]) for i in range(size)):
+                    hit = True
+                    break
+            if hit:
+                break
+        if not hit:
+            return None
+    for ecosystem, patterns in ECOSYSTEMS.items():
         for pattern in patterns:
-            body = _translate(pattern)
-            if re.fullmatch(r"(?:.*/)?" + body + r"(?:/.*)?", relative):
-                return name
+            wanted = pattern.split("/")
+            size = len(wanted)
+            for start in range(len(parts) - size + 1):
+                if all(_component(parts[start + i], wanted[i]) for i in range(size)):
+                    return ecosystem
     return None

@@ -24,8 +24,6 @@ matches is unknown. Verdicts are a closed set:
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -310,17 +308,26 @@ FAMILIES: tuple[tuple[str, str], ...] = (
     ("GPG_TTY", "harmless"),
 )
 
-_CACHE: dict[str, str] = {}
+_EXACT: dict[str, str] = {}
+_PATTERNS: list[tuple[str, str]] = []
 
 
 def family_verdict(name: str) -> str:
-    """The verdict of the first family whose pattern matches ``name`` (``unknown`` if none)."""
-    found = _CACHE.get(name)
-    if found is None:
-        found = next((v for pattern, v in FAMILIES if fnmatchcase(name, pattern)), "unknown")
-        if len(_CACHE) < 4096:
-            _CACHE[name] = found
-    return found
+    """The verdict of the first family whose pattern matches ``name`` (``unknown`` if none).
+    A name a family names itself is looked up first: the table never lists a name after a
+    pattern that matches it with another verdict (a test holds it)."""
+    if not _PATTERNS:
+        for pattern, verdict in FAMILIES:
+            if "*" in pattern:
+                _PATTERNS.append((pattern, verdict))
+            else:
+                _EXACT.setdefault(pattern, verdict)
+    found = _EXACT.get(name)
+    if found is not None:
+        return found
+    from clearance.shellparse.knowledge.autorun import star_match
+
+    return next((v for p, v in _PATTERNS if star_match(name, p)), "unknown")
 
 
 def judge(

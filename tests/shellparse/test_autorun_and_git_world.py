@@ -167,3 +167,18 @@ def test_list_files_are_read_from_disk(tmp_path: Path) -> None:
         assert "secret_read" not in classes(command.replace("bad.txt", "ok.txt")), command
     missing = _facts("tar -cf out.tar -T missing.txt", tmp_path).commands[0]
     assert None in [p.resolved for p in missing.paths if p.source == "list"]
+
+
+def test_tables_use_only_the_star_wildcard() -> None:
+    """``star_match`` implements ``*`` alone; a ``?`` or ``[`` in a table would be taken
+    literally."""
+    from fnmatch import fnmatchcase
+
+    from clearance.shellparse.knowledge.autorun import star_match
+    from clearance.shellparse.knowledge.environment import FAMILIES
+
+    patterns = [p for ps in ECOSYSTEMS.values() for p in ps] + [p for p, _ in FAMILIES]
+    assert not [p for p in patterns if "?" in p or "[" in p]
+    for name in ("jest.config.ts", "x.pth", "JAVA_OPTS", "rust-toolchain.toml", "a", ""):
+        for pattern in ("jest.config.*", "*.pth", "*_OPTS", "rust-toolchain*", "*", "a*b*c"):
+            assert star_match(name, pattern) == fnmatchcase(name, pattern), (name, pattern)

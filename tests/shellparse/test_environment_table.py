@@ -136,3 +136,23 @@ class TestRidingAlong:
         ).stdout.split()
         assert out == ["False", "True"]
         assert environment.named("HOME") and not environment.named("CARGO_HOME")
+
+
+def test_exact_names_never_follow_a_pattern_that_decides_them_otherwise() -> None:
+    """``family_verdict`` looks exact names up first; that equals first-match order only if
+    no earlier pattern matches the name with another verdict."""
+    from fnmatch import fnmatchcase
+
+    for k, (name, verdict) in enumerate(FAMILIES):
+        if any(c in name for c in "*?["):
+            continue
+        first = next(v for p, v in FAMILIES[: k + 1] if fnmatchcase(name, p))
+        assert first == verdict, (name, verdict, first)
+
+
+def test_first_matching_pattern_wins() -> None:
+    from fnmatch import fnmatchcase
+
+    for name in ("GIT_WORK_TREE", "NODE_EXTRA_CA_CERTS", "MY_TOOL_OPTIONS", "ACME_OPTS", "LC_X"):
+        expected = next((v for p, v in FAMILIES if fnmatchcase(name, p)), "unknown")
+        assert family_verdict(name) == expected, name
