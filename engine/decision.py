@@ -37,6 +37,8 @@ REASON_CODES = (
     "input_too_large",  # the input is over a size limit, or its analysis over a step budget
     "timeout",  # no decision within the hook's deadline: the hook blocked
     "interrupted",  # the hook was sent a signal before it could answer: it blocked
+    "unknown_environment",  # an environment variable nothing knows about rides along
+    "workspace_wide",  # the whole workspace (every file in it, or .git) would be destroyed
 )
 
 #: Markers that can never be allowed by a default or by a rule that does not name them,
@@ -53,6 +55,9 @@ FAIL_CLOSED_MARKERS = {
     "truncated": "depth_limit",
     "path_modified": "dynamic_command",
     "env_code": "inline_code",
+    "unknown_env": "unknown_environment",
+    "dynamic_arithmetic": "dynamic_command",
+    "workspace_wide": "workspace_wide",
 }
 
 RISKS = ("low", "medium", "high", "critical")

@@ -39,6 +39,9 @@ _FAIL_CLOSED_TEXT = {
     "path_modified": "PATH was changed before, so which program runs is not known",
     "env_code": "an environment variable makes the program load or run other code",
     "too_large": "the command is larger than clearance analyses (a size or step budget)",
+    "unknown_env": "an environment variable clearance knows nothing about rides along",
+    "workspace_wide": "it deletes, truncates or rewrites the workspace, every file in it, or .git",
+    "dynamic_arithmetic": "bash evaluates a value not in the text as arithmetic ($(…) in it runs)",
 }
 
 

@@ -31,6 +31,8 @@ ReasonCode = Literal[
     "input_too_large",
     "timeout",
     "interrupted",
+    "unknown_environment",
+    "workspace_wide",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 

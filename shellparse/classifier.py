@@ -119,6 +119,17 @@ def hosts_in(value: str) -> list[str]:
     return []
 
 
+def runs_later(resolved: str, workspace: str) -> bool:
+    """Whether ``resolved`` is inside the workspace and a file tools execute without being
+    asked (``knowledge.autorun``: build and test configuration, hooks, start-up files…)."""
+    root = workspace.rstrip("/")
+    if not root or not resolved.startswith(root + "/"):
+        return False
+    from clearance.shellparse.knowledge import autorun
+
+    return autorun.runs_later(resolved[len(root) + 1 :])
+
+
 class Classifier:
     """Classifies commands for one run of the extractor (one cwd, home, workspace)."""
 
@@ -156,6 +167,8 @@ class Classifier:
             resolved = resolve(value, base, self.home)
         if resolved in HARMLESS_DEVICES:
             return
+        if resolved is None and value.startswith("/proc/") and value.endswith("/environ"):
+            fact.classes.add("secret_read")  # ``/proc/$$/environ``: some process's environment
         if resolved is not None and resolved.startswith(NETWORK_FILES):
             # bash's network pseudo-files: ``>& /dev/tcp/host/port`` is a connection, not a file
             parts = resolved.split("/")
@@ -175,7 +188,14 @@ class Classifier:
         if access in ("write", "delete", "unknown"):
             if resolved.startswith(SYSTEM_PREFIXES) or resolved in ("/dev", "/sys", "/proc"):
                 fact.classes.add("system")
-            if access != "unknown" and is_sensitive_write(resolved, self.home, self.workspace):
+            sensitive = access != "unknown" and is_sensitive_write(
+                resolved, self.home, self.workspace
+            )
+            if sensitive or (
+                access == "write"
+                and fact.program != "touch"  # an empty file, or a timestamp: nothing to run
+                and runs_later(resolved, self.workspace)
+            ):
                 fact.markers.add("sensitive_write")
 
     def add_host(self, fact: SimpleCommandFacts, value: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 
 from clearance.shellparse.classifier import (
     NETWORK_FILES,
@@ -33,6 +34,7 @@ from clearance.shellparse.expand import (
     word_text,
 )
 from clearance.shellparse.facts import RedirectFact, SimpleCommandFacts
+from clearance.shellparse.handlers import _Lazy
 from clearance.shellparse.knowledge import (
     BUILD_DEFINITIONS,
     COMMAND_STRING_VARIABLES,
@@ -62,7 +64,7 @@ from clearance.shellparse.nodes import (
     While,
     Word,
 )
-from clearance.shellparse.paths import resolve
+from clearance.shellparse.paths import inside, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,6 +98,28 @@ _EXPANDED_VARIABLES = frozenset(("PS1", "PS2", "PS4"))
 #: Programs that run their arguments (or a file they name) as code: fed by a substitution
 #: that fetched from the network, they run code from the network.
 _CODE_RUNNERS = _SHELLS | {"eval", "source", ".", "exec"}
+#: Keys in ``Env.vars`` once an assignment exported a variable that runs code, or one the
+#: tables do not know: every later command on the line runs with it.
+ENV_CODE = "__CLEARANCE_ENV_CODE__"
+ENV_UNKNOWN = "__CLEARANCE_ENV_UNKNOWN__"
+#: ``Env.vars`` key prefixes: a variable known to hold an integer (``i=$((i+1))``, a loop over
+#: numbers), one declared ``-i`` (its assignments are arithmetic), an associative array (its
+#: subscripts are strings, not arithmetic).
+_INT_VAR = "\0int:"
+_INT_ATTR = "\0declare-i:"
+_ASSOC = "\0assoc:"
+#: Names whose value bash computes itself: always a number.
+_ARITH_SAFE_NAMES = frozenset(
+    (
+        *("#", "?", "$", "!", "-", "0", "RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID"),
+        *("PPID", "UID", "EUID", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_SUBSHELL", "OPTIND"),
+        *("BASH_LINENO", "BASH_ARGC"),
+    )
+)
+_ARITH_NAME = _Lazy(r"(?<![\w$#.])\$?\{?([A-Za-z_]\w*)|\$\{?([0-9#?$!@*-])")
+_ARITH_ASSIGNED = _Lazy(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]=]*\])?\s*=(?!=)")
+_ARITH_NUMBER = _Lazy(r"\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9a-zA-Z@_]+)?)\s*")
+_COND_ARITH = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 _WRITE_OPS = {">": "write", ">|": "write", "&>": "write", ">>": "append", "&>>": "append"}
 
 
@@ -168,7 +192,7 @@ class Extractor:
             self.command(commands[0], env, scope)
             return _static_output(self.out[start:], scope.stdin_text)
         stdin_text: str | None = scope.stdin_text
-        upstream_network = False
+        upstream_network = upstream_everything = False
         for k, command in enumerate(commands):
             stage = scope.with_context("pipeline")
             if k:
@@ -180,7 +204,15 @@ class Extractor:
                 for fact in produced:
                     if "stdin_code" in fact.markers:
                         fact.classes.add("remote_code_exec")
+            if k and upstream_everything:
+                # ``find . -type f | xargs sed -i …``: every file of the workspace
+                for fact in produced:
+                    if _destroys_items(fact):
+                        fact.markers.add("workspace_wide")
             upstream_network = upstream_network or any("network" in f.classes for f in produced)
+            upstream_everything = upstream_everything or any(
+                self._lists_everything(f) for f in produced
+            )
             stdin_text = _static_output(produced, stdin_text)
         return stdin_text
 
@@ -222,9 +254,16 @@ class Extractor:
             self.body(command.condition, local, scope.with_context("condition"))
             self.body(command.body, local, scope.with_context("loop"))
         elif isinstance(command, For):
+            numbers = command.items is not None
             for word in command.items or ():
                 self.word(word, local, scope)
+                fields, flag = expand_word(word, local)
+                numbers = numbers and not flag & (DYNAMIC | GLOB)
+                numbers = numbers and all(_ARITH_NUMBER.rx.fullmatch(f) for f in fields)
             local.vars.pop(command.variable, None)
+            local.vars.pop(_INT_VAR + command.variable, None)
+            if numbers:
+                local.vars[_INT_VAR + command.variable] = "1"
             self.body(command.body, local, scope.with_context("loop"))
         elif isinstance(command, ArithFor):
             self._arith_command(command.header, "for ((", local, scope)
@@ -263,14 +302,110 @@ class Extractor:
             elif isinstance(part, ParamExpansion):
                 if part.arg is not None:
                     self.parts(part.arg.parts, env, scope, word)
-                if part.subscript is not None:
+                if part.subscript is not None and part.name not in _assoc_arrays(env):
                     self._arith(part.subscript, env, scope, word)
+                self._evaluated_parameter(part, env, scope, word)
             elif isinstance(part, ArithmeticExpansion):
                 self._arith(part, env, scope, word)
 
-    def _arith(self, arith: ArithmeticExpansion, env: Env, scope: Scope, word: Word | None) -> None:
+    def _arith(
+        self,
+        arith: ArithmeticExpansion,
+        env: Env,
+        scope: Scope,
+        word: Word | None,
+        report: bool = True,
+    ) -> bool:
+        """Walk an arithmetic expression: its substitutions run, and every variable it names
+        has its value evaluated as an expression in turn (``x='a[$(id)]'; echo $((x))`` runs
+        ``id``). A value known statically is followed; ``True`` when one is not known --
+        reported as a ``dynamic_arithmetic`` part unless the caller marks its own part."""
         for sub in arith.substitutions:
             self._substitution(sub, env, scope, word, "substitution")
+        expression = arith.expression
+        for sub in arith.substitutions:
+            expression = expression.replace(sub.text, "0")
+        unknown = self._arith_names(expression, env, scope, word)
+        if unknown and report:
+            self._report_arith(arith.text, scope, word)
+        return unknown
+
+    def _arith_names(self, expression: str, env: Env, scope: Scope, word: Word | None) -> bool:
+        assigned = {m.group(1) for m in _ARITH_ASSIGNED.rx.finditer(expression)}
+        unknown = False
+        for m in _ARITH_NAME.rx.finditer(expression):
+            name = m.group(1) or m.group(2)
+            if name in assigned or name in _ARITH_SAFE_NAMES or (_INT_VAR + name) in env.vars:
+                continue
+            value = env.vars.get(name)
+            opaque = value is None or name.isdigit() or name in "@*"
+            if opaque or self._arith_text(value or "", env, scope, word):
+                unknown = True
+        for name in assigned:
+            env.vars[_INT_VAR + name] = "1"
+        return unknown
+
+    def _arith_text(self, text: str, env: Env, scope: Scope, word: Word | None) -> bool:
+        """Evaluate ``text`` as bash would an arithmetic expression: a number is harmless,
+        anything else is followed as ``$((text))``. ``True`` when that cannot be done."""
+        if not text.strip() or _ARITH_NUMBER.rx.fullmatch(text):
+            return False
+        if scope.depth + 1 > MAX_UNWRAP:
+            return True
+        probe = self._new_fact([], None, scope, word)
+        self._nested(probe, Nested("arithmetic", shell=": $((" + text + "))"), env, scope)
+        return "depth_limit" in probe.markers
+
+    def _subscript_text(self, name: str, env: Env, scope: Scope, word: Word | None) -> bool:
+        """A variable name that may carry a subscript (``printf -v 'a[$(id)]'``, ``[[ -v …
+        ]]``, a nameref): the subscript is evaluated. ``True`` when it cannot be followed."""
+        base, bracket, rest = name.partition("[")
+        if not bracket or base in _assoc_arrays(env):
+            return False
+        subscript = rest[:-1] if rest.endswith("]") else rest
+        if subscript in ("@", "*"):
+            return False
+        return self._arith_text(subscript, env, scope, word)
+
+    def _report_arith(self, text: str, scope: Scope, word: Word | None) -> None:
+        fact = self._new_fact(["$((", text, "))"], None, scope, word)
+        fact.program = fact.program_raw = "$(("
+        fact.classes.add("read_only")
+        fact.markers.add("dynamic_arithmetic")
+        self.out.append(fact)
+
+    def _evaluated_parameter(
+        self, part: ParamExpansion, env: Env, scope: Scope, word: Word | None
+    ) -> None:
+        """Expansions that evaluate a variable's value: ``${!x}`` (a name, maybe with a
+        subscript), ``${s:OFFSET:LENGTH}`` (arithmetic), ``${x@P}`` (prompt expansion, which
+        runs the ``$(…)`` in it)."""
+        name = part.name
+        value = env.vars.get(name) if not name.isdigit() else None
+        arg = part.arg
+        unknown = False
+        if part.indirect and part.op is None and part.subscript is None and not part.length:
+            if value is None:
+                unknown = name not in _ARITH_SAFE_NAMES
+            elif "[" in value:
+                unknown = self._subscript_text(value, env, scope, word)
+        elif part.op == ":" and arg is not None:
+            text, flag = word_text(arg, env)
+            if flag & DYNAMIC:
+                unknown = True
+            else:
+                for piece in text.split(":"):
+                    unknown = self._arith_text(piece, env, scope, word) or unknown
+        elif part.op == "@" and arg is not None and arg.text == "P":
+            if value is None:
+                unknown = True
+            elif "$" in value or "`" in value:
+                quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+                probe = self._new_fact([], None, scope, word)
+                self._nested(probe, Nested("${x@P}", shell=": " + quoted), env, scope)
+                unknown = "depth_limit" in probe.markers
+        if unknown:
+            self._report_arith(part.text, scope, word)
 
     def _substitution(
         self,
@@ -330,30 +465,54 @@ class Extractor:
     def _cond(self, command: Cond, env: Env, scope: Scope) -> None:
         argv = ["[["]
         flags = [0]
+        words: list[Word | None] = [None]
         for item in command.items:
             if isinstance(item, str):
                 argv.append(item)
                 flags.append(0)
+                words.append(None)
             else:
                 self.word(item, env, scope)
                 text, flag = word_text(item, env)
                 argv.append(text)
                 flags.append(flag)
+                words.append(item)
         argv.append("]]")
         flags.append(0)
         fact = self._new_fact(argv, None, scope, None)
         fact.program = fact.program_raw = "[["
         fact.classes.add("test")
         _flag_markers(fact, flags)
+        # ``-eq``… evaluate both operands as arithmetic; ``-v`` evaluates a subscript
+        unknown = False
+        for k in range(1, len(argv) - 1):
+            if flags[k] or (argv[k] not in _COND_ARITH and argv[k] != "-v"):
+                continue
+            operands = [k + 1] if argv[k] == "-v" else [k - 1, k + 1]
+            for j in operands:
+                if j <= 0 or j >= len(argv) - 1:
+                    continue
+                word = words[j]
+                if flags[j] & DYNAMIC:
+                    safe = word is not None and _numeric_word(word, env)
+                    unknown = unknown or not safe
+                elif argv[k] == "-v":
+                    unknown = self._subscript_text(argv[j], env, scope, None) or unknown
+                else:
+                    unknown = self._arith_text(argv[j], env, scope, None) or unknown
+        if unknown:
+            fact.markers.add("dynamic_arithmetic")
         self.out.append(fact)
 
     def _arith_command(self, arith: ArithmeticExpansion, name: str, env: Env, scope: Scope) -> None:
-        self._arith(arith, env, scope, None)
+        unknown = self._arith(arith, env, scope, None, report=False)
         fact = self._new_fact([name, arith.expression, "))"], None, scope, None)
         fact.program = fact.program_raw = name
         fact.classes.add("test")
         if arith.substitutions or arith.parameters:
             fact.markers.add("dynamic_argument")
+        if unknown:
+            fact.markers.add("dynamic_arithmetic")
         self.out.append(fact)
 
     # --- simple commands -----------------------------------------------------------------
@@ -432,6 +591,9 @@ class Extractor:
         if not command.words:
             self._statement_assignments(command.assignments, env, fact, scope)
             if not command.redirects:
+                if "dynamic_arithmetic" in fact.markers:
+                    fact.classes.add("read_only")  # the assignment itself runs what it evaluates
+                    self.out.append(fact)
                 return
         else:
             self._prefix_assignments(command.assignments, env, fact, scope)
@@ -445,6 +607,8 @@ class Extractor:
             self.out.append(fact)
             return
         self.emit(fact, argv, flags, env, scope, stdin_text)
+        if _prints_environment(fact, command, env):
+            fact.classes.add("secret_read")
         runs_code = (
             fact.program in _CODE_RUNNERS
             or "code_exec" in fact.classes
@@ -472,29 +636,256 @@ class Extractor:
         """Classify ``fact``, record it, then analyse every command it runs in turn."""
         _flag_markers(fact, flags)
         nested = self.classifier.classify(fact, argv, flags, env, module)
+        if not module and fact.program in _BUILTIN_SEMANTICS and not flags[0] & DYNAMIC:
+            self._builtin_semantics(fact, argv, flags, env, scope, nested)
+        start = len(self.out)
         self.out.append(fact)
-        self._downloads(fact)
+        self._downloads(fact, env)
+        self._workspace_wide(fact)
         if "stdin_code" in fact.markers and stdin_text is not None and fact.program in _SHELLS:
             nested.append(Nested(f"{fact.program} < stdin", shell=stdin_text))
         for request in nested:
             self._nested(fact, request, env, scope)
+        if fact.program == "find" and self._lists_everything(fact):
+            # ``find . -exec rm {} +``, ``find . -type f -delete``: every file it finds
+            for part in self.out[start:]:
+                if _destroys_items(part):
+                    part.markers.add("workspace_wide")
 
-    def _downloads(self, fact: SimpleCommandFacts) -> None:
+    def _workspace_wide(self, fact: SimpleCommandFacts) -> None:
+        """Mass destruction inside the workspace: deleting its root or its ``.git``, or
+        deleting, truncating or overwriting every file at its root (``rm -rf .[!.]*``,
+        ``truncate -s 0 *``)."""
+        root = self.workspace.rstrip("/")
+        for path in fact.paths:
+            resolved = path.resolved
+            if resolved is None or path.access not in ("write", "delete"):
+                continue
+            if path.access == "delete" and (
+                resolved == root
+                or resolved == root + "/.git"
+                or resolved.startswith(root + "/.git/")
+            ):
+                fact.markers.add("workspace_wide")
+            parent, _, name = resolved.rpartition("/")
+            if parent == root and fact.program != "touch" and _matches_everything(name):
+                fact.markers.add("workspace_wide")
+
+    def _lists_everything(self, fact: SimpleCommandFacts) -> bool:
+        """A command that names every file of the workspace: ``find .`` with no test that
+        picks names, ``git ls-files`` without a pathspec, ``fd``/``rg --files`` unfiltered."""
+        program = fact.program
+        root = self.workspace.rstrip("/")
+        argv = fact.argv
+        if program == "find":
+            starts = [
+                p.resolved for p in fact.paths if p.access == "read" and p.source == "argument"
+            ]
+            return root in starts and not any(a in _FIND_FILTERS for a in argv)
+        if program == "git" and fact.subcommand == "ls-files":
+            return not [a for a in argv[2:] if not a.startswith("-")]
+        if program in ("fd", "fdfind") or (program == "rg" and "--files" in fact.options):
+            operands = [a for a in argv[1:] if not a.startswith("-")]
+            return not any(o != "." for o in operands) and not any(
+                o in fact.options for o in ("--glob", "--extension", "--type")
+            )
+        return False
+
+    def _builtin_semantics(
+        self,
+        fact: SimpleCommandFacts,
+        argv: list[str],
+        flags: list[int],
+        env: Env,
+        scope: Scope,
+        nested: list[Nested],
+    ) -> None:
+        """Builtins that change what later words mean, run stored strings, or evaluate a
+        value as arithmetic: exported variables, ``declare -i/-n``, ``let``, ``printf -v``,
+        ``hash -p``, ``enable -f``, ``mapfile -C``, ``compgen``/``complete`` callbacks."""
+        program = fact.program
+        letters, operands = _builtin_options(program, argv, flags)
+        unknown = False
+        if program in ("export", "declare", "typeset", "local", "readonly"):
+            exported = program == "export" or "x" in letters
+            for value, flag in operands:
+                name, eq, text = value.partition("=")
+                if "$" in name or "`" in name:
+                    unknown = True
+                    continue
+                if "[" in name:
+                    unknown = self._subscript_text(name, env, scope, None) or unknown
+                    continue
+                dynamic = bool(flag & DYNAMIC)
+                if "A" in letters:
+                    env.vars[_ASSOC + name] = "1"
+                if "i" in letters:
+                    env.vars[_INT_ATTR + name] = "1"
+                    if eq:
+                        unknown = dynamic or self._arith_text(text, env, scope, None) or unknown
+                if "n" in letters and eq:
+                    unknown = dynamic or self._subscript_text(text, env, scope, None) or unknown
+                if exported and name != "PATH":
+                    if not eq and name not in env.vars:
+                        continue  # exporting what the environment already holds
+                    known = text if eq else env.vars.get(name)
+                    self._exported(fact, name, known, dynamic and bool(eq), env, scope, nested)
+        elif program == "let":
+            for value, flag in operands:
+                if flag & DYNAMIC:
+                    unknown = True
+                elif "$" in value or "`" in value or "[" in value:
+                    unknown = self._arith_text(value, env, scope, None) or unknown
+                else:
+                    unknown = self._arith_names(value, env, scope, None) or unknown
+        elif program in ("printf", "read", "unset", "mapfile", "readarray", "getopts", "wait"):
+            names = [(v, f) for v, f in operands]
+            if program == "printf" and "v" in letters:
+                names = [(letters["v"], flags[1] if len(flags) > 1 else 0)]
+            elif program == "printf":
+                names = []
+            for key in ("a", "v") if program != "printf" else ():
+                if key in letters:
+                    names.append((letters[key], 0))
+            for value, flag in names:
+                if ("$" in value or "`" in value) and flag & DYNAMIC:
+                    unknown = True
+                elif "[" in value:
+                    unknown = self._subscript_text(value, env, scope, None) or unknown
+                env.vars.pop(_INT_VAR + value, None)
+            if program in ("mapfile", "readarray") and "C" in letters:
+                nested.append(Nested(f"{program} -C", shell=letters["C"]))
+        elif program in ("test", "["):
+            for k, value in enumerate(argv[1:-1], start=1):
+                if value == "-v" and not flags[k]:
+                    if flags[k + 1] & DYNAMIC:
+                        unknown = True
+                    else:
+                        unknown = self._subscript_text(argv[k + 1], env, scope, None) or unknown
+        elif program == "hash" and "p" in letters:
+            self.classifier.add_path(fact, letters["p"], "exec", env, source="option")
+            fact.classes.add("code_exec")  # the name now runs that file
+        elif program == "enable" and "f" in letters:
+            self.classifier.add_path(fact, letters["f"], "exec", env, source="option")
+            fact.classes.add("code_exec")  # a shared object loaded into the shell
+        elif program in ("compgen", "complete"):
+            if "C" in letters:
+                nested.append(Nested(f"{program} -C", shell=letters["C"]))
+            if "F" in letters and program == "compgen":
+                # ``complete -F`` only registers it for interactive completion
+                function = letters["F"]
+                if function not in self.functions:
+                    nested.append(Nested(f"{program} -F", shell=function))
+            if "W" in letters and ("$" in letters["W"] or "`" in letters["W"]):
+                # the word list is expanded when completing: its substitutions run then
+                quoted = letters["W"].replace("\\", "\\\\").replace('"', '\\"')
+                nested.append(Nested(f"{program} -W", shell=': "' + quoted + '"'))
+        elif program == "trap":
+            # ``trap - SIG`` and ``trap '' SIG`` reset or ignore: no command
+            nested[:] = [n for n in nested if n.shell is None or n.shell.strip() not in ("-", "")]
+            fact.classes.add("read_only")  # the command it sets is judged on its own
+        if unknown:
+            fact.markers.add("dynamic_arithmetic")
+
+    def _exported(
+        self,
+        fact: SimpleCommandFacts,
+        name: str,
+        value: str | None,
+        dynamic: bool,
+        env: Env,
+        scope: Scope,
+        nested: list[Nested],
+    ) -> None:
+        """``export NAME=VALUE``: every later command runs with it."""
+        verdict = self._env_verdict(name, value, dynamic, env)
+        if verdict == "harmless":
+            return
+        if verdict == "unknown":
+            # harmless by itself: the commands after it carry the marker
+            env.vars.setdefault(ENV_UNKNOWN, name)
+            return
+        fact.markers.add("env_code")
+        fact.classes.add("code_exec")
+        env.vars.setdefault(ENV_CODE, name)
+        if verdict == "command" and value and not dynamic:
+            nested.append(Nested(f"export {name}", shell=value.strip().lstrip("|")))
+
+    def _downloads(self, fact: SimpleCommandFacts, env: Env) -> None:
         """Track what the line writes that later commands run: a download executed
         (``curl -o x.sh … && sh x.sh``), a build definition rewritten before a build
         (``echo … > Makefile && make``)."""
+        if self.rewritten_builds:
+            # a file written earlier on the line that this command loads: code nobody saw
+            git_files = any("/.git" in p or p == _UNKNOWN_WRITE for p in self.rewritten_builds)
+            if fact.classes & _LOADERS or (git_files and fact.program == "git"):
+                fact.classes.add("code_exec")
+        self._listed_files(fact, env)
+        patched = self._patch_targets(fact, env)
         for path in fact.paths:
             if path.resolved is None:
                 continue
             if path.access == "write":
                 if "network" in fact.classes:
                     self.downloaded.add(path.resolved)
-                if path.resolved.rsplit("/", 1)[-1] in BUILD_DEFINITIONS:
+                name = path.resolved.rsplit("/", 1)[-1]
+                if name in BUILD_DEFINITIONS or "sensitive_write" in fact.markers:
                     self.rewritten_builds.add(path.resolved)
             elif path.access == "exec" and path.resolved in self.downloaded:
                 fact.classes.update(("code_exec", "remote_code_exec"))
-        if self.rewritten_builds and fact.classes & {"build", "test"}:
-            fact.classes.add("code_exec")
+        if _unpacks(fact) and not patched:
+            self.rewritten_builds.add(_UNKNOWN_WRITE)  # which files it writes is not in the text
+
+    def _listed_files(self, fact: SimpleCommandFacts, env: Env) -> None:
+        """Files named in a list file the command reads them from (``tar -T list``,
+        ``rsync --files-from=list``, ``zip -@ < list``): read from disk, each is a file read
+        (a secret in the list is a secret read); a list that cannot be read is an unknown."""
+        program = fact.program
+        if program not in ("tar", "bsdtar", "rsync", "zip", "cpio"):
+            return
+        argv = fact.argv
+        lists: list[str] = []
+        for k, word in enumerate(argv[1:], start=1):
+            following = argv[k + 1] if k + 1 < len(argv) else ""
+            if word in ("-T", "--files-from") and program != "zip":
+                lists.append(following)
+            elif word.startswith("--files-from="):
+                lists.append(word.partition("=")[2])
+            elif word.startswith("-T") and len(word) > 2 and program in ("tar", "bsdtar"):
+                lists.append(word[2:])
+        if (program == "zip" and "-@" in argv) or (program == "cpio" and "-o" in argv):
+            lists.extend(r.target for r in fact.redirects if r.mode == "read" and r.target)
+        for listed in lists[:4]:
+            where = resolve(listed, env.cwd, env.home) if listed not in ("", "-") else None
+            names = _list_file(where) if where is not None else None
+            if names is None:
+                self.classifier.add_path(fact, listed or "-", "read", env, "list", dynamic=True)
+                continue
+            for name in names:
+                self.classifier.add_path(fact, name, "read", env, "list", tree=True)
+
+    def _patch_targets(self, fact: SimpleCommandFacts, env: Env) -> bool:
+        """The files a patch writes, read from the patch on disk (``git apply fix.diff``,
+        ``patch -p1 < fix.diff``): writing a hook or a test fixture is judged as such.
+        ``True`` when every patch was read."""
+        if not (
+            (fact.program == "git" and fact.subcommand in ("apply", "am"))
+            or (fact.program == "patch")
+        ) or any(o in fact.options for o in _PATCH_DRY):
+            return False
+        sources = [p.resolved for p in fact.paths if p.access == "read" and p.resolved]
+        strip = 1 if fact.program == "git" else 0
+        for option in fact.argv[1:]:
+            if option.startswith("-p") and option[2:].isdigit():
+                strip = int(option[2:])
+        complete = bool(sources) and len(sources) <= 4
+        for source in sources[:4]:
+            targets = _patch_files(source, strip)
+            if targets is None or len(targets) > 64:
+                complete = False
+            for target in (targets or [])[:64]:
+                self.classifier.add_path(fact, target, "write", env, source="patch")
+        return complete
 
     def _nested(self, fact: SimpleCommandFacts, request: Nested, env: Env, scope: Scope) -> None:
         if scope.depth + 1 > MAX_UNWRAP:
@@ -548,7 +939,7 @@ class Extractor:
         self.word(assignment.value, env, scope)
         for element in assignment.array or ():
             self.word(element, env, scope)
-        if assignment.subscript is not None:
+        if assignment.subscript is not None and assignment.name not in _assoc_arrays(env):
             self._arith(assignment.subscript, env, scope, None)
 
     def _prefix_assignments(
@@ -577,6 +968,19 @@ class Extractor:
                 env.vars.pop(name, None)
             else:
                 env.vars[name] = value
+            env.vars.pop(_INT_VAR + name, None)
+            parts = assignment.value.parts if assignment.value is not None else []
+            if len(parts) == 1 and isinstance(parts[0], ArithmeticExpansion):
+                env.vars[_INT_VAR + name] = "1"  # ``i=$((i+1))`` always holds a number
+            elif _INT_ATTR + name in env.vars and assignment.value is not None:
+                # declared ``-i``: the value is evaluated as an expression
+                text, flag = word_text(assignment.value, env)
+                if flag & DYNAMIC or self._arith_text(text, env, scope, None):
+                    fact.markers.add("dynamic_arithmetic")
+            if name in ("BASH_CMDS", "BASH_ALIASES"):
+                fact.markers.add("env_code")  # rebinds what a command name runs
+                fact.classes.add("code_exec")
+                env.vars.setdefault(ENV_CODE, name)
             if name == "HOME":
                 # ``~`` and a bare ``cd`` now go there; an unknown value leaves them unknown
                 # (a ``$`` in a path makes it unresolvable)
@@ -591,28 +995,53 @@ class Extractor:
         scope: Scope,
         persistent: bool = False,
     ) -> None:
+        """Judge an assignment that reaches the environment of the programs run with it
+        (a prefix), or -- ``persistent`` -- one to a variable that is usually exported
+        already (``HOME=/tmp; git log``). See ``knowledge.environment``."""
         name = assignment.name
         if name == "PATH":
             fact.markers.add("path_modified")
             if persistent:
                 env.vars[PATH_CHANGED] = "1"
-        if name not in DANGEROUS_VARIABLES:
+            return
+        if assignment.subscript is not None or assignment.array is not None:
+            return  # an array (element) is never exported
+        text: str | None = None
+        dynamic = False
+        if assignment.value is not None:
+            text, flag = word_text(assignment.value, env)
+            dynamic = bool(flag & DYNAMIC)
+        if persistent and name not in DANGEROUS_VARIABLES and not _named_variable(name):
+            return
+        verdict = self._env_verdict(name, text, dynamic, env)
+        if verdict == "harmless":
+            return
+        if verdict == "unknown":
+            if not persistent:
+                fact.markers.add("unknown_env")
             return
         fact.markers.add("env_code")
         fact.classes.add("code_exec")
-        if name in COMMAND_STRING_VARIABLES and assignment.value is not None:
-            text, flag = word_text(assignment.value, env)
-            text = text.strip().lstrip("|")  # LESSOPEN='|cmd %s': the leading bar is syntax
-            if not flag & DYNAMIC and text:
-                self._nested(fact, Nested(f"${name}", shell=text), env, scope)
-        elif name in _EXPANDED_VARIABLES and assignment.value is not None:
+        if (verdict == "command" or name in COMMAND_STRING_VARIABLES) and text is not None:
+            command = text.strip().lstrip("|")  # LESSOPEN='|cmd %s': the leading bar is syntax
+            if not dynamic and command:
+                self._nested(fact, Nested(f"${name}", shell=command), env, scope)
+        elif name in _EXPANDED_VARIABLES and text is not None and not dynamic and "$" in text:
             # expanded again each time it is used: the substitutions in it run then
-            text, flag = word_text(assignment.value, env)
-            if not flag & DYNAMIC and "$" in text:
-                quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-                self._nested(fact, Nested(f"${name}", shell=": " + quoted), env, scope)
+            quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            self._nested(fact, Nested(f"${name}", shell=": " + quoted), env, scope)
         if persistent:
-            env.vars.setdefault("__CLEARANCE_ENV_CODE__", name)
+            env.vars.setdefault(ENV_CODE, name)
+
+    def _env_verdict(self, name: str, value: str | None, dynamic: bool, env: Env) -> str:
+        from clearance.shellparse.knowledge import environment
+
+        workspace = self.workspace
+        home = env.home
+        cwd = env.cwd
+        return environment.judge(
+            name, value, dynamic, lambda path: inside(resolve(path, cwd, home), workspace)
+        )
 
     def _redirect_facts(
         self, fact: SimpleCommandFacts, redirects: tuple[Redirect, ...], env: Env
@@ -649,11 +1078,251 @@ class Extractor:
                 source="redirect",
                 dynamic=dynamic,
             )
-        if "__CLEARANCE_ENV_CODE__" in env.vars:
+        if ENV_CODE in env.vars:
             fact.markers.add("env_code")
+        if ENV_UNKNOWN in env.vars:
+            fact.markers.add("unknown_env")
 
 
 # --- helpers --------------------------------------------------------------------------------
+
+
+#: Builtins ``_builtin_semantics`` reads, and the options of each that take a value.
+_BUILTIN_SEMANTICS = {
+    "export": "",
+    "declare": "",
+    "typeset": "",
+    "local": "",
+    "readonly": "",
+    "let": "",
+    "printf": "v",
+    "read": "adinNptu",
+    "unset": "",
+    "mapfile": "dnOsuCc",
+    "readarray": "dnOsuCc",
+    "getopts": "",
+    "wait": "p",
+    "test": "",
+    "[": "",
+    "hash": "pd",
+    "enable": "fd",
+    "compgen": "ACFGWXPSo",
+    "complete": "ACFGWXPSoD",
+    "trap": "",
+}
+
+
+def _builtin_options(
+    program: str | None, argv: list[str], flags: list[int]
+) -> tuple[dict[str, str], list[tuple[str, int]]]:
+    """Short options of a builtin (``{"v": "NAME"}``, a flag maps to ``""``) and its operands."""
+    with_value = _BUILTIN_SEMANTICS.get(program or "", "")
+    letters: dict[str, str] = {}
+    operands: list[tuple[str, int]] = []
+    k = 1
+    while k < len(argv):
+        word = argv[k]
+        if operands or program in ("test", "[", "trap", "let"):
+            operands.append((word, flags[k]))
+        elif word == "--":
+            operands.extend(zip(argv[k + 1 :], flags[k + 1 :], strict=False))
+            break
+        elif word.startswith("--"):
+            letters.setdefault(word, "")
+        elif len(word) > 1 and word[0] in "-+" and not flags[k] & DYNAMIC:
+            j = 1
+            while j < len(word):
+                letter = word[j]
+                if letter in with_value:
+                    rest = word[j + 1 :]
+                    if not rest and k + 1 < len(argv):
+                        k += 1
+                        rest = argv[k]
+                    letters[letter] = rest
+                    break
+                letters.setdefault(letter, "")
+                j += 1
+        else:
+            operands.append((word, flags[k]))
+        k += 1
+    return letters, operands
+
+
+def _numeric_word(word: Word, env: Env) -> bool:
+    """A word made of literals and parameters bash always gives a number (``$#``, ``$?``,
+    a variable known to hold one): evaluating it as arithmetic runs nothing."""
+    parts = list(word.parts)
+    while parts:
+        part = parts.pop()
+        if isinstance(part, DoubleQuoted):
+            parts.extend(part.parts)
+        elif isinstance(part, ParamExpansion):
+            if part.op or part.indirect or part.subscript is not None:
+                return False
+            known = part.name in _ARITH_SAFE_NAMES or _INT_VAR + part.name in env.vars
+            if not known and not part.length:
+                return False
+        elif not isinstance(part, (Literal, SingleQuoted)) or "$" in part.text:
+            return False
+    return True
+
+
+_PRINTERS = frozenset(("echo", "printf", "print", "logger", "wall", "write", "notify-send"))
+_BSD_PS_OPTIONS = _Lazy(r"[A-Za-z]*e[A-Za-z]*")
+_FORMAT_NAME = _Lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _prints_environment(fact: SimpleCommandFacts, command: SimpleCommand, env: Env) -> bool:
+    """The environment printed by a route the tables cannot see: ``echo $GITHUB_TOKEN`` (or
+    a here-string of it), ``ps e`` (every process's environment), ``envsubst`` (every variable,
+    or those its format names)."""
+    program = fact.program
+    printer = program in _PRINTERS
+    if not printer and program not in ("ps", "envsubst") and not command.redirects:
+        return False
+    from clearance.shellparse.handlers import credential_variable
+
+    if program == "ps":  # BSD options come first: ``ps e``, ``ps auxe``, ``ps eww 1``
+        first = fact.argv[1] if len(fact.argv) > 1 else ""
+        return _BSD_PS_OPTIONS.rx.fullmatch(first) is not None
+    if program == "envsubst":
+        formats = [a for a in fact.argv[1:] if not a.startswith("-")]
+        if not formats:
+            return True
+        return any(
+            credential_variable(m.group(1)) for f in formats for m in _FORMAT_NAME.rx.finditer(f)
+        )
+    words: list[Word] = list(command.words[1:]) if printer else []
+    for redirect in command.redirects:
+        if redirect.op == "<<<" and redirect.target is not None:
+            words.append(redirect.target)
+    names: list[str] = []
+    for word in words:
+        parts = list(word.parts)
+        while parts:
+            part = parts.pop()
+            if isinstance(part, DoubleQuoted):
+                parts.extend(part.parts)
+            elif isinstance(part, ParamExpansion) and not part.length:
+                names.extend(() if part.indirect and part.op in ("*", "@") else (part.name,))
+    for redirect in command.redirects:
+        if redirect.heredoc is not None:
+            names.extend(p.name for p in redirect.heredoc.parts if isinstance(p, ParamExpansion))
+    return any(credential_variable(n) and n not in env.vars for n in names)
+
+
+#: Classes of commands that load the project's build, test and package configuration.
+_LOADERS = frozenset(("build", "test", "package_install"))
+#: Stands in ``Extractor.rewritten_builds`` for files written that the text does not name.
+_UNKNOWN_WRITE = "\0unknown files"
+#: Options of ``git apply``/``patch`` that only look at the patch.
+_PATCH_DRY = ("--check", "--stat", "--numstat", "--summary", "--dry-run")
+_PATCH_TARGET = _Lazy(r"^(?:\+\+\+|---) (?!/dev/null)(\S+)|^diff --git \S+ (\S+)", re.M)
+
+
+_UNPACKERS = frozenset(
+    ("tar", "unzip", "cpio", "bsdtar", "7z", "7za", "unrar", "gunzip", "ar", "git", "patch")
+)
+
+
+def _unpacks(fact: SimpleCommandFacts) -> bool:
+    """Archive extraction and patches whose files are not known: any of them may be a hook."""
+    program = fact.program
+    if program not in _UNPACKERS:
+        return False
+    if program == "tar":
+        return (
+            "--extract" in fact.options
+            or "--get" in fact.options
+            or (len(fact.argv) > 1 and not fact.argv[1].startswith("-") and "x" in fact.argv[1])
+        )
+    if program in ("unzip", "cpio", "bsdtar", "7z", "7za", "unrar", "gunzip", "ar"):
+        return "write" in fact.classes
+    if any(o in fact.options for o in _PATCH_DRY):
+        return False
+    return (program == "git" and fact.subcommand in ("apply", "am")) or program == "patch"
+
+
+def _list_file(path: str) -> list[str] | None:
+    """The names in a list file, one a line (NUL-separated too), at most 256 from its first
+    1 MiB; ``None`` when it cannot be read or holds more."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read((1 << 20) + 1)
+    except OSError:
+        return None
+    names = [n for n in text.replace("\0", "\n").split("\n") if n.strip()]
+    if len(text) > 1 << 20 or len(names) > 256:
+        return None
+    return names
+
+
+def _patch_files(source: str, strip: int) -> list[str] | None:
+    """Paths a unified diff on disk writes, ``strip`` leading components removed as ``-p``
+    does; ``None`` when it cannot be read whole (missing, unreadable, over 1 MiB)."""
+    try:
+        with open(source, encoding="utf-8", errors="replace") as handle:
+            text = handle.read((1 << 20) + 1)
+    except OSError:
+        return None
+    if len(text) > 1 << 20:
+        return None
+    found: list[str] = []
+    for m in _PATCH_TARGET.rx.finditer(text):
+        path = m.group(1) or m.group(2)
+        parts = path.split("/")
+        if strip and len(parts) > strip:
+            path = "/".join(parts[strip:])
+        if path not in found:
+            found.append(path)
+    return found
+
+
+#: find tests that pick files by name, place, size, owner or time: a find with one of them is
+#: not "every file".
+_FIND_FILTERS = frozenset(
+    (
+        *("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex"),
+        *("-iregex", "-lname", "-ilname", "-newer", "-newermt", "-samefile", "-inum"),
+        *("-links", "-size", "-empty", "-user", "-group", "-uid", "-gid", "-perm"),
+        *("-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used", "-prune"),
+    )
+)
+_EVERYTHING = _Lazy(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
+
+
+#: Programs whose writes change metadata or create empty files, not contents.
+_METADATA_WRITERS = frozenset(("chmod", "chown", "chgrp", "touch", "setfacl", "chattr", "xattr"))
+
+
+def _destroys_items(fact: SimpleCommandFacts) -> bool:
+    """Whether ``fact`` deletes, or overwrites the contents of, the files it is handed (by
+    ``find -exec``'s ``{}`` or ``xargs``'s input) -- not a redirection of its own output."""
+    if fact.program in _METADATA_WRITERS:
+        return False
+    return any(
+        p.access == "delete" or (p.access == "write" and p.source != "redirect")
+        for p in fact.paths
+        if p.resolved is None or "{}" in p.resolved or p.source != "redirect"
+    )
+
+
+def _matches_everything(name: str) -> bool:
+    """A glob that matches every name (or every dot name) of a directory: ``*``, ``.*``,
+    ``.[!.]*``, ``.??*``, ``*.*``, ``[a-z]*``."""
+    return "*" in name and (
+        _EVERYTHING.rx.fullmatch(name) is not None or name in ("*.*", ".*.*", "*.*.*")
+    )
+
+
+def _named_variable(name: str) -> bool:
+    from clearance.shellparse.knowledge import environment
+
+    return environment.named(name)
+
+
+def _assoc_arrays(env: Env) -> set[str]:
+    return {k[len(_ASSOC) :] for k in env.vars if k.startswith(_ASSOC)} if env.vars else set()
 
 
 def _flag_markers(fact: SimpleCommandFacts, flags: list[int]) -> None:
@@ -814,7 +1483,7 @@ def _forget_changes(env: Env, before: Env, after: Env) -> None:
     for name in set(after.vars) | set(before.vars):
         if after.vars.get(name) != before.vars.get(name):
             env.vars.pop(name, None)
-            if name in ("PATH", PATH_CHANGED, "__CLEARANCE_ENV_CODE__"):
+            if name in ("PATH", PATH_CHANGED, ENV_CODE, ENV_UNKNOWN):
                 env.vars[name] = after.vars.get(name) or before.vars.get(name) or ""
     if after.cwd != before.cwd:
         env.cwd = None

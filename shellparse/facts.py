@@ -56,6 +56,9 @@ MARKERS = (
     "truncated",  # an expansion was cut at its bound
     "too_large",  # the input is over a size limit or its analysis over a step budget
     "sensitive_write",  # writes where code runs later or agents take rules from (hooks, rc files)
+    "unknown_env",  # an environment variable the tables do not know rides along with the program
+    "dynamic_arithmetic",  # bash evaluates a value not in the text as arithmetic or a subscript
+    "workspace_wide",  # deletes, truncates or rewrites the workspace, every file in it, or .git
 )
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES, DANGEROUS_VARIABLES
-from clearance.shellparse.paths import resolve
+from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES
+from clearance.shellparse.paths import inside, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,6 +103,56 @@ def embedded_commands(code: str, label: str) -> list[Nested]:
     return found[:16]
 
 
+#: Names of variables that hold credentials by the look of them (``AWS_SECRET_ACCESS_KEY``,
+#: ``GITHUB_TOKEN``, ``DATABASE_URL``); printing one is reading a secret.
+CREDENTIAL_NAME = _Lazy(
+    r"(?i).*(secret|token|passw|passphrase|api_?key|access_?key|private|credential|auth|"
+    r"session|cookie|_key$|^key$|dsn$|database_url|conn(ection)?_?str|_pat$|^pat$|webhook).*"
+)
+#: Interpreter code that dumps the whole environment (``print(os.environ)``, ``ENVIRON`` in
+#: awk, ``process.env`` in node, ``%ENV`` in perl, ``ENV`` in ruby, ``getenv()`` in php).
+_ENV_DUMP = _Lazy(
+    r"os\.environ\b(?!\s*(?:\.get\s*\(|\[|\.setdefault|\.pop))|os\.getenvb?\b\s*\(\s*\)|"
+    r"\bENVIRON\b(?!\s*\[)|process\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bkeys\s+%ENV|"
+    r"\bENV\b(?!\s*\[)(?:\s*\.\s*(?:to_h|to_a|each|inspect|keys|values|map|select)|\s*$|\s*\))|"
+    r"\bgetenv\s*\(\s*\)|\$_ENV\b(?!\s*\[)|System\.getenv\s*\(\s*\)|Deno\.env\.toObject"
+)
+#: A single variable read out of the environment in code: ``os.environ['GITHUB_TOKEN']``.
+_ENV_ONE = _Lazy(
+    r"(?:environ|ENVIRON|process\.env|ENV|getenv|\$_ENV|Deno\.env\.get)\s*"
+    r"(?:\.get\s*)?[\[(.]\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)"
+)
+
+
+def environment_read(code: str) -> bool:
+    """Whether interpreter code prints the environment or a credential-looking variable."""
+    if _ENV_DUMP.rx.search(code):
+        return True
+    return any(CREDENTIAL_NAME.rx.fullmatch(m.group(1)) for m in _ENV_ONE.rx.finditer(code))
+
+
+def credential_variable(name: str) -> bool:
+    """``GITHUB_TOKEN`` is one; ``PWD``, ``OLDPWD`` and ``PATH`` are not."""
+    return name not in ("PWD", "OLDPWD", "PATH") and bool(CREDENTIAL_NAME.rx.fullmatch(name))
+
+
+def printenv(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``printenv`` prints everything; ``printenv PATH`` one variable, a secret only when its
+    name looks like one (or is not known)."""
+    operands = parsed.operands
+    dynamic = any(f & DYNAMIC for f in flags)
+    if not operands or dynamic or any(credential_variable(name) for name in operands):
+        fact.classes.add("secret_read")
+
+
 def interpreter(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -121,6 +171,8 @@ def interpreter(
     for opt, _, value in parsed.options:
         if opt is not None and opt.role == "code" and value:
             nested.extend(embedded_commands(value, f"{fact.program} {opt.name}"))
+            if environment_read(value):
+                fact.classes.add("secret_read")
     reads_stdin = (
         "-s" in fact.options
         or (not has_code and not parsed.operands)
@@ -528,6 +580,8 @@ def awk(
             fact.classes.add("code_exec")
         return
     program = parsed.operands[0]
+    if environment_read(program):
+        fact.classes.add("secret_read")
     if _AWK_EXEC.rx.search(program):
         fact.classes.add("code_exec")
         fact.markers.add("inline_code")
@@ -700,8 +754,19 @@ GIT_CODE_KEYS = _Lazy(
     browser\..*\.(cmd|path)|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack)|
     include\.path|includeif\..*\.path|init\.templatedir|sendemail\..*|
     interactive\.difffilter|submodule\..*\.update|protocol\..*\.allow|url\..*\.insteadof|
-    core\.sshcommand|ssh\.variant|http\..*proxy.*|notes\.displayref)""",
+    core\.sshcommand|ssh\.variant|http\..*proxy.*|notes\.displayref|core\.worktree|
+    safe\.directory|(merge|diff)tool\..*\.(cmd|path)|remote\..*\.vcs|
+    core\.alternaterefscommand|gpg\..*(program|command)|imap\.tunnel|
+    lfs\.customtransfer\..*\.path|lfs\.standalonetransferagent|help\.browser|
+    instaweb\..*|core\.hookspath|uploadarchive\.allowunreachable|receive\.procreceiverefs)""",
     re.VERBOSE,
+)
+#: Keys that send the repository (or its credentials) somewhere else: the next push, fetch
+#: or pull talks to whatever they name.
+GIT_REDIRECT_KEYS = _Lazy(
+    r"remote\..*\.(url|pushurl|proxy|mirror)|url\..*\.(insteadof|pushinsteadof)|"
+    r"branch\..*\.(remote|pushremote|merge)|remote\.pushdefault|http\.(.*\.)?(proxy|sslcainfo)|"
+    r"credential\..*\.(username|usehttppath)|push\.default"
 )
 _GIT_SHELL_KEYS = _Lazy(
     r"(core\.(pager|editor|sshcommand|fsmonitor|gitproxy|askpass)|sequence\.editor|"
@@ -713,6 +778,8 @@ _GIT_SHELL_KEYS = _Lazy(
 
 def _git_config_value(key: str, value: str, fact: SimpleCommandFacts, nested: list[Nested]) -> None:
     key = key.lower()
+    if GIT_REDIRECT_KEYS.rx.fullmatch(key):
+        fact.classes.add("network")  # where the next push or fetch goes
     if not GIT_CODE_KEYS.rx.fullmatch(key):
         return
     fact.classes.add("code_exec")
@@ -746,6 +813,46 @@ def git_global(
             _git_config_value(key, setting, fact, nested)
         elif spelling.startswith("--config-env"):
             fact.classes.add("code_exec")
+        elif opt is not None and opt.name == "--git-dir" and value:
+            # the repository's configuration (pager, hooks, fsmonitor…) is read from there
+            where = resolve(value, env.cwd, c.home)
+            if where != c.workspace.rstrip("/") + "/.git":
+                fact.classes.add("code_exec")
+                fact.markers.add("env_code")
+    cwd = env.cwd if c.current_cwd is None else c.current_cwd
+    if cwd and _embedded_repository(cwd, c.workspace):
+        fact.classes.add("code_exec")
+        fact.markers.add("env_code")
+
+
+def _embedded_repository(cwd: str, workspace: str) -> bool:
+    """Whether git run in ``cwd`` would take its configuration from a repository inside the
+    workspace other than the workspace's own: a ``.git`` directory below the root (a repository
+    written or unpacked by the agent, whose config may name a pager, hooks or an fsmonitor), or
+    a ``gitdir:`` file pointing anywhere but the root repository's submodules."""
+    import os
+
+    root = workspace.rstrip("/")
+    if not root or not cwd.startswith(root + "/"):
+        return False
+    here = cwd.rstrip("/")
+    for _ in range(64):
+        if here == root or not here.startswith(root + "/"):
+            return False
+        marker = here + "/.git"
+        try:
+            if os.path.isdir(marker):
+                return True
+            if os.path.isfile(marker):
+                with open(marker, encoding="utf-8", errors="replace") as handle:
+                    line = handle.readline(4096).strip()
+                target = line[len("gitdir:") :].strip() if line.startswith("gitdir:") else ""
+                where = resolve(target, here, "/") if target else None
+                return where is None or not where.startswith(root + "/.git/modules/")
+        except OSError:
+            return True
+        here = here.rsplit("/", 1)[0]
+    return True
 
 
 def git_config(
@@ -801,9 +908,57 @@ def git_clean(
         c.add_path(fact, ".", "delete", env, cwd=c.current_cwd)
     if _has(fact, "--dry-run"):
         fact.classes.discard("delete")
+        fact.classes.discard("vcs_destructive")
         for path in fact.paths:
             if path.access == "delete":
                 path.access = "read"
+
+
+def git_replace(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``git replace A B`` makes every command see B where A is; ``-l`` or nothing lists."""
+    if _has(fact, "--list") or not parsed.operands:
+        fact.classes.difference_update(("vcs_write", "vcs_destructive"))
+        fact.classes.add("vcs_read")
+
+
+def git_grep(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``git grep PATTERN PATH…``: paths are searched inside the repository, except with
+    ``--no-index`` (or outside a repository), where any file or tree is read."""
+    operands = parsed.operands
+    patterns = _option_values(parsed, "-e", "-f")
+    paths = operands if patterns else operands[1:]
+    for value in paths:
+        c.add_path(fact, value, "read", env, cwd=c.current_cwd, tree=True)
+
+
+def git_symbolic_ref(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``git symbolic-ref HEAD refs/heads/x`` points HEAD elsewhere (one operand reads)."""
+    if len(parsed.operands) >= 2:
+        fact.classes.update(("vcs_write", "vcs_destructive"))
 
 
 def git_revision_paths(
@@ -818,6 +973,11 @@ def git_revision_paths(
     """Files read out of the repository: ``REV:PATH`` operands (``git show HEAD:.env``) and
     paths after ``--`` -- a secret committed once is still a secret."""
     after_dashes = args[args.index("--") + 1 :] if "--" in args else []
+    if _has(fact, "--no-index"):
+        # ``git diff --no-index A B`` compares two files anywhere: it reads them both
+        for value in parsed.operands:
+            c.add_path(fact, value, "read", env, cwd=c.current_cwd)
+        return
     for value in parsed.operands:
         rev, colon, path = value.partition(":")
         if colon and path and not rev.startswith(("http", "git@")) and "/" not in rev:
@@ -1398,11 +1558,25 @@ def env(
         fact.assignments.append(name)
         if name == "PATH":
             fact.markers.add("path_modified")
-        if name in DANGEROUS_VARIABLES:
+            k += 1
+            continue
+        from clearance.shellparse.knowledge import environment
+
+        dynamic = bool(flags[index[k]] & DYNAMIC) if index[k] < len(flags) else False
+        verdict = environment.judge(
+            name,
+            value,
+            dynamic,
+            lambda path: inside(resolve(path, env.cwd, c.home), c.workspace),
+        )
+        if verdict == "unknown":
+            fact.markers.add("unknown_env")
+        elif verdict != "harmless":
             fact.markers.add("env_code")
             fact.classes.add("code_exec")
-            if name in COMMAND_STRING_VARIABLES and value:
-                nested.append(_nested(f"env {name}", shell=value))
+            runs = verdict == "command" or name in COMMAND_STRING_VARIABLES
+            if runs and value and not dynamic:
+                nested.append(_nested(f"env {name}", shell=value.strip().lstrip("|")))
         k += 1
     if k < len(operands):
         start = index[k]

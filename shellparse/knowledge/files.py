@@ -587,6 +587,8 @@ SPECS = [
         "pigz|lzma|unlzma",
         "write",
         operands="write",
+        # to standard output: the file is read, and its content goes wherever stdout does
+        options=[Opt("-c/--stdout/--to-stdout", operands="read")],
         flags="-c/--stdout/--to-stdout -d/--decompress/--uncompress -f/--force -k/--keep "
         "-v/--verbose -q/--quiet -r/--recursive -t/--test -l/--list -n/--no-name "
         "-N/--name -S/--suffix= -T/--threads= -0 -1/--fast -2 -3 -4 -5 -6 -7 -8 -9/--best "

@@ -86,7 +86,7 @@ SPECS = [
     # processes
     Spec("kill|pkill|killall|xkill|skill|slay|renice|disown", "process_control", operands="none"),
     Spec("bg|fg", "process_control", operands="none"),
-    Spec("printenv", "secret_read", operands="none"),
+    Spec("printenv", "read_only", operands="none", flags="-0/--null", handler="printenv"),
     Spec("set|declare|typeset|export", "read_only", handler="variables_dump"),
     # services, boot, persistence
     Spec(

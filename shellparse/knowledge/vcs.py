@@ -89,11 +89,24 @@ _MERGE_FLAGS = (
     "-S/--gpg-sign=? --no-gpg-sign --log=? --no-log --signoff --no-signoff --stat "
     "-n/--no-stat --squash --no-squash --verify --verify-signatures --no-verify-signatures "
     "-s/--strategy= -X/--strategy-option= -q/--quiet -v/--verbose --progress --no-progress "
-    "--autostash --no-autostash --allow-unrelated-histories -m= -F/--file= --into-name= "
+    "--autostash --no-autostash --allow-unrelated-histories -m= --into-name= "
     "--rerere-autoupdate --no-rerere-autoupdate --overwrite-ignore --no-overwrite-ignore "
     "--abort --quit --continue"
 )
+#: ``git stash -u``/``--all`` takes untracked (and ignored) files out of the worktree: they
+#: exist nowhere else, and a later ``stash drop`` loses them for good.
+_STASH_UNTRACKED = opts("-u/--include-untracked -a/--all", adds="vcs_destructive")
 _UPLOAD_PACK = Opt("--upload-pack", value="required", role="shell")
+#: ``--abort``/``--quit`` of a merge, rebase, cherry-pick, revert or am: the work done on the
+#: conflicts (and, for --abort, the worktree) is thrown away.
+_ABORT = opts("--abort --quit", adds="vcs_destructive")
+#: ``--pathspec-from-file`` of a command that restores paths: which files are overwritten is
+#: in a file the text does not show.
+_PATHSPEC_RESTORE = Opt(
+    "--pathspec-from-file", value="required", role="read", adds="vcs_destructive"
+)
+#: Templates copy hooks into the new repository: code that runs at the next commit.
+_TEMPLATE = Opt("--template", value="required", role="exec", adds="code_exec")
 
 
 def _sub(name: str, classes: str, flags: str = "", **kwargs: object) -> Spec:
@@ -148,17 +161,32 @@ GIT_SUBCOMMANDS = {
             "bundle",
             "check-ref-format",
             "column",
-            "hash-object",
             "merge-tree",
             "show-index",
             "verify-pack",
             "fmt-merge-msg",
-            "interpret-trailers",
             "stripspace",
             "check-mailmap",
         ),
         _READ,
         abbrev=True,
+    ),
+    # reads any file given to it (``git hash-object ~/.ssh/id_rsa`` prints its object id, and
+    # ``-w`` stores it where ``git cat-file`` prints it back)
+    "interpret-trailers": _sub(
+        "interpret-trailers",
+        _READ,
+        "--in-place --trim-empty --where= --no-where --if-exists= --no-if-exists "
+        "--if-missing= --no-if-missing --only-trailers --only-input --unfold --parse "
+        "--no-divider --trailer=",
+        operands="read",
+    ),
+    "hash-object": _sub(
+        "hash-object",
+        _READ,
+        "-t= --stdin --stdin-paths --no-filters --literally --path=",
+        operands="read",
+        options=[Opt("-w", adds="vcs_write")],
     ),
     "cat-file": _sub(
         "cat-file",
@@ -181,8 +209,10 @@ GIT_SUBCOMMANDS = {
         "-b --root --show-stats --progress --no-progress --score-debug -f/--show-name "
         "-n/--show-number -p/--porcelain --line-porcelain -l -t -S= --reverse= "
         "--first-parent -L= -M=? -C=? --ignore-rev= --ignore-revs-file= --color-lines "
-        "--color-by-age -e/--show-email -w --abbrev=? -s -c --contents= --date= --incremental "
+        "--color-by-age -e/--show-email -w --abbrev=? -s -c --date= --incremental "
         "--encoding=",
+        options=[Opt("--contents", value="required", role="read")],
+        handler="git_revision_paths",
     ),
     "annotate": _sub("annotate", _READ),
     "grep": _sub(
@@ -200,6 +230,7 @@ GIT_SUBCOMMANDS = {
         # ``-O`` opens the matches in a pager program of the caller's choosing
         options=[Opt("-O/--open-files-in-pager", value="optional", role="shell")],
         number="--context",
+        handler="git_grep",
     ),
     "format-patch": _sub(
         "format-patch",
@@ -215,10 +246,11 @@ GIT_SUBCOMMANDS = {
     "archive": _sub(
         "archive",
         _READ,
-        "--format= -l/--list -v/--verbose --prefix= --add-file= --add-virtual-file= "
+        "--format= -l/--list -v/--verbose --prefix= --add-virtual-file= "
         "--worktree-attributes --mtime= -0 -1 -2 -3 -4 -5 -6 -7 -8 -9",
         options=[
             Opt("-o/--output", value="required", role="write"),
+            Opt("--add-file", value="required", role="read"),
             Opt("--remote", value="required", role="remote"),
             Opt("--exec", value="required", role="shell"),
         ],
@@ -226,23 +258,14 @@ GIT_SUBCOMMANDS = {
     # changing the local repository
     **shared(
         (
-            "notes",
-            "am",
-            "init",
             "sparse-checkout",
             "mergetool",
             "rerere",
-            "update-index",
             "commit-tree",
             "mktree",
             "write-tree",
-            "read-tree",
-            "symbolic-ref",
             "pack-refs",
             "repack",
-            "maintenance",
-            "replace",
-            "checkout-index",
             "unpack-objects",
             "index-pack",
             "fast-import",
@@ -250,6 +273,73 @@ GIT_SUBCOMMANDS = {
         ),
         _WRITE,
         abbrev=True,
+    ),
+    # plumbing that overwrites the index or the worktree, or moves refs
+    "read-tree": _sub("read-tree", "vcs_write vcs_destructive"),
+    "replace": _sub(
+        "replace",
+        "vcs_write vcs_destructive",
+        "-f/--force -d/--delete -e/--edit --graft --convert-graft-file --raw --format=",
+        options=[Opt("-l/--list")],
+        handler="git_replace",
+    ),
+    "checkout-index": _sub(
+        "checkout-index",
+        _WRITE,
+        "-u/--index -q/--quiet -n/--no-create --prefix= --stage= --temp "
+        "--ignore-skip-worktree-bits -z --stdin",
+        operands="write",
+        options=[
+            Opt("-f/--force", adds="vcs_destructive"),
+            Opt("-a/--all", adds="vcs_destructive"),
+        ],
+    ),
+    "update-index": _sub(
+        "update-index",
+        _WRITE,
+        "--add --remove --refresh --really-refresh -q --ignore-submodules --unmerged "
+        "--ignore-missing --chmod= --assume-unchanged --no-assume-unchanged "
+        "--skip-worktree --no-skip-worktree --info-only --again -g --unresolve "
+        "--index-version= -z --split-index --no-split-index --untracked-cache "
+        "--no-untracked-cache --test-untracked-cache --force-untracked-cache --fsmonitor "
+        "--no-fsmonitor --fsmonitor-valid --no-fsmonitor-valid --verbose --stdin",
+        operands="read",
+        options=[
+            *opts("--force-remove --index-info --cacheinfo --replace", adds="vcs_destructive"),
+        ],
+    ),
+    "symbolic-ref": _sub(
+        "symbolic-ref",
+        _READ,
+        "-q/--quiet --short --no-recurse --recurse -m=",
+        options=[Opt("-d/--delete", adds="vcs_destructive")],
+        handler="git_symbolic_ref",
+    ),
+    # ``start`` and ``register`` schedule git to run in the background, every hour
+    "maintenance": _sub(
+        "maintenance",
+        _WRITE,
+        subcommands={
+            **shared(
+                ("start", "register"),
+                "vcs_write system",
+                "--scheduler= --config-file=",
+                abbrev=True,
+            ),
+            **shared(("stop", "unregister"), _WRITE, "--config-file= --force", abbrev=True),
+            "run": _sub(
+                "run", _WRITE, "--auto --schedule= --quiet --no-quiet --task= --detach --no-detach"
+            ),
+        },
+        default=_sub("maintenance", _WRITE),
+    ),
+    "init": _sub(
+        "init",
+        _WRITE,
+        "-q/--quiet --bare --object-format= --ref-format= -b/--initial-branch= --shared=? "
+        "--separate-git-dir=",
+        operands="write",
+        options=[_TEMPLATE],
     ),
     "add": _sub(
         "add",
@@ -262,6 +352,28 @@ GIT_SUBCOMMANDS = {
         options=[_PATHSPEC_FROM],
     ),
     "stage": _sub("stage", _WRITE, operands="read"),
+    "notes": _sub(
+        "notes",
+        _WRITE,
+        "--ref= -f/--force -m/--message= -c/--reedit-message= -C/--reuse-message= "
+        "--allow-empty --stdin --for-rewrite= -n/--dry-run -v/--verbose -q/--quiet "
+        "--ignore-missing -s/--strategy= --commit --abort --separator=? --no-separator "
+        "--stripspace --no-stripspace -e/--edit",
+        options=[Opt("-F/--file", value="required", role="read")],
+    ),
+    "am": _sub(
+        "am",
+        _WRITE,
+        "-s/--signoff -k/--keep --keep-non-patch --keep-cr --no-keep-cr -c/--scissors "
+        "--no-scissors --quoted-cr= -m/--message-id --no-message-id -q/--quiet -u/--utf8 "
+        "--no-utf8 -3/--3way --no-3way --rerere-autoupdate --no-rerere-autoupdate "
+        "--ignore-space-change --ignore-whitespace --whitespace= -C= -p= --directory= "
+        "--exclude= --include= --reject -i/--interactive --commit-date-is-author-date "
+        "--ignore-date --skip -S/--gpg-sign=? --no-gpg-sign --continue -r/--resolved "
+        "--resolvemsg= --retry --show-current-patch=? --allow-empty --empty=",
+        operands="read",
+        options=_ABORT,
+    ),
     "commit": _sub(
         "commit",
         _WRITE,
@@ -279,7 +391,12 @@ GIT_SUBCOMMANDS = {
             _PATHSPEC_FROM,
         ],
     ),
-    "merge": _sub("merge", _WRITE, _MERGE_FLAGS),
+    "merge": _sub(
+        "merge",
+        _WRITE,
+        _MERGE_FLAGS,
+        options=[*_ABORT, Opt("-F/--file", value="required", role="read")],
+    ),
     "cherry-pick": _sub(
         "cherry-pick",
         _WRITE,
@@ -287,6 +404,7 @@ GIT_SUBCOMMANDS = {
         "-S/--gpg-sign=? --no-gpg-sign --ff --allow-empty --allow-empty-message --empty= "
         "--keep-redundant-commits --strategy= -X/--strategy-option= --rerere-autoupdate "
         "--no-rerere-autoupdate --continue --skip --quit --abort",
+        options=_ABORT,
     ),
     "revert": _sub(
         "revert",
@@ -294,17 +412,28 @@ GIT_SUBCOMMANDS = {
         "-e/--edit --no-edit --cleanup= -m/--mainline= -n/--no-commit -S/--gpg-sign=? "
         "--no-gpg-sign -s/--signoff --strategy= -X/--strategy-option= --rerere-autoupdate "
         "--no-rerere-autoupdate --reference --continue --skip --quit --abort",
+        options=_ABORT,
     ),
     "tag": _sub(
         "tag",
         _WRITE,
         "-a/--annotate -s/--sign --no-sign -u/--local-user= -v/--verify -n=? -l/--list "
         "--sort= --contains=? --no-contains=? --merged=? --no-merged=? --points-at= "
-        "--column=? --no-column -m/--message= -F/--file= -e/--edit --cleanup= "
+        "--column=? --no-column -m/--message= -e/--edit --cleanup= "
         "--create-reflog --format= -i/--ignore-case --color=? --omit-empty --trailer=",
-        options=[Opt("-f/--force", adds="vcs_destructive"), Opt("-d/--delete")],
+        options=[
+            Opt("-f/--force", adds="vcs_destructive"),
+            Opt("-d/--delete"),
+            Opt("-F/--file", value="required", role="read"),
+        ],
     ),
-    "mv": _sub("mv", _WRITE, "-f/--force -k -n/--dry-run -v/--verbose --sparse", operands="move"),
+    "mv": _sub(
+        "mv",
+        _WRITE,
+        "-k -n/--dry-run -v/--verbose --sparse",
+        operands="move",
+        options=[Opt("-f/--force", adds="vcs_destructive")],
+    ),
     "apply": _sub(
         "apply",
         _WRITE,
@@ -345,21 +474,28 @@ GIT_SUBCOMMANDS = {
     "checkout": _sub(
         "checkout",
         _WRITE,
-        "-q/--quiet --progress --no-progress --ours --theirs -b= -B= -t/--track=? "
+        "-q/--quiet --progress --no-progress --ours --theirs -b= -t/--track=? "
         "--no-track -l --guess --no-guess -d/--detach --orphan= "
         "--ignore-skip-worktree-bits -m/--merge --conflict= -p/--patch "
         "--ignore-other-worktrees --overwrite-ignore --no-overwrite-ignore "
         "--recurse-submodules=? --no-recurse-submodules --overlay --no-overlay " + _PATHSPEC_FLAGS,
-        options=[Opt("-f/--force"), _PATHSPEC_FROM],
+        options=[
+            Opt("-f/--force"),
+            Opt("-B", value="required", adds="vcs_destructive"),
+            _PATHSPEC_RESTORE,
+        ],
         handler="git_checkout",
     ),
     "switch": _sub(
         "switch",
         _WRITE,
-        "-c/--create= -C/--force-create= -d/--detach --guess --no-guess -m/--merge "
+        "-c/--create= -d/--detach --guess --no-guess -m/--merge "
         "--conflict= -q/--quiet --progress --no-progress -t/--track=? --no-track --orphan= "
         "--ignore-other-worktrees --recurse-submodules=? --no-recurse-submodules",
-        options=[Opt("-f/--force/--discard-changes", adds="vcs_destructive")],
+        options=[
+            Opt("-f/--force/--discard-changes", adds="vcs_destructive"),
+            Opt("-C/--force-create", value="required", adds="vcs_destructive"),
+        ],
     ),
     "restore": _sub(
         "restore",
@@ -367,7 +503,7 @@ GIT_SUBCOMMANDS = {
         "-s/--source= -p/--patch -q/--quiet --progress --no-progress --ours --theirs "
         "-m/--merge --conflict= --ignore-unmerged --ignore-skip-worktree-bits "
         "--recurse-submodules --no-recurse-submodules --overlay --no-overlay " + _PATHSPEC_FLAGS,
-        options=[Opt("-W/--worktree"), Opt("-S/--staged"), _PATHSPEC_FROM],
+        options=[Opt("-W/--worktree"), Opt("-S/--staged"), _PATHSPEC_RESTORE],
         handler="git_checkout",
     ),
     "branch": _sub(
@@ -381,9 +517,9 @@ GIT_SUBCOMMANDS = {
             Opt("-D", adds="vcs_destructive vcs_write"),
             Opt("-f/--force", adds="vcs_destructive vcs_write"),
             Opt("-d/--delete", adds="vcs_write"),
-            *opts(
-                "-m/--move -M -c/--copy -C --unset-upstream --edit-description", adds="vcs_write"
-            ),
+            *opts("-m/--move -c/--copy --unset-upstream --edit-description", adds="vcs_write"),
+            # move or copy over an existing branch: its commits are no longer on it
+            *opts("-M -C", adds="vcs_destructive vcs_write"),
             Opt("-t/--track", value="optional", adds="vcs_write"),
             Opt("--no-track", adds="vcs_write"),
             Opt("-u/--set-upstream-to", value="required", adds="vcs_write"),
@@ -392,8 +528,8 @@ GIT_SUBCOMMANDS = {
     "stash": _sub(
         "stash",
         _WRITE,
-        "-p/--patch -S/--staged -k/--keep-index --no-keep-index -u/--include-untracked "
-        "--no-include-untracked -a/--all -q/--quiet -m/--message= " + _PATHSPEC_FLAGS,
+        "-p/--patch -S/--staged -k/--keep-index --no-keep-index "
+        "--no-include-untracked -q/--quiet -m/--message= " + _PATHSPEC_FLAGS,
         subcommands={
             "list": _sub("list", _READ, _LOG_FLAGS),
             "show": _sub("show", _READ, _DIFF_FLAGS + " -u/--include-untracked --only-untracked"),
@@ -403,14 +539,14 @@ GIT_SUBCOMMANDS = {
                 ("push", "save", "pop", "apply", "branch", "create", "store"),
                 _WRITE,
                 "-p/--patch -S/--staged -k/--keep-index --no-keep-index "
-                "-u/--include-untracked --no-include-untracked -a/--all -q/--quiet "
+                "--no-include-untracked -q/--quiet "
                 "-m/--message= --index " + _PATHSPEC_FLAGS,
-                options=[_PATHSPEC_FROM],
+                options=[_PATHSPEC_FROM, *_STASH_UNTRACKED],
                 abbrev=True,
             ),
         },
         default=_sub("stash", _WRITE),
-        options=[_PATHSPEC_FROM],
+        options=[_PATHSPEC_FROM, *_STASH_UNTRACKED],
     ),
     "reset": _sub(
         "reset",
@@ -421,7 +557,7 @@ GIT_SUBCOMMANDS = {
     ),
     "clean": _sub(
         "clean",
-        "vcs_write delete",
+        "vcs_write delete vcs_destructive",
         "-d -i/--interactive -q/--quiet -e/--exclude= -x -X",
         operands="delete",
         options=[
@@ -433,9 +569,13 @@ GIT_SUBCOMMANDS = {
     "rm": _sub(
         "rm",
         "vcs_write",
-        "-f/--force -n/--dry-run -r -q/--quiet --ignore-unmatch --sparse " + _PATHSPEC_FLAGS,
+        "-n/--dry-run -r -q/--quiet --ignore-unmatch --sparse " + _PATHSPEC_FLAGS,
         operands="delete",
-        options=[Opt("--cached", operands="read"), _PATHSPEC_FROM],
+        options=[
+            Opt("--cached", operands="read"),
+            Opt("-f/--force", adds="vcs_destructive"),
+            _PATHSPEC_FROM,
+        ],
     ),
     "rebase": _sub(
         "rebase",
@@ -476,7 +616,13 @@ GIT_SUBCOMMANDS = {
         },
         default=_sub("reflog", _READ, _LOG_FLAGS),
     ),
-    "update-ref": _sub("update-ref", _WRITE, options=[Opt("-d", adds="vcs_destructive")]),
+    # moves a ref wherever it is told: the commits it pointed to are no longer on it
+    "update-ref": _sub(
+        "update-ref",
+        "vcs_write vcs_destructive",
+        "-m= --no-deref --create-reflog --stdin -z",
+        options=[Opt("-d")],
+    ),
     "commit-graph": _sub("commit-graph", _WRITE),
     # the network
     "push": _sub(
@@ -514,7 +660,8 @@ GIT_SUBCOMMANDS = {
         operands=("url_or_path", "write"),
         options=[
             Opt("-u/--upload-pack", value="required", role="shell"),
-            *opts("--template --separate-git-dir", value="required", role="read"),
+            _TEMPLATE,
+            Opt("--separate-git-dir", value="required", role="write"),
             *opts("--reference --reference-if-able", value="required", role="read"),
             Opt("-c/--config", value="required", role="none"),
         ],

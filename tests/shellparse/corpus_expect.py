@@ -58,6 +58,9 @@ FAIL_CLOSED_MARKERS = frozenset(
         "truncated",
         "path_modified",
         "unknown_cwd",
+        "unknown_env",
+        "dynamic_arithmetic",
+        "workspace_wide",
     )
 )
 _SET_KEYS = ("classes", "markers", "options", "via", "context", "hosts")

@@ -84,9 +84,12 @@ class TestVariables:
     def test_dangerous_variables(self) -> None:
         (ls,) = _parts("export LD_PRELOAD=/tmp/x.so; ls", "ls")
         assert "env_code" in ls.markers
-        (git,) = _parts("GIT_PAGER=cat git log", "git")
+        (git,) = _parts("GIT_PAGER='tac -s x' git log", "git")
         assert "env_code" in git.markers
-        assert _parts("GIT_PAGER=cat git log", "cat")
+        assert _parts("GIT_PAGER='tac -s x' git log", "tac")
+        # a pager that only pages is harmless (knowledge.environment.HARMLESS_COMMANDS)
+        (git,) = _parts("GIT_PAGER=cat git log", "git")
+        assert "env_code" not in git.markers
 
     def test_path_changes(self) -> None:
         (ls,) = _parts("PATH=/tmp/bin:$PATH; ls", "ls")
