@@ -156,6 +156,8 @@ def chmod(
     # ``chmod -x file``: a symbolic mode that starts with ``-`` reads as options; then every
     # operand is a file.
     dashed = [s for o, s, _ in parsed.options if o is None and _MODE_LIKE.rx.fullmatch(s)]
+    if dashed and all(o is not None or s in dashed for o, s, _ in parsed.options):
+        fact.markers.discard("unknown_option")  # the only "unknown options" are the mode
     if dashed and not _has(fact, "--reference"):
         for value in operands[:1]:
             c.add_path(fact, value, "write", env)
@@ -273,6 +275,43 @@ _FIND_VALUE = frozenset(
 
 #: find tests without a value: they select, so ``-delete`` removes only what matches.
 _FIND_TESTS = frozenset(("-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"))
+#: The rest of find's expression words that take no value (options, operators, actions that
+#: only print or stop); any other ``-word`` is an ``unknown_option``.
+_FIND_WORDS = frozenset(
+    (
+        "-print",
+        "-print0",
+        "-ls",
+        "-prune",
+        "-quit",
+        "-true",
+        "-false",
+        "-not",
+        "-and",
+        "-or",
+        "-a",
+        "-o",
+        "-depth",
+        "-d",
+        "-mount",
+        "-xdev",
+        "-follow",
+        "-noleaf",
+        "-daystart",
+        "-ignore_readdir_race",
+        "-noignore_readdir_race",
+        "-nowarn",
+        "-warn",
+        "-help",
+        "--help",
+        "-version",
+        "--version",
+        "-s",
+        "-x",
+        "-E",
+        "-X",
+    )
+)
 
 
 def find(
@@ -343,6 +382,10 @@ def find(
             filtered = True
         elif token.startswith("-"):
             fact.options.append(token)
+            if token not in _FIND_WORDS and not (token.startswith("-newer") and i + 1 < len(args)):
+                fact.markers.add("unknown_option")
+            elif token.startswith("-newer"):
+                i += 1
         i += 1
     for path, flag in starts:
         dynamic = bool(flag & DYNAMIC)
@@ -896,6 +939,10 @@ def gh_api(
         elif arg in ("-f", "-F", "--field", "--raw-field", "--input") and method == "GET":
             method = "POST"
     fact.classes.add("vcs_read" if method == "GET" else "vcs_write")
+    fact.classes.add("network_read" if method in ("GET", "HEAD") else "network_write")
+    for value in _option_values(parsed, "--field"):
+        if "=@" in value:  # ``-F body=@file``: the file is sent
+            c.add_path(fact, value.split("=@", 1)[1], "read", env, source="option")
     if method == "DELETE":
         fact.classes.add("vcs_destructive")
 
@@ -1077,6 +1124,25 @@ _CURL_FILE_OPTIONS = frozenset(
 )
 
 
+#: curl options that send something besides the request line (data, files, cookies, mail).
+_CURL_SENDS = frozenset(
+    (
+        *_CURL_FILE_OPTIONS,
+        "--data-raw",
+        "--form-string",
+        "--upload-file",
+        "--config",
+        "--cookie",
+        "--mail-rcpt",
+        "--mail-from",
+        "--quote",
+        "--telnet-option",
+        "--variable",
+    )
+)
+_READ_SCHEMES = ("http://", "https://", "ftp://", "ftps://", "file://")
+
+
 def curl(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -1087,7 +1153,16 @@ def curl(
     nested: list[Nested],
 ) -> None:
     """Files curl sends: ``-d @file`` (``@-`` is stdin), ``-F name=@file`` / ``name=<file``,
-    ``--json @file``, ``--data-urlencode name@file``."""
+    ``--json @file``, ``--data-urlencode name@file``. A plain GET / HEAD of http(s) or ftp
+    URLs is a network read; data, uploads, another method or scheme, an option not known, a
+    config file are writes."""
+    urls = [*parsed.operands, *_option_values(parsed, "--url")]
+    sends = any(opt is None or opt.name in _CURL_SENDS for opt, _, _ in parsed.options)
+    sends = sends or any(
+        m.upper() not in ("GET", "HEAD", "OPTIONS") for m in _option_values(parsed, "--request")
+    )
+    sends = sends or any("://" in u and not u.lower().startswith(_READ_SCHEMES) for u in urls)
+    fact.classes.add("network_write" if sends else "network_read")
     for opt, _, value in parsed.options:
         if opt is None or value is None or opt.name not in _CURL_FILE_OPTIONS:
             continue
@@ -1755,6 +1830,26 @@ def kubectl_exec(
             )
 
 
+def dry_run(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``kubectl apply --dry-run=client``, ``helm upgrade --dry-run``: a plan, not a change.
+    A client-side dry run only reads the cluster; a server-side one sends the manifests (a
+    network write) but changes nothing. ``--dry-run=none`` is the real thing."""
+    given = [(v or "client").lower() for o, _, v in parsed.options if o and o.name == "--dry-run"]
+    if not given or given[-1] in ("none", "false"):
+        return
+    fact.classes.difference_update(("system", "delete"))
+    fact.classes.add("read_only")
+    fact.classes.add("network_write" if given[-1] == "server" else "network_read")
+
+
 def kubectl_secrets(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -1768,10 +1863,18 @@ def kubectl_secrets(
         fact.classes.add("secret_read")
 
 
+#: Cloud CLI words that fetch a secret's value (not its metadata: ``list-secrets``,
+#: ``describe-secret``, ``secrets list`` only name them).
 _CLOUD_SECRET = _Lazy(
-    r"get-secret-value|get-parameters?$|print-access-token|print-identity-token|"
-    r"get-access-token|get-session-token|get-login-password|assume-role|"
-    r"export-credentials|configure$|credentials|secrets$|keys$|access-secret"
+    r"get-secret-value|^get-parameters?$|print-access-token|print-identity-token|"
+    r"get-access-token|get-session-token|get-login-password|^get-login$|assume-role|"
+    r"export-credentials|^configure$|credentials$|^keys$|list-keys|access-secret|"
+    r"get-credentials|^decrypt$|get-password-data|connection-string|generate-sas|"
+    r"get-authorization-token|get-federation-token|^create-access-key$"
+)
+#: Cloud CLI options that send the request elsewhere or weaken its transport.
+_CLOUD_REDIRECT = frozenset(
+    ("--endpoint-url", "--endpoint", "--api-endpoint", "--no-verify-ssl", "--ca-bundle")
 )
 _CLOUD_READ = frozenset(
     (
@@ -1803,13 +1906,33 @@ def cloud_cli(
     env: Env,
     nested: list[Nested],
 ) -> None:
+    """Cloud CLIs: reads (describe/list/get…), secret fetches, deletes; the rest asks.
+
+    Their service options run into the thousands and select what a call is about; what
+    matters is what a value sends: ``file://`` / ``fileb://`` values are local files sent up
+    (a read of the file and a network write), and an endpoint override sends the signed
+    request elsewhere (``unknown_option``)."""
     words = [a for a in parsed.operands if not a.startswith("-")]
-    if any(_CLOUD_SECRET.rx.search(w) for w in words) or "--with-decryption" in args:
-        fact.classes.add("secret_read")
+    for value in args:
+        local = value.partition("=")[2] if value.startswith("-") else value
+        if local.startswith(("file://", "fileb://")):
+            c.add_path(fact, local.split("://", 1)[1], "read", env, source="option")
+            fact.classes.add("network_write")
+    if any(spelling in _CLOUD_REDIRECT for _, spelling, _ in parsed.options):
+        fact.markers.add("unknown_option")
+    secret = any(_CLOUD_SECRET.rx.search(w) for w in words) or "--with-decryption" in args
+    # ``az keyvault secret show``, ``gcloud secrets versions access``: the value itself
+    secret = secret or (
+        bool({"secret", "secrets"} & set(words[:3]))
+        and bool({"show", "download", "access", "get"} & set(words[:4]))
+    )
+    if secret:
+        # a secret fetched over the network: a read of the service, and a secret read
+        fact.classes.update(("secret_read", "network_read"))
         return
     if any(_CLOUD_DELETE.rx.match(w) for w in words[:3]):
-        fact.classes.add("delete")
+        fact.classes.update(("delete", "network_write"))
         return
     if any(w.split("-")[0] in _CLOUD_READ for w in words[:3]):
         fact.classes.discard("system")
-        fact.classes.add("read_only")
+        fact.classes.update(("read_only", "network_read"))

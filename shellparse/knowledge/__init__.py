@@ -21,7 +21,17 @@ if TYPE_CHECKING:
     from clearance.shellparse.spec import Spec
 
 #: The table modules, in the order lookups try them.
-TABLES = ("files", "vcs", "build", "packages", "interpreters", "wrappers", "network", "system")
+TABLES = (
+    "files",
+    "vcs",
+    "utilities",
+    "build",
+    "packages",
+    "interpreters",
+    "wrappers",
+    "network",
+    "system",
+)
 
 _loaded: dict[str, Spec] = {}
 #: How many of ``TABLES`` are in ``_loaded`` (one cell, updated in place).

@@ -281,20 +281,6 @@ SPECS = [
         "--template= -V/--variable= -M/--metadata=",
     ),
     Spec(
-        "tr|seq|yes|expr|factor|bc|dc|cal|uuidgen|true|false|"
-        ":|test|[|sleep|echo|printf|date|clear|reset|tput|stty|tty|nproc|arch|uname|"
-        "hostname|hostid|whoami|id|groups|logname|users|who|w|uptime|locale|"
-        "getconf|lsb_release|sw_vers|free|vmstat|iostat|mpstat|lscpu|lsblk|lsusb|lspci|"
-        "lsmem|lsof|ps|pstree|pgrep|top|htop|btop|pidof|jobs|wait|type|which|whereis|"
-        "command_not_found_handle|hash|help|info|whatis|apropos|tldr|cheat|"
-        "dirs|pwd|cd|pushd|popd|shopt|umask|ulimit|times|caller|let|local|"
-        "readonly|shift|return|exit|break|continue|getopts|read|mapfile|"
-        "readarray|unset|unalias|compgen|complete|fc|enable|"
-        "logout|suspend|chdir|cowsay|figlet|lolcat|neofetch|fastfetch|screenfetch|tokei|"
-        "cloc|scc|timew|ss|netstat|envsubst|gettext|ngettext|sync",
-        "read_only",
-    ),
-    Spec(
         "base64|base32|basenc|rev",
         "read_only",
         operands="read",
@@ -470,7 +456,7 @@ SPECS = [
         abbrev=True,
     ),
     # --- search and edit with scripts ---------------------------------------------------------
-    Spec("find|gfind", "read_only", handler="find", permute=False),
+    Spec("find|gfind", "read_only", handler="find", permute=False, own_options=True),
     Spec(
         "sed|gsed",
         "read_only",

@@ -476,6 +476,15 @@ SPECS = [
         "--progress -v --tag --line-buffer --ungroup -u --group",
     ),
     Spec("eval", "", operands="shell_words", permute=False),
+    # ``arch`` prints the machine; on macOS ``arch -x86_64 CMD`` runs CMD under another ABI
+    Spec(
+        "arch",
+        "read_only",
+        operands="command",
+        permute=False,
+        single_dash_long=True,
+        flags="-arm64 -arm64e -x86_64 -x86_64h -i386 -32 -64 -c -e= -d= -h --help --version",
+    ),
     Spec("trap", "", operands=("shell", "none"), permute=False, flags="-l -p"),
     Spec("alias", "read_only", handler="alias"),
     Spec(

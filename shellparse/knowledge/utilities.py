@@ -1,0 +1,392 @@
+"""Read-only utilities and the shell's own builtins, each with its whole option table.
+
+The tables are closed-world: an option a program's entry does not list is an
+``unknown_option``, never allowed unless a rule names it. So every entry here lists the
+options of coreutils, util-linux, procps, iproute2/net-tools, the BSD/macOS userland and
+busybox applets that share the name (busybox takes a subset of the GNU options). Options that
+do more than print -- ``date -s`` sets the clock, ``ss -K`` kills sockets, ``fc -s`` re-runs a
+command, ``enable -f`` loads a shared object -- carry the classes of what they do.
+
+Builtins whose words are not options (``echo``'s text, ``test``'s expression, ``:``'s
+arguments, ``expr``'s operands) read their words themselves (``own_options``).
+"""
+
+from __future__ import annotations
+
+from clearance.shellparse.spec import Opt, Spec, opts
+
+_HELP = " --help --version"
+_SIGNALS = (
+    "-HUP -INT -QUIT -ILL -TRAP -ABRT -BUS -FPE -KILL -USR1 -SEGV -USR2 -PIPE -ALRM -TERM "
+    "-STKFLT -CHLD -CONT -STOP -TSTP -TTIN -TTOU -URG -XCPU -XFSZ -VTALRM -PROF -WINCH -IO "
+    "-PWR -SYS -SIGHUP -SIGINT -SIGQUIT -SIGKILL -SIGUSR1 -SIGUSR2 -SIGTERM -SIGCONT "
+    "-SIGSTOP -SIGTSTP -SIGCHLD -SIGWINCH -SIGALRM -SIGPIPE -SIGABRT -SIGSEGV"
+)
+
+SPECS = [
+    # --- shell builtins ---------------------------------------------------------------------
+    Spec(":|true|false|test|[|echo|let", "read_only", own_options=True),
+    Spec("printf", "read_only", flags="-v=", permute=False),
+    Spec(
+        "jobs",
+        "read_only",
+        options=[Opt("-x", adds="code_exec", operands="command")],
+        flags="-l -n -p -r -s",
+    ),
+    Spec("wait", "read_only", flags="-f -n -p="),
+    Spec("type", "read_only", flags="-a -f -P -p -t"),
+    Spec(
+        "which",
+        "read_only",
+        flags="-a/--all -s -i/--read-alias --skip-alias --read-functions --skip-functions "
+        "--skip-dot --skip-tilde --show-dot --show-tilde --tty-only -v -V" + _HELP,
+    ),
+    Spec("whereis", "read_only", flags="-b -m -s -u -l -g -B= -M= -S= -f -h -V"),
+    Spec(
+        "hash",
+        "read_only",
+        options=[Opt("-p", value="required", adds="code_exec")],
+        flags="-r -d -l -t",
+    ),
+    Spec("help", "read_only", flags="-d -m -s"),
+    Spec("dirs", "read_only", flags="-c -l -p -v", families="-[0-9]*"),
+    Spec("pwd", "read_only", flags="-L -P" + _HELP),
+    Spec("cd|chdir|pushd|popd", "read_only", flags="-L -P -e -@ -n", families="-[0-9]*"),
+    Spec("shopt", "read_only", flags="-s -u -p -q -o"),
+    Spec("umask", "read_only", flags="-p -S"),
+    Spec("ulimit", "read_only", short="abcdefHiklmnpqrsStTuvxPR"),
+    Spec(
+        "times|caller|shift|return|exit|break|continue|logout|getopts|command_not_found_handle",
+        "read_only",
+    ),
+    Spec("suspend", "read_only", flags="-f"),
+    Spec("local|readonly", "read_only", short="aAfFgiIlnprtux"),
+    Spec("read", "read_only", flags="-a= -d= -e -E -i= -n= -N= -p= -r -s -t= -u="),
+    Spec(
+        "mapfile|readarray",
+        "read_only",
+        options=[Opt("-C", value="required", adds="code_exec")],
+        flags="-d= -n= -O= -s= -t -u= -c=",
+    ),
+    Spec("unset", "read_only", flags="-f -v -n"),
+    Spec("unalias", "read_only", flags="-a"),
+    Spec(
+        "compgen|complete|compopt",
+        "read_only",
+        options=[*opts("-C -F", value="required", adds="code_exec")],
+        flags="-a -b -c -d -e -f -g -j -k -s -u -v -p -r -D -E -I -o= -A= -G= -W= -P= -S= -X= -V=",
+    ),
+    Spec(
+        "fc",
+        "read_only",
+        options=[Opt("-e", value="required", adds="code_exec"), Opt("-s", adds="code_exec")],
+        flags="-l -n -r",
+        families="-[0-9]*",
+    ),
+    Spec(
+        "enable",
+        "read_only",
+        options=[Opt("-f", value="required", adds="code_exec", role="exec")],
+        flags="-a -n -p -s -d",
+    ),
+    # --- coreutils: text and numbers --------------------------------------------------------
+    Spec(
+        "tr",
+        "read_only",
+        flags="-c/-C/--complement -d/--delete -s/--squeeze-repeats -t/--truncate-set1" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "seq",
+        "read_only",
+        flags="-f/--format= -s/--separator= -w/--equal-width -t=" + _HELP,
+        families="-[0-9]*",
+        permute=False,
+    ),
+    Spec(
+        "yes|factor|hostid|logname|users|groups|whoami|tty|nproc|sync",
+        "read_only",
+        flags="-s/--silent/--quiet --all --ignore= -d/--data -f/--file-system -h -e" + _HELP,
+    ),
+    Spec("expr", "read_only", own_options=True),
+    Spec(
+        "bc",
+        "read_only",
+        flags="-l/--mathlib -q/--quiet -s/--standard -w/--warn "
+        "-i/--interactive -h/--help -v/--version -c -e=",
+    ),
+    Spec(
+        "dc",
+        "code_exec",
+        operands="exec",
+        options=[
+            Opt("-e/--expression", value="required", role="code"),
+            Opt("-f/--file", value="required", role="exec"),
+        ],
+        flags=_HELP,
+    ),
+    Spec(
+        "cal|ncal",
+        "read_only",
+        flags="-1/--one -3/--three -y/--year -Y/--twelve -m/--monday -s/--sunday -j/--julian "
+        "-A= -B= -n/--months= -S/--span -w/--week=? -h -b -C -e -o -p -J -M -N -H= -d= "
+        "--color=? --reform= --iso -v --vertical" + _HELP,
+        families="--color*",
+    ),
+    Spec(
+        "uuidgen",
+        "read_only",
+        flags="-r/--random -t/--time -m/--md5 -s/--sha1 -n/--namespace= -N/--name= "
+        "-x/--hex -C/--count= -h/--help -V/--version",
+    ),
+    Spec("sleep", "read_only", flags=_HELP),
+    Spec(
+        "date|gdate",
+        "read_only",
+        options=[
+            *opts("-f/--file -r/--reference", value="required", role="read"),
+            Opt("-s/--set", value="required", adds="system"),
+        ],
+        flags="-d/--date= -I/--iso-8601=? -R/--rfc-email --rfc-3339= -u/--utc/--universal "
+        "--debug -j -n -v= -z= --resolution" + _HELP,
+        abbrev=True,
+    ),
+    Spec("clear", "read_only", flags="-T= -x -V"),
+    Spec("reset|tset", "read_only", flags="-c -e= -I -i= -k= -m= -q -r -s -w -Q -V"),
+    Spec("tput", "read_only", flags="-T= -S -V -x"),
+    Spec(
+        "stty",
+        "read_only",
+        flags="-a/--all -g/--save -F/--file= -f= -e -echo -icanon -isig -ixon -ixoff -icrnl "
+        "-onlcr -opost -iexten -brkint -inpck -istrip -parenb -crtscts -clocal -cread -hupcl "
+        "-raw -cooked -echoctl -echoe -echok -echonl -noflsh -tostop -ixany -imaxbel -iutf8 "
+        "-ocrnl -onlret -onocr -ignbrk -ignpar -parmrk -inlcr -igncr -cstopb -flusho "
+        "-extproc" + _HELP,
+        single_dash_long=True,
+    ),
+    Spec(
+        "uname",
+        "read_only",
+        flags="-a/--all -s/--kernel-name -n/--nodename -r/--kernel-release "
+        "-v/--kernel-version -m/--machine -p/--processor -i/--hardware-platform "
+        "-o/--operating-system" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "hostname",
+        "read_only",
+        options=[Opt("-F/--file", value="required", role="read", adds="system")],
+        flags="-a/--alias -A/--all-fqdns -b/--boot -d/--domain -f/--fqdn/--long "
+        "-i/--ip-address -I/--all-ip-addresses -s/--short -y/--yp/--nis -h/--help "
+        "-V/--version",
+    ),
+    Spec(
+        "id",
+        "read_only",
+        flags="-a -Z/--context -g/--group -G/--groups -n/--name -r/--real -u/--user "
+        "-z/--zero -p -P -A" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "who",
+        "read_only",
+        flags="-a/--all -b/--boot -d/--dead -H/--heading -l/--login --lookup -m -p/--process "
+        "-q/--count -r/--runlevel -s/--short -t/--time -T/-w/--mesg/--message/--writable "
+        "-u/--users --ips" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "w",
+        "read_only",
+        flags="-h/--no-header -u/--no-current -s/--short -f/--from -o/--old-style "
+        "-i/--ip-addr -p/--pids -n -V/--version --help",
+    ),
+    Spec("uptime", "read_only", flags="-p/--pretty -s/--since -r/--raw -h/--help -V/--version"),
+    Spec(
+        "locale",
+        "read_only",
+        flags="-a/--all-locales -m/--charmaps -c/--category-name -k/--keyword-name "
+        "-v/--verbose" + _HELP,
+    ),
+    Spec("getconf", "read_only", flags="-a -v="),
+    Spec(
+        "lsb_release",
+        "read_only",
+        flags="-a/--all -i/--id -d/--description -r/--release -c/--codename -s/--short "
+        "-v/--version -h/--help",
+    ),
+    Spec(
+        "sw_vers",
+        "read_only",
+        flags="-productName -productVersion -productVersionExtra -buildVersion",
+        single_dash_long=True,
+    ),
+    # --- procps, util-linux: the machine -----------------------------------------------------
+    Spec(
+        "free",
+        "read_only",
+        flags="-b/--bytes -k/--kibi -m/--mebi -g/--gibi --tebi --pebi --kilo --mega --giga "
+        "--tera --peta -h/--human -w/--wide -t/--total -l/--lohi -L/--line -s/--seconds= "
+        "-c/--count= --si -v/--committed -V/--version --help",
+    ),
+    Spec(
+        "vmstat",
+        "read_only",
+        flags="-a/--active -f/--forks -m/--slabs -n/--one-header -s/--stats -d/--disk "
+        "-D/--disk-sum -p/--partition= -S/--unit= -t/--timestamp -w/--wide -y/--no-first "
+        "-V/--version -h/--help",
+    ),
+    Spec(
+        "iostat|mpstat|pidstat|sar",
+        "read_only",
+        flags="-c -d -h -k -m -N -t -V -x -y -z -p= -j= -g= -H -o= -s -A -n= -u -T -I= -P= "
+        "-r -b -B -q -W -S -w -R -v -e= -f= -i= --human --compact --pretty --dec= -l",
+        families="-[0-9]*",
+    ),
+    Spec(
+        "lscpu|lsblk|lsmem|lsusb|lspci|lsipc|lslocks|lsns|lsirq|lshw|hwinfo|dmidecode|"
+        "inxi|findmnt|blkid|lslogins|lsfd",
+        "read_only",
+        flags="-a/--all -b/--bytes -c/--cpus -d/--nodeps -D/--discard -e/--extended=? "
+        "-E/--dedup= -f/--fs -i/--ascii -I/--include= -J/--json -l/--list -m/--perms "
+        "-M/--merge -n/--noheadings -o/--output= -O/--output-all -p/--paths/--parse=? "
+        "-P/--pairs -r/--raw -s/--inverse/--summary=? -S/--scsi -t/--topology/--tree "
+        "-T= -x -z/--zoned -A/--noempty -N/--nvme -v/--verbose -w/--width= "
+        "-y/--physical -B -C/--caches=? -k -nn -vv -vvv -q -qq -t -u/--unique --hex --sort= "
+        "-U/--uuid= -L/--label= -F/--fstab -K -R -g -G --sysroot= --online --offline "
+        "--output-all --json --short -class= -C= --tree --list --real --kernel --mtab "
+        "--submounts --target= --source= --types= -mm -H= -D= --no-pager -h/--help "
+        "-V/--version",
+    ),
+    Spec(
+        "lsof",
+        "read_only",
+        flags="-a -b -c= -C -d= -D= -e= -f -F= -g=? -h -i=? -K -l -L -n -N -o -O -p= -P -R "
+        "-s=? -S=? -t -T=? -u= -U -v -V -w -x=? -X -z=? -Q -M -E -H",
+    ),
+    Spec(
+        "ps",
+        "read_only",
+        flags="-e -f -F -A -a -d -N/--deselect -T -r -x -u/--user= -U= -g/--group= -G= "
+        "-p/--pid= -q/--quick-pid= -s/--sid= -t/--tty= -C= -o/--format= -O= -l -j -L -m "
+        "-M -w -Z/--context -H -y -c -n= --forest --sort= --ppid= --cols/--columns/--width= "
+        "--rows/--lines= --headers --no-headers -k= --cumulative --info -V --version "
+        "--help=?",
+    ),
+    Spec(
+        "pstree",
+        "read_only",
+        flags="-a/--arguments -A/--ascii -c/--compact-not -C/--color= -g/--show-pgids "
+        "-G/--vt100 -h/--highlight-all -H/--highlight-pid= -l/--long -n/--numeric-sort "
+        "-N/--ns-sort= -p/--show-pids -s/--show-parents -S/--ns-changes -t/--thread-names "
+        "-T/--hide-threads -u/--uid-changes -U/--unicode -V/--version -Z/--security-context",
+    ),
+    Spec(
+        "pgrep|pidof",
+        "read_only",
+        flags="-d/--delimiter= -l/--list-name -a/--list-full -c/--count -f/--full "
+        "-g/--pgroup= -G/--group= -i/--ignore-case -n/--newest -o/--oldest -O/--older= "
+        "-P/--parent= -s/--session= -t/--terminal= -u/--euid= -U/--uid= -v/--inverse "
+        "-w/--lightweight -x/--exact -F/--pidfile= -L/--logpidfile -r/--runstates= "
+        "-A/--ignore-ancestors --ns= --nslist= -q -z -S= -V/--version -h/--help",
+    ),
+    Spec(
+        "top|htop|btop|atop|glances|bpytop|nmon|iotop|iftop|nethogs|bmon|powertop",
+        "read_only",
+        flags="-b -c -d/--delay= -e= -E= -H -i -n= -o= -O -p/--pid= -s/--sort-key= -S -u/--user=? "
+        "-U -w=? -1 -h/--help -v/--version -C/--no-color -F/--filter= -M/--no-mouse -t/--tree "
+        "--readonly -lc --utf-force -l -P -a -o= -k",
+    ),
+    Spec(
+        "kill",
+        "process_control",
+        operands="none",
+        flags="-s/--signal= -n= -l/--list=? -L/--table -q/--queue= --verbose --timeout= "
+        + _SIGNALS
+        + _HELP,
+        families="-[0-9]*",
+    ),
+    Spec(
+        "pkill|killall|skill|slay|xkill",
+        "process_control",
+        operands="none",
+        flags="-d/--delimiter= -f/--full -g/--pgroup= -G/--group= -i/--ignore-case "
+        "-n/--newest -o/--oldest/--older-than= -O/--older= -P/--parent= -s/--session= "
+        "-t/--terminal= -u/--euid/--user= -U/--uid= -v/--inverse -x/--exact -F/--pidfile= "
+        "-e/--exact -I -r/--regexp -w/--wait -q/--quiet -y/--younger-than= -Z/--context= "
+        "-l/--list -c/--count -e -V/--version --signal= --ns= --nslist= -9 -k= -z -W" + _SIGNALS,
+        families="-[0-9]*",
+    ),
+    # --- manuals and fun --------------------------------------------------------------------
+    Spec(
+        "whatis|apropos",
+        "read_only",
+        flags="-d/--debug -v/--verbose -r/--regex -w/--wildcard -e/--exact -l/--long "
+        "-a/--and -s/--sections/--section= -m/--systems= -M/--manpath= -L/--locale= "
+        "-C/--config-file=" + _HELP,
+    ),
+    Spec(
+        "info|pinfo",
+        "read_only",
+        options=[Opt("-o/--output", value="required", role="write")],
+        flags="-a/--all -k/--apropos= -d/--directory= -f/--file= -n/--node= -O/--show-options "
+        "-w/--where --vi-keys --subnodes" + _HELP,
+    ),
+    Spec(
+        "tldr|tlrc|cheat",
+        "read_only",
+        flags="-p/--platform= -u/--update -l/--list -L/--language= -r/--render -s/--search= "
+        "-c/--color -m/--markdown -o/--os= -1 --random -q/--quiet -t= -v/--version -h/--help "
+        "--list-all --clear-cache --raw --short-options --long-options --info -C= -d",
+    ),
+    Spec(
+        "cowsay|cowthink|figlet|toilet|lolcat|neofetch|fastfetch|screenfetch|fortune|sl",
+        "read_only",
+        flags="-b -d -g -p -s -t -w= -y -e= -f= -T= -W= -l -n -c -r -x -k -S -o -L -R -a "
+        "-F= -i -h -v --off --stdout --ascii_distro= --logo= -C= --config=",
+    ),
+    Spec(
+        "tokei|cloc|scc",
+        "read_only",
+        operands="read",
+        options=[
+            *opts("--out --report-file -o/--output", value="required", role="write"),
+            *opts("--list-file -i/--input", value="required", role="read"),
+        ],
+        flags="-e/--exclude= -f/--files -l/--languages -s/--sort= -t/--type= -c/--columns= "
+        "-C/--compact --hidden --no-ignore --no-ignore-vcs -n/--num-format= --by-file "
+        "--by-file-by-lang --json --yaml --csv --md --quiet --vcs= --git --diff "
+        "--exclude-dir= --exclude-lang= --exclude-ext= --include-lang= --include-ext= "
+        "--format= --no-cocomo --no-complexity -w/--wide -x= -M/--not-match= -z -v",
+    ),
+    Spec("timew|timewarrior", "read_only"),
+    # --- iproute2 / net-tools: sockets --------------------------------------------------------
+    Spec(
+        "ss",
+        "read_only",
+        options=[
+            Opt("-K/--kill", adds="process_control"),
+            Opt("-D/--diag", value="required", role="write"),
+            Opt("-F/--filter", value="required", role="read"),
+        ],
+        flags="-a/--all -l/--listening -t/--tcp -u/--udp -x/--unix -w/--raw -n/--numeric "
+        "-p/--processes -e/--extended -m/--memory -o/--options -i/--info -r/--resolve "
+        "-s/--summary -4/--ipv4 -6/--ipv6 -0/--packet -H/--no-header -E/--events "
+        "-b/--bpf -Z/--context -z/--contexts -N/--net= -f/--family= -A/--query/--socket= "
+        "-M/--mptcp -S/--sctp --tipc --vsock --xdp -O/--oneline -T/--threads -h/--help "
+        "-V/--version",
+    ),
+    Spec(
+        "netstat|sockstat",
+        "read_only",
+        flags="-a/--all -l/--listening -t/--tcp -u/--udp -x/--unix -w/--raw -n/--numeric "
+        "-p/--program -e/--extend -o/--timers -r/--route -i/--interfaces -s/--statistics "
+        "-c/--continuous -g/--groups -M/--masquerade -v/--verbose -W/--wide "
+        "-N/--symbolic -4 -6 -A= -f= -I= -b -d -m -q -T -R -L -Z -c -P= -j -C -U",
+    ),
+    Spec(
+        "envsubst|gettext|ngettext",
+        "read_only",
+        flags="-v/--variables -d/--domain= -e -E -n -s -c/--context=" + _HELP,
+    ),
+]
