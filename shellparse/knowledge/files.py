@@ -164,13 +164,6 @@ SPECS = [
         "--dirsfirst --gitignore --noreport --charset= -o=",
     ),
     Spec(
-        "file|readlink|realpath|basename|dirname|namei|lsattr|getfacl|md5sum|sha1sum|"
-        "sha256sum|sha512sum|shasum|b2sum|cksum|sum|strings|xxd|od|hexdump|hd|identify|"
-        "exiftool|pdfinfo|objdump|nm|readelf|ldd|size",
-        "read_only",
-        operands="read",
-    ),
-    Spec(
         "stat",
         "read_only",
         operands="read",
@@ -198,7 +191,7 @@ SPECS = [
         abbrev=True,
     ),
     Spec(
-        "diff|cmp|comm|colordiff|difft|delta",
+        "diff|colordiff|difft|delta",
         "read_only",
         operands="read",
         flags="-u -U/--unified= -c -C/--context= -q/--brief -s/--report-identical-files "
@@ -240,8 +233,7 @@ SPECS = [
         abbrev=True,
     ),
     Spec(
-        "paste|join|fold|fmt|pr|column|expand|unexpand|look|tsort|shuf|numfmt|iconv|"
-        "xmllint|tidy|csvlook|mlr|xsv|qsv|html2text|glow|jless|fx",
+        "pr|look|tsort|xmllint|tidy|csvlook|mlr|xsv|qsv|html2text|glow|jless|fx",
         "read_only",
         operands="read",
         flags="-d/--delimiters= -s/--serial -w/--width= -t/--table -s/--separator= "

@@ -55,6 +55,21 @@ _KUBECTL_FLAGS = (
 
 _KUBECTL_OPTIONS = [Opt("-f/--filename", value="required", role="url_or_path")]
 
+_TF_FLAGS = (
+    "-var= -target= -replace= -refresh=? -refresh-only -destroy -lock=? -lock-timeout= "
+    "-input=? -no-color -json -compact-warnings -detailed-exitcode -parallelism= -backup= "
+    "-auto-approve -concise -upgrade -reconfigure -migrate-state -force-copy -backend=? "
+    "-backend-config= -get=? -lockfile= -list=? -write=? -diff -check -recursive -no-tests "
+    "-test-directory= -filter= -verbose -raw -ignore-remote-version -allow-missing -id= "
+    "-help -h"
+)
+_TF_OPTIONS = [
+    *opts("-var-file -state", value="required", role="read"),
+    *opts("-out -state-out -generate-config-out", value="required", role="write"),
+    # code from elsewhere: a module source, a plugin directory
+    *opts("-from-module -plugin-dir", value="required", role="exec"),
+]
+
 _DOCKER_READ_FLAGS = (
     "-a/--all -q/--quiet -f/--filter= --format= -n/--last= -l/--latest --no-trunc -s/--size "
     "--digests --type= --no-stream --tree -v --help -h"
@@ -461,7 +476,70 @@ SPECS = [
         flags=_HELM_FLAGS,
     ),
     Spec(
-        "terraform|tofu|terragrunt|pulumi|cdk|cdktf|serverless|sls",
+        "terraform|tofu|terragrunt",
+        "network",
+        single_dash_long=True,
+        options=[Opt("-chdir", value="required", role="cwd")],
+        flags="-help -h -version -v --version --help",
+        subcommands={
+            **shared(
+                ("validate", "version", "providers", "graph", "console", "get", "test", "metadata"),
+                "read_only",
+                _TF_FLAGS,
+                single_dash_long=True,
+            ),
+            "fmt": sub("fmt", "build", _TF_FLAGS, single_dash_long=True, operands="write"),
+            "show": sub("show", "read_only", _TF_FLAGS, single_dash_long=True, operands="read"),
+            # outputs marked sensitive are printed in the clear with -raw / -json
+            "output": sub(
+                "output",
+                "read_only",
+                _TF_FLAGS,
+                single_dash_long=True,
+                options=[*opts("-raw -json", adds="secret_read")],
+            ),
+            "plan": sub(
+                "plan",
+                "network network_read read_only",
+                _TF_FLAGS,
+                single_dash_long=True,
+                options=_TF_OPTIONS,
+            ),
+            "init": sub(
+                "init",
+                "network network_read package_install",
+                _TF_FLAGS,
+                single_dash_long=True,
+                options=_TF_OPTIONS,
+            ),
+            **shared(
+                ("apply", "destroy", "import", "taint", "untaint", "refresh", "force-unlock"),
+                "network network_write system",
+                _TF_FLAGS,
+                single_dash_long=True,
+                options=_TF_OPTIONS,
+            ),
+            "state": sub(
+                "state",
+                "network network_write system",
+                single_dash_long=True,
+                subcommands={
+                    **shared(("list", "show"), "read_only", _TF_FLAGS, single_dash_long=True),
+                    "pull": sub("pull", "secret_read", _TF_FLAGS, single_dash_long=True),
+                },
+                default=sub("state", "network network_write system", _TF_FLAGS),
+            ),
+            "workspace": sub(
+                "workspace",
+                "read_only",
+                subcommands=shared(("list", "show"), "read_only", _TF_FLAGS, single_dash_long=True),
+                default=sub("workspace", "write", _TF_FLAGS, single_dash_long=True),
+            ),
+        },
+        default=sub("terraform", "network unknown"),
+    ),
+    Spec(
+        "pulumi|cdk|cdktf|serverless|sls",
         "network",
         subcommands={
             **shared(

@@ -390,3 +390,206 @@ SPECS = [
         flags="-v/--variables -d/--domain= -e -E -n -s -c/--context=" + _HELP,
     ),
 ]
+
+# --- coreutils, binutils and friends: files by name, digest, dump ---------------------------
+_DIGEST = (
+    "-b/--binary -c/--check -t/--text -z/--zero --tag --untagged --ignore-missing --quiet "
+    "--status --strict -w/--warn -l/--length= -a/--algorithm= --base64 --raw --debug "
+    "-0/--01 -s -p -U/--UNIVERSAL" + _HELP
+)
+
+SPECS += [
+    Spec(
+        "file",
+        "read_only",
+        operands="read",
+        options=[*opts("-f/--files-from -m/--magic-file", value="required", role="read")],
+        flags="-b/--brief -c/--checking-printout -d -E -e/--exclude= --exclude-quiet= "
+        "-F/--separator= -h/--no-dereference -i/--mime -I --mime-type --mime-encoding "
+        "--apple --extension -k/--keep-going -l/--list -L/--dereference -n/--no-buffer "
+        "-N/--no-pad -p/--preserve-date -P/--parameter= -r/--raw -s/--special-files "
+        "-S/--no-sandbox -z/--uncompress -Z/--uncompress-noreport -0/--print0 -v/--version "
+        "--help",
+        abbrev=True,
+    ),
+    Spec(
+        "readlink|realpath|grealpath|greadlink",
+        "read_only",
+        operands="read",
+        flags="-f/--canonicalize -e/--canonicalize-existing -m/--canonicalize-missing "
+        "-n/--no-newline -q/--quiet -s/--silent/--strip/--no-symlinks -v/--verbose "
+        "-z/--zero -L/--logical -P/--physical --relative-to= --relative-base=" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "basename|dirname",
+        "read_only",
+        flags="-a/--multiple -s/--suffix= -z/--zero" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "namei|lsattr|getfacl",
+        "read_only",
+        operands="read",
+        flags="-x/--mountpoints -m/--modes -o/--owners -l/--long -n/--nosymlinks "
+        "-v/--vertical -Z/--context -R/--recursive -V -a/--all -d/--directory/--default "
+        "-p/--absolute-names -c/--omit-header -e/--all-effective -E/--no-effective "
+        "-s/--skip-base -L/--logical -P/--physical -t/--tabular --numeric --access" + _HELP,
+    ),
+    Spec(
+        "md5sum|sha1sum|sha224sum|sha256sum|sha384sum|sha512sum|shasum|b2sum|b3sum|cksum|"
+        "sum|md5|sha1|sha256|sha512|gmd5sum|gsha256sum",
+        "read_only",
+        operands="read",
+        flags=_DIGEST + " -r -q",
+        abbrev=True,
+    ),
+    Spec(
+        "strings",
+        "read_only",
+        operands="read",
+        flags="-a/--all -d/--data -f/--print-file-name -n/--bytes= -t/--radix= "
+        "-e/--encoding= -o -w/--include-all-whitespace -s/--output-separator= -T/--target= "
+        "-U/--unicode= -h/--help -v/-V/--version",
+        families="-[0-9]*",
+    ),
+    Spec(
+        "xxd",
+        "read_only",
+        operands=("read", "write"),
+        single_dash_long=True,
+        flags="-a -autoskip -b -bits -C -capitalize -c= -cols= -E -EBCDIC -e -g= -groupsize= "
+        "-h -help -i -include -l= -len= -n= -name= -o= -offset= -p -ps -postscript -plain "
+        "-r -revert -R= -s= -seek= -u -uppercase -v -version -d",
+    ),
+    Spec(
+        "od|hexdump|hd",
+        "read_only",
+        operands="read",
+        options=[Opt("-f", value="required", role="read")],
+        flags="-A/--address-radix= -j/--skip-bytes= -N/--read-bytes= -S/--strings=? "
+        "-t/--format= -v/--output-duplicates -w/--width=? --endian= --traditional -a -b -c "
+        "-d -i -l -o -s -x -B -D -e= -F -H -I -L=? -O -X -C -n= -h" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "identify|pdfinfo|pdffonts|exiftool|mediainfo|ffprobe",
+        "read_only",
+        operands="read",
+        single_dash_long=True,
+        flags="-verbose -format= -ping -quiet -regard-warnings -f= -l= -box -meta -js "
+        "-struct -struct-text -isodates -rawdates -dests -enc= -listenc -opw= -upw= -v -h "
+        "-help --help -a -u -g -g1 -s -S -j -json -csv -X -n -b -G -G1 -H -list -ver -r "
+        "-ext= -q -m -fast -fast2 -sort -t -T -E -show_format -show_streams -show_entries= "
+        "-of= -print_format= -select_streams= -show_frames -show_packets -hide_banner "
+        "-loglevel= -v= -pretty -count_frames -i= --Output= --Full -F -version",
+    ),
+    Spec(
+        "objdump|nm|readelf|size|otool|llvm-objdump|llvm-nm|llvm-readelf|llvm-size",
+        "read_only",
+        operands="read",
+        flags="-d -D -S -s -t -T -r -R -h -x -f -p -g -e -a -C -l -w -z -j= -M= -b= -m= "
+        "--disassemble=? --source --syms --dynamic-syms --reloc --headers --all-headers "
+        "--demangle=? --start-address= --stop-address= --section= --full-contents "
+        "--file-headers --private-headers --line-numbers --wide --no-show-raw-insn "
+        "--visualize-jumps=? --dwarf=? -W --debugging -A -B -G -o -n -P -u -U -v -V -X= "
+        "--defined-only --dynamic --extern-only --format= --numeric-sort --no-sort "
+        "--portability --print-size --size-sort --undefined-only --print-file-name "
+        "--reverse-sort --radix= --special-syms --with-symbol-versions --all "
+        "--file-header --program-headers --segments --section-headers --sections "
+        "--section-groups --section-details --symbols --notes --relocs --unwind "
+        "--arch-specific --archive-index --use-dynamic --hex-dump= --string-dump= "
+        "--relocated-dump= --debug-dump=? --histogram --common --totals -L -I -H -c -i "
+        "-N= -K -y -E= -F" + _HELP,
+    ),
+    # ldd runs the program's own loader on it: a binary in the workspace is code clearance
+    # cannot see (a crafted ELF runs what it likes under ``ldd``)
+    Spec("ldd", "read_only code_exec", operands="exec", flags="-v -u -d -r" + _HELP),
+    Spec(
+        "comm",
+        "read_only",
+        operands="read",
+        flags="-1 -2 -3 -i --check-order --nocheck-order --output-delimiter= --total "
+        "-z/--zero-terminated" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "cmp",
+        "read_only",
+        operands="read",
+        flags="-b/--print-bytes -i/--ignore-initial= -l/--verbose -n/--bytes= "
+        "-s/--quiet/--silent" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "paste",
+        "read_only",
+        operands="read",
+        flags="-d/--delimiters= -s/--serial -z/--zero-terminated" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "join",
+        "read_only",
+        operands="read",
+        flags="-a= -e= -i/--ignore-case -j= -o= -t= -v= -1= -2= --check-order "
+        "--nocheck-order --header -z/--zero-terminated" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "fold|fmt",
+        "read_only",
+        operands="read",
+        flags="-b/--bytes -s/--spaces/--split-only -w/--width= -c/--crown-margin "
+        "-p/--prefix= -t/--tagged-paragraph -u/--uniform-spacing -g/--goal=" + _HELP,
+        abbrev=True,
+        families="-[0-9]*",
+    ),
+    Spec(
+        "column",
+        "read_only",
+        operands="read",
+        flags="-t/--table -s/--separator= -o/--output-separator= -c/--output-width= "
+        "-x/--fillrows -n -e -J/--json -N/--table-columns= -l/--table-columns-limit= "
+        "-R/--table-right= -H/--table-hide= -O/--table-order= -T/--table-truncate= "
+        "-E/--table-noextreme= -W/--table-wrap= -d/--table-noheadings -r/--tree= "
+        "-i/--tree-id= -p/--tree-parent= -L/--keep-empty-lines -h/--help -V/--version",
+        abbrev=True,
+    ),
+    Spec(
+        "expand|unexpand",
+        "read_only",
+        operands="read",
+        flags="-i/--initial -t/--tabs= -a/--all --first-only" + _HELP,
+        abbrev=True,
+        families="-[0-9]*",
+    ),
+    Spec(
+        "shuf",
+        "read_only",
+        operands="read",
+        options=[
+            Opt("-o/--output", value="required", role="write"),
+            Opt("--random-source", value="required", role="read"),
+            Opt("-e/--echo", operands="none"),
+        ],
+        flags="-i/--input-range= -n/--head-count= -r/--repeat -z/--zero-terminated" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "numfmt",
+        "read_only",
+        flags="--debug -d/--delimiter= --field= --format= --from= --from-unit= --grouping "
+        "--header=? --invalid= --padding= --round= --suffix= --to= --to-unit= "
+        "-z/--zero-terminated" + _HELP,
+        abbrev=True,
+    ),
+    Spec(
+        "iconv",
+        "read_only",
+        operands="read",
+        options=[Opt("-o/--output", value="required", role="write")],
+        flags="-f/--from-code= -t/--to-code= -l/--list -c -s/--silent --verbose" + _HELP,
+        abbrev=True,
+    ),
+]
