@@ -45,6 +45,17 @@ SYSTEM_DIRS = (
     "/usr/libexec/",
 )
 
+#: Project-local tool paths, judged as the tool they are: the wrappers a build ships
+#: (``./gradlew``), the bin directories of package managers and virtual environments, and
+#: Rails' binstubs. Only inside the workspace: the same name elsewhere is a file nobody vouches
+#: for. (That the file is agent-writable is the write-then-run rule's business.)
+_PROJECT_TOOL = re.compile(
+    r"(?:.*/)?(?:(?P<wrapper>gradlew|mvnw)|"
+    r"(?:node_modules/\.bin|\.?venv/bin|\.venv/Scripts|vendor/bin)/(?P<bin>[^/]+)|"
+    r"bin/(?P<stub>rails|rake|rspec|rubocop|bundle|spring|setup|importmap))"
+)
+_PROJECT_WRAPPERS = {"gradlew": "gradle", "mvnw": "mvn"}
+
 _VERSIONED = re.compile(r"(python|pip|pydoc|ruby|gem|perl|php|lua|node|idle)[0-9][0-9.]*")
 _URL = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^/?#@]*@)?(\[[^\]]+\]|[^/?#:]+)")
 _SCP = re.compile(r"(?:[^@/:\s]+@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!//)")
@@ -276,6 +287,10 @@ class Classifier:
         if first & RESOLVED:
             fact.markers.add("resolved_variable")
         name, by_path = normalize_program(raw)
+        project_tool = by_path and not module and self._project_tool(raw, env)
+        if project_tool:
+            name = _PROJECT_WRAPPERS.get(name, name)
+            by_path = False
         fact.program = name
         fact.program_raw = raw
         if ("PATH" in env.vars or PATH_CHANGED in env.vars) and not by_path:
@@ -293,6 +308,18 @@ class Classifier:
             self._unknown_arguments(fact, argv, flags, env)
             return []
         return self.apply(fact, spec, argv[1:], flags[1:], env)
+
+    def _project_tool(self, raw: str, env: Env) -> bool:
+        """Whether ``raw`` is a project-local path to a tool the tables know, in the
+        workspace."""
+        m = _PROJECT_TOOL.fullmatch(raw)
+        if m is None or "$" in raw:
+            return False
+        name, _ = normalize_program(raw)
+        if lookup(_PROJECT_WRAPPERS.get(name, name)) is None:
+            return False
+        resolved = resolve(raw, env.cwd, self.home)
+        return resolved is not None and inside(resolved, self.workspace) is True
 
     def _unknown_arguments(
         self, fact: SimpleCommandFacts, argv: list[str], flags: list[int], env: Env

@@ -205,7 +205,11 @@ SPECS = [
         "sort",
         "read_only",
         operands="read",
-        options=[Opt("-o/--output", value="required", role="write")],
+        options=[
+            Opt("-o/--output", value="required", role="write"),
+            # the program sort pipes its temporary files through (run with no arguments and -d)
+            Opt("--compress-program", value="required", role="shell"),
+        ],
         flags="-b/--ignore-leading-blanks -d/--dictionary-order -f/--ignore-case "
         "-g/--general-numeric-sort -i/--ignore-nonprinting -M/--month-sort "
         "-h/--human-numeric-sort -n/--numeric-sort -R/--random-sort --random-source= "

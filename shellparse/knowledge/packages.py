@@ -766,7 +766,7 @@ SPECS = [
         "",
         subcommands={
             **shared(
-                ("build", "vet", "list", "doc", "fix", "version", "help"),
+                ("build", "vet", "list", "doc", "fix"),
                 "build",
                 _GO_FLAGS,
                 options=_GO_OPTIONS,
