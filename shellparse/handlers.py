@@ -972,6 +972,133 @@ def make(
                 c.add_path(fact, setting, "exec", env, source="argument")
 
 
+#: Maven goals that run a program or the application (``exec:exec``, ``spring-boot:run``) and
+#: those that publish.
+_MAVEN_RUNS = _Lazy(r"^(?:exec|antrun|groovy|gplus|jshell):|:(?:run|dev|start|exec|execute)$")
+_MAVEN_PUBLISHES = _Lazy(r"^(?:deploy|release:|site-deploy|jib:build$|deploy:|gpg:sign-and-deploy)")
+
+
+def maven(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Goals and phases: plugins that run programs are code; deploy/release publish.
+    ``-Dexec.executable=…`` / ``-Dexec.args`` name the program ``exec:exec`` runs."""
+    for goal in parsed.operands:
+        if _MAVEN_RUNS.rx.search(goal):
+            fact.classes.add("code_exec")
+        if _MAVEN_PUBLISHES.rx.match(goal):
+            fact.classes.update(("network", "network_write"))
+    for value in _option_values(parsed, "--define"):
+        if value.startswith(("exec.", "maven.repo", "altDeploymentRepository")):
+            fact.classes.add("code_exec")
+
+
+_GRADLE_RUNS = _Lazy(r"(?:^|:)(?:run|bootRun|exec|javaExec|runShadow|appRun|jettyRun|quarkusDev)$")
+_GRADLE_PUBLISHES = _Lazy(r"(?:^|:)(?:publish\w*|uploadArchives|deploy\w*|release\w*|jib)$")
+
+
+def gradle(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Tasks that run the application are code; publishing tasks are network writes; a dry
+    run (``-m``) only lists the tasks."""
+    for task in parsed.operands:
+        if _GRADLE_RUNS.rx.search(task):
+            fact.classes.add("code_exec")
+        if _GRADLE_PUBLISHES.rx.search(task):
+            fact.classes.update(("network", "network_write"))
+
+
+#: ``cmake -E`` commands: what each does to its operands.
+_CMAKE_E_DELETE = frozenset(("rm", "remove", "remove_directory"))
+_CMAKE_E_WRITE = frozenset(
+    ("make_directory", "touch", "touch_nocreate", "create_symlink", "create_hardlink")
+)
+_CMAKE_E_READ = frozenset(
+    (
+        "echo",
+        "echo_append",
+        "cat",
+        "compare_files",
+        "md5sum",
+        "sha1sum",
+        "sha256sum",
+        "sha512sum",
+        "capabilities",
+        "environment",
+        "sleep",
+        "true",
+        "false",
+        "help",
+    )
+)
+
+
+def cmake_tool(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``cmake -E CMD …``: a portable command set. ``env``/``chdir``/``time`` run a command
+    (unwrapped); ``rm``/``copy``/``tar``… act on their operands; one not known is code."""
+    if "-E" not in args:
+        return
+    at = args.index("-E") + 1
+    if at >= len(args):
+        return
+    command, rest, rest_flags = args[at], args[at + 1 :], flags[at + 1 :]
+    words = [(a, f) for a, f in zip(rest, rest_flags, strict=False) if not a.startswith("-")]
+    if command == "env":
+        k = 0
+        while k < len(rest) and (rest[k].startswith("-") or "=" in rest[k]):
+            k += 1
+        if k < len(rest):
+            nested.append(_nested("cmake -E env", argv=rest[k:], flags=rest_flags[k:]))
+    elif command in ("chdir", "time") and rest:
+        start = 1 if command == "chdir" else 0
+        if command == "chdir":
+            c.add_path(fact, rest[0], "read", env)
+        if start < len(rest):
+            nested.append(
+                _nested(f"cmake -E {command}", argv=rest[start:], flags=rest_flags[start:])
+            )
+    elif command in _CMAKE_E_DELETE:
+        for value, flag in words:
+            c.add_path(fact, value, "delete", env, dynamic=bool(flag & DYNAMIC))
+    elif command in _CMAKE_E_WRITE:
+        for value, flag in words:
+            c.add_path(fact, value, "write", env, dynamic=bool(flag & DYNAMIC))
+    elif command.startswith(("copy", "rename")) and words:
+        for value, flag in words[:-1]:
+            c.add_path(fact, value, "read", env, dynamic=bool(flag & DYNAMIC))
+            if command == "rename":
+                c.add_path(fact, value, "delete", env, dynamic=bool(flag & DYNAMIC))
+        c.add_path(fact, words[-1][0], "write", env, dynamic=bool(words[-1][1] & DYNAMIC))
+    elif command in _CMAKE_E_READ:
+        for value, flag in words:
+            if "/" in value or "." in value:
+                c.add_path(fact, value, "read", env, dynamic=bool(flag & DYNAMIC))
+    else:
+        # tar, server, a command not listed: what it does is not known
+        fact.classes.add("code_exec")
+
+
 def pip_install(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -1310,6 +1437,14 @@ def wrapper(
 ) -> None:
     if fact.program in ("nohup", "setsid"):
         fact.markers.add("background")
+    # ``strace -o '!cmd'`` / ``ltrace -o '|cmd'``: the trace is piped into a shell command
+    for value in _option_values(parsed, "--output"):
+        if value.startswith(("!", "|")) and value[1:].strip():
+            fact.paths = [p for p in fact.paths if p.path != value]
+            if not any(p.access == "write" for p in fact.paths):
+                fact.classes.discard("write")
+            fact.classes.add("code_exec")
+            nested.append(_nested(f"{fact.program} -o", shell=value[1:].strip()))
 
 
 def su(

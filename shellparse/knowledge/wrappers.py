@@ -146,10 +146,11 @@ SPECS = [
         for names, flags in (
             (
                 "nohup|eatmydata|builtin|with-contenv|catchsegv|nocache|ccache|sccache|"
-                "distcc|icecc|valgrind|firejail|rlwrap",
+                "distcc|icecc|firejail|rlwrap",
                 "",
             ),
             ("unbuffer", "-p"),
+            ("chronic", "-e -v"),
             ("dbus-run-session", "--config-file= --dbus-daemon="),
             (
                 "dbus-launch",
@@ -330,6 +331,32 @@ SPECS = [
         "-b/--detach-on= -I/--interruptible= -O= -S/--summary-sort-by= -X/--const-print-style= "
         "-f/--follow-forks -ff -c/--summary-only -C/--summary -t -tt -ttt -T -y -yy -k -v -q "
         "-qq -r -x -xx -z -Z -d -D -h -V -i -n -w -F",
+    ),
+    Spec(
+        "valgrind",
+        "",
+        operands="command",
+        permute=False,
+        handler="wrapper",
+        options=[
+            *opts("--log-file --xml-file", value="required", role="write"),
+            Opt("--suppressions", value="required", role="read"),
+        ],
+        flags="--tool= --leak-check= --show-leak-kinds= --track-origins= --error-exitcode= "
+        "--gen-suppressions= --trace-children= --num-callers= --xml= --track-fds= "
+        "--show-reachable= --errors-for-leak-kinds= --undef-value-errors= --max-stackframe= "
+        "--main-stacksize= --time-stamp= --child-silent-after-fork= --vgdb= --log-fd= "
+        "-q/--quiet -v/--verbose -h/--help --version",
+    ),
+    # nix-shell evaluates the project's shell.nix (code, like a build definition) and may
+    # fetch what it names; ``--run`` / ``--command`` is a shell command run inside
+    Spec(
+        "nix-shell",
+        "code_exec network network_read package_install",
+        operands="exec",
+        options=[*opts("--run --command", value="required", role="shell")],
+        flags="-p/--packages --pure -A/--attr= -I= --arg= --argstr= --keep= -E/--expr= "
+        "--impure --show-trace -j/--max-jobs= --option= --quiet -v/--verbose --help --version",
     ),
     Spec(
         "ltrace",

@@ -273,6 +273,9 @@ def test_network_reads(command: str) -> None:
         "ssh host uptime",
         "nc example.com 80",
         "echo hi > /dev/tcp/example.com/80",
+        "mvn deploy",
+        "./gradlew publish",
+        "hatch publish",
     ],
 )
 def test_network_writes(command: str) -> None:
