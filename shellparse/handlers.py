@@ -1229,12 +1229,113 @@ def database(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    """Database clients: where they connect, and commands given as arguments (redis)."""
+    """Database clients: where they connect, and what the statements they are given do.
+
+    SQL and meta-commands given on the command line, or on a standard input whose text is
+    known, are read (``clearance.shellparse.sql``): reads are reads, writes and DDL writes,
+    meta-commands that run programs code, files they write or read paths. SQL from a file or
+    from an input nobody has seen is ``unknown``; so is an interactive session."""
+    from clearance.shellparse import sql
+
     for value in _option_values(parsed, "--host", "-h"):
         c.add_host(fact, value + ":")
-    if fact.program == "redis-cli" and parsed.operands:
+    program = fact.program or ""
+    found: dict[str, list[str]] = {}
+    if program == "redis-cli":
+        words = [w.lower() for w in parsed.operands]
+        if _option_values(parsed, "--eval"):
+            found["code"] = []
+        elif words:
+            first = words[0]
+            name = (
+                f"{first}-{words[1]}"
+                if len(words) > 1 and first in ("client", "cluster")
+                else first
+            )
+            if name in sql.REDIS_READS or (first == "config" and words[1:2] == ["get"]):
+                found["read"] = []
+            elif first in ("eval", "evalsha", "fcall", "function", "module", "script", "debug") or (
+                first == "config" and words[1:2] == ["set"]  # dir + dbfilename: a file anywhere
+            ):
+                found["code"] = []
+            else:
+                found["write"] = []
+        else:
+            found["unknown"] = []
+    elif program in ("mongo", "mongosh"):
+        code = _option_values(parsed, "--eval")
+        if code and all(_MONGO_READ.rx.fullmatch(x.strip().rstrip(";")) for x in code):
+            found["read"] = []
+        elif code or parsed.operands[1:]:
+            found["code"] = []
+        else:
+            found["unknown"] = []
+    else:
+        client = "sqlite3" if program == "sqlite3" else program
+        if program == "sqlite3":
+            texts = [*_option_values(parsed, "-cmd"), *parsed.operands[1:]]
+            files = _option_values(parsed, "-init")
+        elif program == "psql":
+            texts = _option_values(parsed, "--command")
+            files = _option_values(parsed, "--file")
+        else:
+            texts = _option_values(parsed, "--execute")
+            files = []
+        for text in texts:
+            for effect, names in sql.effects(text, client).items():
+                found.setdefault(effect, []).extend(names)
+        if files:
+            found.setdefault("unknown", [])
+        if not texts and not files:
+            if fact.stdin_text is not None:
+                found.update(sql.effects(fact.stdin_text, client))
+            elif fact.stdin is not None:
+                found["unknown"] = []  # SQL on an input the analysis cannot see
+            elif _has(fact, "--list", "-V", "--version"):
+                found["read"] = []
+            else:
+                found["unknown"] = []  # an interactive session: whatever is typed
+    network = "network" in fact.classes
+    if "code" in found:
         fact.classes.add("code_exec")
-        fact.markers.add("inline_code")
+    for name in found.get("file_write", []):
+        c.add_path(fact, name, "write", env)
+    for name in found.get("file_read", []):
+        c.add_path(fact, name, "read", env)
+    if "unknown" in found:
+        fact.classes.add("unknown")
+    writes = bool(found.keys() & {"write", "drop", "code", "file_write", "unknown"})
+    if "drop" in found:
+        fact.classes.add("delete")
+    if writes:
+        fact.classes.add("write" if "unknown" not in found else "unknown")
+        if found.keys() - {"read", "unknown", "file_read"}:
+            # statements given inline that change the database or run programs: code on the
+            # command line, never allowed unless a rule names it
+            fact.markers.add("inline_code")
+        if network:
+            fact.classes.add("network_write")
+    elif found:
+        fact.classes.add("read_only")
+        if network:
+            fact.classes.add("network_read")
+        if program == "sqlite3" and parsed.operands:
+            # only read: the database file is read, not written
+            db = parsed.operands[0]
+            for path in fact.paths:
+                if path.path == db and path.access == "write":
+                    path.access = "read"
+            if not any(p.access == "write" for p in fact.paths):
+                fact.classes.discard("write")
+
+
+#: mongosh ``--eval`` code that only reads: ``db.users.find({…})``, ``show dbs``…
+_MONGO_READ = _Lazy(
+    r"(?:db\.(?:getCollectionNames|getName|stats|version|serverStatus|hostInfo|listCollections)"
+    r"\(\s*\)|db\.(?:getCollection\(['\"][\w.-]+['\"]\)|[\w]+)\.(?:find|findOne|countDocuments|"
+    r"estimatedDocumentCount|count|distinct|getIndexes|stats)\([^;]*\)(?:\.(?:limit|sort|skip|"
+    r"count|toArray|pretty|explain)\([^;]*\))*|show (?:dbs|databases|collections|users|roles))"
+)
 
 
 # --- network --------------------------------------------------------------------------------

@@ -198,9 +198,10 @@ SPECS = [
         "psql",
         "network",
         options=[
-            Opt("-c/--command", value="required", role="code"),
-            Opt("-f/--file", value="required", role="exec"),
+            Opt("-c/--command", value="required"),
+            Opt("-f/--file", value="required", role="exec"),  # SQL nobody has seen
             Opt("-o/--output -L/--log-file", value="required", role="write"),
+            Opt("-l/--list"),
         ],
         flags="-h/--host= -p/--port= -U/--username= -d/--dbname= -v/--set/--variable= "
         "-P/--pset= -w/--no-password -W/--password -A/--no-align -t/--tuples-only "
@@ -214,7 +215,7 @@ SPECS = [
     Spec(
         "mysql|mariadb",
         "network",
-        options=[Opt("-e/--execute", value="required", role="code")],
+        options=[Opt("-e/--execute", value="required")],
         flags="-h/--host= -P/--port= -u/--user= -p/--password=? -D/--database= -S/--socket= "
         "-B/--batch -N/--skip-column-names -s/--silent -t/--table -v/--verbose -E/--vertical "
         "-A/--no-auto-rehash --protocol= --ssl-mode= --default-character-set= -f/--force",
@@ -223,18 +224,30 @@ SPECS = [
     ),
     Spec(
         "sqlite3",
-        "read_only",
-        operands=("write", "code"),
+        "",
+        operands=("write", "none"),
+        options=[Opt("-init", value="required", role="read"), Opt("-cmd", value="required")],
         flags="-bail -batch -csv -column -header -noheader -html -json -line -list -markdown "
-        "-table -box -readonly -separator= -nullvalue= -cmd= -init= -echo -version",
+        "-table -box -readonly -separator= -nullvalue= -echo -version -safe -quote -ascii "
+        "-tabs -newline= -nofollow -stats -interactive -append -deserialize -memtrace "
+        "-mmap= -vfs= -zip -A= -help",
         single_dash_long=True,
         handler="database",
     ),
     Spec(
         "redis-cli|mongo|mongosh|sqlcmd|cqlsh",
         "network",
-        options=[Opt("--eval -e -Q -q --execute", value="required", role="code")],
-        flags="-h= -p= -a= -n= -u= --host= --port= --username= --password= -f=",
+        options=[
+            Opt("--eval -e -Q -q --execute", value="required"),
+            Opt("--file -f", value="required", role="read", adds="unknown"),
+        ],
+        flags="-h= -p= -a= -n= -u= --host= --port= --username= --password= --user= "
+        "--pass= --tls --cacert= --cert= --key= --raw --no-raw --csv --json --quoted-input "
+        "--no-auth-warning -c -x -d= -D= -r= -i= --scan --pattern= --count= --bigkeys "
+        "--memkeys --hotkeys --stat --latency --latency-history --intrinsic-latency= "
+        "--quiet --nodb --norc --shell --verbose --apiVersion= -3 --resp3 -2 --resp2 "
+        "--authenticationDatabase= --authenticationMechanism= -U= -P= -S= -d/--database= "
+        "-s= -W= -H= -l= -t= -y= -v= -k= -b= -C= -o= -V= -N= -E= --help --version",
         handler="database",
     ),
     Spec(
