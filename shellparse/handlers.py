@@ -103,6 +103,17 @@ def embedded_commands(code: str, label: str) -> list[Nested]:
     return found[:16]
 
 
+_SHELLS_NOEXEC = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash"))
+
+
+def _noexec(parsed: ParsedArgs) -> bool:
+    """``-n``, ``-o noexec`` (also inside a bundle such as ``-nv``)."""
+    for opt, spelling, value in parsed.options:
+        if spelling == "-n" or (opt is not None and opt.name == "-o" and value == "noexec"):
+            return True
+    return False
+
+
 def interpreter(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -117,6 +128,16 @@ def interpreter(
     )
     if not has_code and not parsed.operands and _has(fact, "--version", "--help"):
         fact.classes.add("read_only")  # prints and exits: no program is read
+        return
+    if fact.program in _SHELLS_NOEXEC and _noexec(parsed) and not _has(fact, "-i", "-s"):
+        # ``bash -n script.sh``: a syntax check reads the script and runs none of it (bash
+        # ignores noexec only in an interactive shell); neither does a ``-c`` string run
+        nested[:] = [n for n in nested if not n.label.startswith(f"{fact.program} ")]
+        for path in fact.paths:
+            if path.access == "exec" and path.source == "argument":
+                path.access = "read"
+        fact.classes.discard("code_exec")
+        fact.classes.add("read_only")
         return
     for opt, _, value in parsed.options:
         if opt is not None and opt.role == "code" and value:
@@ -1494,6 +1515,16 @@ def rsync(
                 c.add_path(fact, value, "delete", env)
     if fact.hosts:
         fact.classes.add("network")
+        # to a remote destination is an upload; from remote sources only, a fetch
+        upload = len(operands) > 1 and _remote_operand(operands[-1])
+        fact.classes.add("network_write" if upload else "network_read")
+    if _has(fact, "--dry-run"):
+        # ``rsync -n``: lists what it would do; nothing is written or deleted (the remote
+        # shell and --rsync-path still run, and were judged as commands of their own)
+        for path in fact.paths:
+            if path.access in ("write", "delete"):
+                path.access = "read"
+        fact.classes.difference_update(("write", "delete"))
 
 
 def netcat(
@@ -2082,6 +2113,9 @@ def dry_run(
     if not given or given[-1] in ("none", "false"):
         return
     fact.classes.difference_update(("system", "delete"))
+    if given[-1] != "server":
+        # a client-side dry run (``npm publish --dry-run``) sends nothing
+        fact.classes.difference_update(("network_write", "vcs_write"))
     fact.classes.add("read_only")
     fact.classes.add("network_write" if given[-1] == "server" else "network_read")
 
