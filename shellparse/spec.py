@@ -195,7 +195,8 @@ class Spec:
         prints_help: bool = True,
     ) -> None:
         self.name = name
-        self.families = tuple(_checked_family(p) for p in families.split())
+        #: Checked (and compiled) on first use, not at import: tables load on the hook path.
+        self.families: tuple[str, ...] | str = families
         self.own_options = own_options
         self.prints_help = prints_help
         self.classes = frozenset(classes.split())
@@ -215,7 +216,10 @@ class Spec:
     def in_family(self, spelling: str) -> bool:
         """Whether ``spelling`` (an option's name, without ``=value``) belongs to a harmless
         family of this spec."""
-        return any(fnmatchcase(spelling, pattern) for pattern in self.families)
+        families = self.families
+        if isinstance(families, str):
+            families = self.families = tuple(_checked_family(p) for p in families.split())
+        return any(fnmatchcase(spelling, pattern) for pattern in families)
 
     @property
     def options(self) -> dict[str, Opt]:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 #: The table modules, in the order lookups try them.
 TABLES = (
+    "shell_builtins",
     "files",
     "vcs",
     "utilities",

@@ -89,10 +89,16 @@ def test_known_options_and_families_carry_no_marker(command: str) -> None:
 def test_a_family_may_not_mean_anything_goes() -> None:
     for pattern in ("-*", "--*", "-?*", "*", "--[a-z]*", "-[a-zA-Z]*"):
         with pytest.raises(ValueError):
-            Spec("x", families=pattern)
+            Spec("x", families=pattern).in_family("--color")
     spec = Spec("x", families="--color* -[0-9]*")
     assert spec.in_family("--color") and spec.in_family("--colour") is False
     assert spec.in_family("-9") and not spec.in_family("-x")
+
+
+def test_every_family_in_the_tables_is_bounded() -> None:
+    for name, spec in _every_spec():
+        spec.in_family("--clearance-probe")  # raises ValueError on an unbounded family
+        assert not spec.in_family(PROBE), name
 
 
 def _every_spec() -> list[tuple[str, Spec]]:

@@ -167,18 +167,26 @@ def test_distinct_options_are_not_merged(program: str, spelling: str, canonical:
     assert spec.options[spelling].name == canonical
 
 
-def test_tables_load_on_demand() -> None:
+@pytest.mark.parametrize(
+    ("command", "loaded"),
+    [
+        ("git status", "['files', 'shell_builtins', 'vcs']"),
+        # the builtins are a small table looked at first: echo, cd, [ need nothing else
+        ("echo hi && cd src && [ -f x ]", "['shell_builtins']"),
+    ],
+)
+def test_tables_load_on_demand(command: str, loaded: str) -> None:
     code = (
         "import sys\n"
         "from clearance.shellparse import classify\n"
-        "classify('git status')\n"
+        f"classify({command!r})\n"
         "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules"
         " if m.startswith('clearance.shellparse.knowledge.')))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert out.strip() == "['files', 'vcs']"
+    assert out.strip() == loaded
 
 
 _AWKWARD = ("-", "--", "", ":::", "{}", "=", "-c", "-o", "-I", "-x", "-f", "'x y'", "*", "+!x")
