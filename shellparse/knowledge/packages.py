@@ -966,6 +966,13 @@ SPECS = [
                 adds="package_install system",
             )
         ],
+        # the queries: list, status, files, search, architecture (dpkg); -q and friends (rpm)
+        flags="-l/--list -L/--listfiles -s/--status -S/--search -p/--print-avail "
+        "-c/--contents -I/--info -C/--audit --get-selections --print-architecture "
+        "--print-foreign-architectures --compare-versions --verify -V -q/--query -a/--all "
+        "-f/--file --whatprovides --whatrequires --requires --provides --changelog "
+        "--qf/--queryformat= -R --scripts --last -d/--docfiles --configfiles --info "
+        "-K/--checksig --showformat= -W/--show --no-pager --help --version",
     ),
     Spec(
         "brew",

@@ -168,7 +168,47 @@ SPECS = [
         "system",
         operands="none",
     ),
-    Spec("journalctl|dmesg|loginctl-list|last|lastlog|faillog", "read_only"),
+    Spec(
+        "journalctl",
+        "read_only",
+        options=[
+            *opts(
+                "--vacuum-size --vacuum-time --vacuum-files --rotate --flush --sync",
+                value="optional",
+                adds="delete system",
+            ),
+            Opt("--setup-keys", adds="system"),
+        ],
+        flags="-u/--unit= --user-unit= -f/--follow -n/--lines= -e/--pager-end -r/--reverse "
+        "-b/--boot=? -k/--dmesg -p/--priority= -g/--grep= --case-sensitive=? -S/--since= "
+        "-U/--until= -o/--output= --output-fields= -x/--catalog -q/--quiet -a/--all "
+        "--no-pager -m/--merge -D/--directory= --file= --root= -t/--identifier= "
+        "-T/--exclude-identifier= --system --user -M/--machine= --list-boots --disk-usage "
+        "--no-full -l/--full --no-hostname --utc --since= --until= -F/--field= -N/--fields "
+        "--cursor= --after-cursor= --show-cursor --facility= -I --namespace= --verify "
+        "--header --list-catalog --help --version",
+    ),
+    Spec(
+        "dmesg",
+        "read_only",
+        options=[
+            *opts(
+                "-C/--clear -c/--read-clear -D/--console-off -E/--console-on -n/--console-level",
+                adds="system",
+            )
+        ],
+        flags="-H/--human -T/--ctime -w/--follow -W/--follow-new -l/--level= -f/--facility= "
+        "-k/--kernel -u/--userspace -x/--decode -t/--notime -r/--raw -L/--color=? "
+        "-P/--nopager -e/--reltime -d/--show-delta -S/--syslog -s/--buffer-size= "
+        "--time-format= -J/--json -F/--file= --since= --until= -h/--help -V/--version",
+    ),
+    Spec(
+        "loginctl-list|last|lastb|lastlog|faillog",
+        "read_only",
+        flags="-n= -a -d -F -i -w -x -R -t= -s= -u/--user= -b/--before= -t/--time= -f= "
+        "-p= --help --version",
+        families="-[0-9]*",
+    ),
     Spec(
         "crontab",
         "system",
