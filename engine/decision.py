@@ -25,6 +25,7 @@ REASON_CODES = (
     "parse_error",  # the command does not parse
     "dynamic_command",  # the program to run is computed at run time
     "unknown_program",  # a program nothing knows about and no rule names
+    "unknown_option",  # an option of a known program that its table does not know
     "inline_code",  # an interpreter runs code given inline or on stdin
     "depth_limit",  # unwrapping stopped at its bound
     "unknown_tool",  # a tool the mapping does not know
@@ -48,6 +49,7 @@ FAIL_CLOSED_MARKERS = {
     "parse_error": "parse_error",
     "dynamic_program": "dynamic_command",
     "unknown_program": "unknown_program",
+    "unknown_option": "unknown_option",
     "depth_limit": "depth_limit",
     "inline_code": "inline_code",
     "stdin_code": "inline_code",

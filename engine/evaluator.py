@@ -31,6 +31,7 @@ _FAIL_CLOSED_TEXT = {
     "parse_error": "the command does not parse",
     "dynamic_program": "the program to run is computed when the command runs",
     "unknown_program": "clearance knows nothing about the program {program!r}",
+    "unknown_option": "{program!r} is given an option its table does not know",
     "depth_limit": "commands are nested deeper than the analysis follows",
     "inline_code": "an interpreter runs code given on its command line",
     "stdin_code": "an interpreter runs code it reads from its input",

@@ -185,7 +185,7 @@ def fetch_part(intent: ToolIntent, kind: str) -> tuple[SimpleCommandFacts, str]:
     program = "web_fetch" if kind == "fetch" else "web_search"
     fact = SimpleCommandFacts([program, text], text, 0, len(text))
     fact.program = fact.program_raw = program
-    fact.classes.update(("network", "read_only"))
+    fact.classes.update(("network", "network_read", "read_only"))
     if kind == "fetch":
         urls = _URL.findall(text) if not text.startswith(("http://", "https://")) else [text]
         if not urls:

@@ -527,7 +527,14 @@ class Paths(Matcher):
 
     def _one(self, path: PathFact, part: PartView, ctx: Context) -> bool:
         """Whether this one path satisfies access, source, location and globs."""
-        if self.access is not None and path.access not in self.access and path.access != "unknown":
+        # ``unknown`` (an argument of a program nothing is known about) may be any access but
+        # a delete: an unknown program is never judged a deleter because an argument looks
+        # like ``/``
+        if (
+            self.access is not None
+            and path.access not in self.access
+            and (path.access != "unknown" or not self.access - {"delete"})
+        ):
             return False
         if self.source is not None and path.source not in self.source:
             return False

@@ -19,6 +19,7 @@ ReasonCode = Literal[
     "parse_error",
     "dynamic_command",
     "unknown_program",
+    "unknown_option",
     "inline_code",
     "depth_limit",
     "unknown_tool",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 
+from clearance.shellparse.classifier import network_direction
 from clearance.shellparse.errors import ParseError
 from clearance.shellparse.expand import Env
 from clearance.shellparse.extract import AnalysisBudget, Extractor, Scope
@@ -56,6 +57,8 @@ def classify(
         )
         facts.markers.add("parse_error")
     facts.commands = extractor.out
+    for fact in facts.commands:
+        network_direction(fact)
     if facts.error is not None:
         for fact in facts.commands:
             fact.markers.add("parse_error")
@@ -83,6 +86,7 @@ def _fallback(command: str, extractor: Extractor, env: Env) -> list[SimpleComman
                 extractor.classifier.classify(fact, argv, [0] * len(argv), env)
             except Exception:
                 fact.classes.add("unknown")
+            network_direction(fact)
         else:
             fact.classes.add("unknown")
         out.append(fact)

@@ -45,6 +45,17 @@ SYSTEM_DIRS = (
     "/usr/libexec/",
 )
 
+#: Project-local tool paths, judged as the tool they are: the wrappers a build ships
+#: (``./gradlew``), the bin directories of package managers and virtual environments, and
+#: Rails' binstubs. Only inside the workspace: the same name elsewhere is a file nobody vouches
+#: for. (That the file is agent-writable is the write-then-run rule's business.)
+_PROJECT_TOOL = re.compile(
+    r"(?:.*/)?(?:(?P<wrapper>gradlew|mvnw)|"
+    r"(?:node_modules/\.bin|\.?venv/bin|\.venv/Scripts|vendor/bin)/(?P<bin>[^/]+)|"
+    r"bin/(?P<stub>rails|rake|rspec|rubocop|bundle|spring|setup|importmap))"
+)
+_PROJECT_WRAPPERS = {"gradlew": "gradle", "mvnw": "mvn"}
+
 _VERSIONED = re.compile(r"(python|pip|pydoc|ruby|gem|perl|php|lua|node|idle)[0-9][0-9.]*")
 _URL = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^/?#@]*@)?(\[[^\]]+\]|[^/?#:]+)")
 _SCP = re.compile(r"(?:[^@/:\s]+@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!//)")
@@ -68,6 +79,53 @@ NETWORK_FILES = ("/dev/tcp/", "/dev/udp/")
 
 #: ``Nested.cwd`` for a wrapper that changes directory to a place the text does not give.
 UNKNOWN_CWD = "\0unknown"
+
+#: An argument that, alone, makes a program print its usage or version and exit.
+PRINT_ONLY = frozenset(("--help", "-h", "-help", "--version", "-V", "-version", "--usage"))
+#: Operand roles that hand the rest of the line to another command.
+_RUNS = ("command", "shell_words", "remote_shell", "remote_command", "shell", "code", "exec")
+#: Subcommands that print usage or version where a program's table does not list them.
+PRINT_SUBCOMMANDS = frozenset(("help", "version"))
+
+
+def only_prints(spec: Spec, args: list[str]) -> bool:
+    """Whether ``args`` only ask ``spec``'s program for its help or version.
+
+    ``-h``/``-V`` count only where the table does not give them another meaning (``ls -h``
+    is ``--human-readable``); ``help``/``version`` only where the program has subcommands,
+    does not list those, and runs nothing for a subcommand it does not know (``make help``
+    runs a target, ``yarn help`` a script if there is one).
+    """
+    if not spec.prints_help or not args or "unknown" in spec.classes:
+        return False
+    first = args[0]
+    last = args[-1]
+    if last in PRINT_ONLY and (len(args) == 1 or last in ("--help", "-h")):
+        opt = spec.options.get(last)
+        if opt is not None and opt.name not in ("--help", "--version", "-help", "-version"):
+            return False
+        if len(args) == 1:
+            return True
+        if spec.subcommands is not None or not spec.permute:
+            # the words are subcommands (judged when the walk reaches them), or options end
+            # at the first word and ``--help`` belongs to what follows (``docker run img``)
+            return False
+        # ``kubectl get pods --help``: words then a help request; not where the words are a
+        # command that receives it (``docker run img --help``, ``timeout 5 x --help``)
+        roles = (spec.operands,) if isinstance(spec.operands, str) else spec.operands
+        return (
+            len(args) <= 4
+            and all(not a.startswith("-") and "/" not in a and "=" not in a for a in args[:-1])
+            and not any(r in _RUNS for r in roles)
+        )
+    if (
+        first in PRINT_SUBCOMMANDS
+        and spec.subcommands is not None
+        and first not in spec.subcommands
+        and (spec.default is None or "unknown" in spec.default.classes)
+    ):
+        return all(not a.startswith("-") or a in PRINT_ONLY for a in args[1:3]) and len(args) <= 3
+    return False
 
 
 class Nested:
@@ -110,6 +168,20 @@ def normalize_program(raw: str) -> tuple[str, bool]:
         base = m.group(1)
         name = base + "3" if name[len(base) :].startswith("3") else base
     return name, by_path
+
+
+def network_direction(fact: SimpleCommandFacts) -> None:
+    """Give a part that talks to the network exactly one of ``network_read`` and
+    ``network_write`` (and ``network`` with either). A write anywhere in it wins; a direction
+    the tables do not give is a write: only what is known to send nothing local is a read."""
+    classes = fact.classes
+    if "network_write" in classes:
+        classes.discard("network_read")
+        classes.add("network")
+    elif "network_read" in classes:
+        classes.add("network")
+    elif "network" in classes:
+        classes.add("network_write")
 
 
 def hosts_in(value: str) -> list[str]:
@@ -235,6 +307,10 @@ class Classifier:
         if first & RESOLVED:
             fact.markers.add("resolved_variable")
         name, by_path = normalize_program(raw)
+        project_tool = by_path and not module and self._project_tool(raw, env)
+        if project_tool:
+            name = _PROJECT_WRAPPERS.get(name, name)
+            by_path = False
         fact.program = name
         fact.program_raw = raw
         if ("PATH" in env.vars or PATH_CHANGED in env.vars) and not by_path:
@@ -252,6 +328,18 @@ class Classifier:
             self._unknown_arguments(fact, argv, flags, env)
             return []
         return self.apply(fact, spec, argv[1:], flags[1:], env)
+
+    def _project_tool(self, raw: str, env: Env) -> bool:
+        """Whether ``raw`` is a project-local path to a tool the tables know, in the
+        workspace."""
+        m = _PROJECT_TOOL.fullmatch(raw)
+        if m is None or "$" in raw:
+            return False
+        name, _ = normalize_program(raw)
+        if lookup(_PROJECT_WRAPPERS.get(name, name)) is None:
+            return False
+        resolved = resolve(raw, env.cwd, self.home)
+        return resolved is not None and inside(resolved, self.workspace) is True
 
     def _unknown_arguments(
         self, fact: SimpleCommandFacts, argv: list[str], flags: list[int], env: Env
@@ -285,6 +373,8 @@ class Classifier:
         cwd: list[str | None] = [None]
         current = spec
         while current.subcommands is not None:
+            if only_prints(current, args):
+                return self._prints(fact, args)
             parsed = parse_args(current, args, stop_at_operand=True)
             self._options(fact, current, parsed, env, dynamic, cwd, nested)
             if current.handler is not None:
@@ -308,6 +398,8 @@ class Classifier:
             current = sub
             if "unknown" in current.classes:
                 fact.markers.add("unknown_program")  # a subcommand the tables do not know
+        if only_prints(current, args):
+            return self._prints(fact, args)
         fact.classes.update(current.classes)
         parsed = parse_args(current, args)
         roles = self._options(fact, current, parsed, env, dynamic, cwd, nested)
@@ -316,6 +408,14 @@ class Classifier:
             self.current_cwd = cwd[0]
             getattr(handlers, current.handler)(self, fact, args, flags, parsed, env, nested)
         return nested
+
+    def _prints(self, fact: SimpleCommandFacts, args: list[str]) -> list[Nested]:
+        """``--help``, ``--version``, ``help [TOPIC]``: the program prints and exits."""
+        fact.classes.add("read_only")
+        fact.options.extend(a for a in args if a.startswith("-"))
+        if args[0] in PRINT_SUBCOMMANDS and fact.subcommand is None:
+            fact.subcommand = args[0]
+        return []
 
     def apply_options(
         self,
@@ -346,6 +446,9 @@ class Classifier:
         for opt, spelling, value in parsed.options:
             if opt is None:
                 fact.options.append(spelling)
+                # closed world: what the table does not list is not known to be harmless
+                if not spec.own_options and not spec.in_family(spelling):
+                    fact.markers.add("unknown_option")
                 if value is not None and ("/" in value or value.startswith(".")):
                     self.add_path(fact, value, "unknown", env, source="option")
                 continue

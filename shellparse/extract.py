@@ -1170,6 +1170,8 @@ def _numeric_word(word: Word, env: Env) -> bool:
 _PRINTERS = frozenset(("echo", "printf", "print", "logger", "wall", "write", "notify-send"))
 _BSD_PS_OPTIONS = _Lazy(r"[A-Za-z]*e[A-Za-z]*")
 _FORMAT_NAME = _Lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+#: ``envsubst`` options after which it prints no variable's value.
+_ENVSUBST_NO_VALUES = frozenset(("-h", "--help", "-V", "--version", "-v", "--variables"))
 
 
 def _prints_environment(fact: SimpleCommandFacts, command: SimpleCommand, env: Env) -> bool:
@@ -1186,6 +1188,8 @@ def _prints_environment(fact: SimpleCommandFacts, command: SimpleCommand, env: E
         first = fact.argv[1] if len(fact.argv) > 1 else ""
         return _BSD_PS_OPTIONS.rx.fullmatch(first) is not None
     if program == "envsubst":
+        if any(a in _ENVSUBST_NO_VALUES for a in fact.argv[1:]):
+            return False  # help, version, or the names a format uses (``-v``): no values
         formats = [a for a in fact.argv[1:] if not a.startswith("-")]
         if not formats:
             return True

@@ -20,6 +20,8 @@ CLASSES = (
     "write",
     "delete",
     "network",
+    "network_read",  # with network: a query that sends nothing local (listings, fetches, plans)
+    "network_write",  # with network: sends, creates, applies, deletes, runs, uploads, publishes
     "package_install",
     "vcs_read",
     "vcs_write",
@@ -42,6 +44,7 @@ MARKERS = (
     "tilde",  # ~ or ~user expansion
     "brace_expansion",  # {a,b} produced the arguments
     "unknown_program",  # no knowledge about this program
+    "unknown_option",  # an option (or option family) the program's table does not know
     "depth_limit",  # unwrapping stopped at the nesting bound
     "inline_code",  # an interpreter given code on its command line (python -c, node -e, …)
     "stdin_code",  # an interpreter reading its program from a pipe, here-doc or here-string

@@ -153,6 +153,17 @@ def printenv(
         fact.classes.add("secret_read")
 
 
+_SHELLS_NOEXEC = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash"))
+
+
+def _noexec(parsed: ParsedArgs) -> bool:
+    """``-n``, ``-o noexec`` (also inside a bundle such as ``-nv``)."""
+    for opt, spelling, value in parsed.options:
+        if spelling == "-n" or (opt is not None and opt.name == "-o" and value == "noexec"):
+            return True
+    return False
+
+
 def interpreter(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -167,6 +178,16 @@ def interpreter(
     )
     if not has_code and not parsed.operands and _has(fact, "--version", "--help"):
         fact.classes.add("read_only")  # prints and exits: no program is read
+        return
+    if fact.program in _SHELLS_NOEXEC and _noexec(parsed) and not _has(fact, "-i", "-s"):
+        # ``bash -n script.sh``: a syntax check reads the script and runs none of it (bash
+        # ignores noexec only in an interactive shell); neither does a ``-c`` string run
+        nested[:] = [n for n in nested if not n.label.startswith(f"{fact.program} ")]
+        for path in fact.paths:
+            if path.access == "exec" and path.source == "argument":
+                path.access = "read"
+        fact.classes.discard("code_exec")
+        fact.classes.add("read_only")
         return
     for opt, _, value in parsed.options:
         if opt is not None and opt.role == "code" and value:
@@ -208,6 +229,8 @@ def chmod(
     # ``chmod -x file``: a symbolic mode that starts with ``-`` reads as options; then every
     # operand is a file.
     dashed = [s for o, s, _ in parsed.options if o is None and _MODE_LIKE.rx.fullmatch(s)]
+    if dashed and all(o is not None or s in dashed for o, s, _ in parsed.options):
+        fact.markers.discard("unknown_option")  # the only "unknown options" are the mode
     if dashed and not _has(fact, "--reference"):
         for value in operands[:1]:
             c.add_path(fact, value, "write", env)
@@ -325,6 +348,43 @@ _FIND_VALUE = frozenset(
 
 #: find tests without a value: they select, so ``-delete`` removes only what matches.
 _FIND_TESTS = frozenset(("-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"))
+#: The rest of find's expression words that take no value (options, operators, actions that
+#: only print or stop); any other ``-word`` is an ``unknown_option``.
+_FIND_WORDS = frozenset(
+    (
+        "-print",
+        "-print0",
+        "-ls",
+        "-prune",
+        "-quit",
+        "-true",
+        "-false",
+        "-not",
+        "-and",
+        "-or",
+        "-a",
+        "-o",
+        "-depth",
+        "-d",
+        "-mount",
+        "-xdev",
+        "-follow",
+        "-noleaf",
+        "-daystart",
+        "-ignore_readdir_race",
+        "-noignore_readdir_race",
+        "-nowarn",
+        "-warn",
+        "-help",
+        "--help",
+        "-version",
+        "--version",
+        "-s",
+        "-x",
+        "-E",
+        "-X",
+    )
+)
 
 
 def find(
@@ -395,6 +455,10 @@ def find(
             filtered = True
         elif token.startswith("-"):
             fact.options.append(token)
+            if token not in _FIND_WORDS and not (token.startswith("-newer") and i + 1 < len(args)):
+                fact.markers.add("unknown_option")
+            elif token.startswith("-newer"):
+                i += 1
         i += 1
     for path, flag in starts:
         dynamic = bool(flag & DYNAMIC)
@@ -1056,6 +1120,10 @@ def gh_api(
         elif arg in ("-f", "-F", "--field", "--raw-field", "--input") and method == "GET":
             method = "POST"
     fact.classes.add("vcs_read" if method == "GET" else "vcs_write")
+    fact.classes.add("network_read" if method in ("GET", "HEAD") else "network_write")
+    for value in _option_values(parsed, "--field"):
+        if "=@" in value:  # ``-F body=@file``: the file is sent
+            c.add_path(fact, value.split("=@", 1)[1], "read", env, source="option")
     if method == "DELETE":
         fact.classes.add("vcs_destructive")
 
@@ -1083,6 +1151,133 @@ def make(
             fact.classes.add("code_exec")
             if name.strip() in ("SHELL", "MAKESHELL") and setting:
                 c.add_path(fact, setting, "exec", env, source="argument")
+
+
+#: Maven goals that run a program or the application (``exec:exec``, ``spring-boot:run``) and
+#: those that publish.
+_MAVEN_RUNS = _Lazy(r"^(?:exec|antrun|groovy|gplus|jshell):|:(?:run|dev|start|exec|execute)$")
+_MAVEN_PUBLISHES = _Lazy(r"^(?:deploy|release:|site-deploy|jib:build$|deploy:|gpg:sign-and-deploy)")
+
+
+def maven(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Goals and phases: plugins that run programs are code; deploy/release publish.
+    ``-Dexec.executable=…`` / ``-Dexec.args`` name the program ``exec:exec`` runs."""
+    for goal in parsed.operands:
+        if _MAVEN_RUNS.rx.search(goal):
+            fact.classes.add("code_exec")
+        if _MAVEN_PUBLISHES.rx.match(goal):
+            fact.classes.update(("network", "network_write"))
+    for value in _option_values(parsed, "--define"):
+        if value.startswith(("exec.", "maven.repo", "altDeploymentRepository")):
+            fact.classes.add("code_exec")
+
+
+_GRADLE_RUNS = _Lazy(r"(?:^|:)(?:run|bootRun|exec|javaExec|runShadow|appRun|jettyRun|quarkusDev)$")
+_GRADLE_PUBLISHES = _Lazy(r"(?:^|:)(?:publish\w*|uploadArchives|deploy\w*|release\w*|jib)$")
+
+
+def gradle(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """Tasks that run the application are code; publishing tasks are network writes; a dry
+    run (``-m``) only lists the tasks."""
+    for task in parsed.operands:
+        if _GRADLE_RUNS.rx.search(task):
+            fact.classes.add("code_exec")
+        if _GRADLE_PUBLISHES.rx.search(task):
+            fact.classes.update(("network", "network_write"))
+
+
+#: ``cmake -E`` commands: what each does to its operands.
+_CMAKE_E_DELETE = frozenset(("rm", "remove", "remove_directory"))
+_CMAKE_E_WRITE = frozenset(
+    ("make_directory", "touch", "touch_nocreate", "create_symlink", "create_hardlink")
+)
+_CMAKE_E_READ = frozenset(
+    (
+        "echo",
+        "echo_append",
+        "cat",
+        "compare_files",
+        "md5sum",
+        "sha1sum",
+        "sha256sum",
+        "sha512sum",
+        "capabilities",
+        "environment",
+        "sleep",
+        "true",
+        "false",
+        "help",
+    )
+)
+
+
+def cmake_tool(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``cmake -E CMD …``: a portable command set. ``env``/``chdir``/``time`` run a command
+    (unwrapped); ``rm``/``copy``/``tar``… act on their operands; one not known is code."""
+    if "-E" not in args:
+        return
+    at = args.index("-E") + 1
+    if at >= len(args):
+        return
+    command, rest, rest_flags = args[at], args[at + 1 :], flags[at + 1 :]
+    words = [(a, f) for a, f in zip(rest, rest_flags, strict=False) if not a.startswith("-")]
+    if command == "env":
+        k = 0
+        while k < len(rest) and (rest[k].startswith("-") or "=" in rest[k]):
+            k += 1
+        if k < len(rest):
+            nested.append(_nested("cmake -E env", argv=rest[k:], flags=rest_flags[k:]))
+    elif command in ("chdir", "time") and rest:
+        start = 1 if command == "chdir" else 0
+        if command == "chdir":
+            c.add_path(fact, rest[0], "read", env)
+        if start < len(rest):
+            nested.append(
+                _nested(f"cmake -E {command}", argv=rest[start:], flags=rest_flags[start:])
+            )
+    elif command in _CMAKE_E_DELETE:
+        for value, flag in words:
+            c.add_path(fact, value, "delete", env, dynamic=bool(flag & DYNAMIC))
+    elif command in _CMAKE_E_WRITE:
+        for value, flag in words:
+            c.add_path(fact, value, "write", env, dynamic=bool(flag & DYNAMIC))
+    elif command.startswith(("copy", "rename")) and words:
+        for value, flag in words[:-1]:
+            c.add_path(fact, value, "read", env, dynamic=bool(flag & DYNAMIC))
+            if command == "rename":
+                c.add_path(fact, value, "delete", env, dynamic=bool(flag & DYNAMIC))
+        c.add_path(fact, words[-1][0], "write", env, dynamic=bool(words[-1][1] & DYNAMIC))
+    elif command in _CMAKE_E_READ:
+        for value, flag in words:
+            if "/" in value or "." in value:
+                c.add_path(fact, value, "read", env, dynamic=bool(flag & DYNAMIC))
+    else:
+        # tar, server, a command not listed: what it does is not known
+        fact.classes.add("code_exec")
 
 
 def pip_install(
@@ -1215,12 +1410,113 @@ def database(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    """Database clients: where they connect, and commands given as arguments (redis)."""
+    """Database clients: where they connect, and what the statements they are given do.
+
+    SQL and meta-commands given on the command line, or on a standard input whose text is
+    known, are read (``clearance.shellparse.sql``): reads are reads, writes and DDL writes,
+    meta-commands that run programs code, files they write or read paths. SQL from a file or
+    from an input nobody has seen is ``unknown``; so is an interactive session."""
+    from clearance.shellparse import sql
+
     for value in _option_values(parsed, "--host", "-h"):
         c.add_host(fact, value + ":")
-    if fact.program == "redis-cli" and parsed.operands:
+    program = fact.program or ""
+    found: dict[str, list[str]] = {}
+    if program == "redis-cli":
+        words = [w.lower() for w in parsed.operands]
+        if _option_values(parsed, "--eval"):
+            found["code"] = []
+        elif words:
+            first = words[0]
+            name = (
+                f"{first}-{words[1]}"
+                if len(words) > 1 and first in ("client", "cluster")
+                else first
+            )
+            if name in sql.REDIS_READS or (first == "config" and words[1:2] == ["get"]):
+                found["read"] = []
+            elif first in ("eval", "evalsha", "fcall", "function", "module", "script", "debug") or (
+                first == "config" and words[1:2] == ["set"]  # dir + dbfilename: a file anywhere
+            ):
+                found["code"] = []
+            else:
+                found["write"] = []
+        else:
+            found["unknown"] = []
+    elif program in ("mongo", "mongosh"):
+        code = _option_values(parsed, "--eval")
+        if code and all(_MONGO_READ.rx.fullmatch(x.strip().rstrip(";")) for x in code):
+            found["read"] = []
+        elif code or parsed.operands[1:]:
+            found["code"] = []
+        else:
+            found["unknown"] = []
+    else:
+        client = "sqlite3" if program == "sqlite3" else program
+        if program == "sqlite3":
+            texts = [*_option_values(parsed, "-cmd"), *parsed.operands[1:]]
+            files = _option_values(parsed, "-init")
+        elif program == "psql":
+            texts = _option_values(parsed, "--command")
+            files = _option_values(parsed, "--file")
+        else:
+            texts = _option_values(parsed, "--execute")
+            files = []
+        for text in texts:
+            for effect, names in sql.effects(text, client).items():
+                found.setdefault(effect, []).extend(names)
+        if files:
+            found.setdefault("unknown", [])
+        if not texts and not files:
+            if fact.stdin_text is not None:
+                found.update(sql.effects(fact.stdin_text, client))
+            elif fact.stdin is not None:
+                found["unknown"] = []  # SQL on an input the analysis cannot see
+            elif _has(fact, "--list", "-V", "--version"):
+                found["read"] = []
+            else:
+                found["unknown"] = []  # an interactive session: whatever is typed
+    network = "network" in fact.classes
+    if "code" in found:
         fact.classes.add("code_exec")
-        fact.markers.add("inline_code")
+    for name in found.get("file_write", []):
+        c.add_path(fact, name, "write", env)
+    for name in found.get("file_read", []):
+        c.add_path(fact, name, "read", env)
+    if "unknown" in found:
+        fact.classes.add("unknown")
+    writes = bool(found.keys() & {"write", "drop", "code", "file_write", "unknown"})
+    if "drop" in found:
+        fact.classes.add("delete")
+    if writes:
+        fact.classes.add("write" if "unknown" not in found else "unknown")
+        if found.keys() - {"read", "unknown", "file_read"}:
+            # statements given inline that change the database or run programs: code on the
+            # command line, never allowed unless a rule names it
+            fact.markers.add("inline_code")
+        if network:
+            fact.classes.add("network_write")
+    elif found:
+        fact.classes.add("read_only")
+        if network:
+            fact.classes.add("network_read")
+        if program == "sqlite3" and parsed.operands:
+            # only read: the database file is read, not written
+            db = parsed.operands[0]
+            for path in fact.paths:
+                if path.path == db and path.access == "write":
+                    path.access = "read"
+            if not any(p.access == "write" for p in fact.paths):
+                fact.classes.discard("write")
+
+
+#: mongosh ``--eval`` code that only reads: ``db.users.find({…})``, ``show dbs``…
+_MONGO_READ = _Lazy(
+    r"(?:db\.(?:getCollectionNames|getName|stats|version|serverStatus|hostInfo|listCollections)"
+    r"\(\s*\)|db\.(?:getCollection\(['\"][\w.-]+['\"]\)|[\w]+)\.(?:find|findOne|countDocuments|"
+    r"estimatedDocumentCount|count|distinct|getIndexes|stats)\([^;]*\)(?:\.(?:limit|sort|skip|"
+    r"count|toArray|pretty|explain)\([^;]*\))*|show (?:dbs|databases|collections|users|roles))"
+)
 
 
 # --- network --------------------------------------------------------------------------------
@@ -1237,6 +1533,25 @@ _CURL_FILE_OPTIONS = frozenset(
 )
 
 
+#: curl options that send something besides the request line (data, files, cookies, mail).
+_CURL_SENDS = frozenset(
+    (
+        *_CURL_FILE_OPTIONS,
+        "--data-raw",
+        "--form-string",
+        "--upload-file",
+        "--config",
+        "--cookie",
+        "--mail-rcpt",
+        "--mail-from",
+        "--quote",
+        "--telnet-option",
+        "--variable",
+    )
+)
+_READ_SCHEMES = ("http://", "https://", "ftp://", "ftps://", "file://")
+
+
 def curl(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -1247,7 +1562,16 @@ def curl(
     nested: list[Nested],
 ) -> None:
     """Files curl sends: ``-d @file`` (``@-`` is stdin), ``-F name=@file`` / ``name=<file``,
-    ``--json @file``, ``--data-urlencode name@file``."""
+    ``--json @file``, ``--data-urlencode name@file``. A plain GET / HEAD of http(s) or ftp
+    URLs is a network read; data, uploads, another method or scheme, an option not known, a
+    config file are writes."""
+    urls = [*parsed.operands, *_option_values(parsed, "--url")]
+    sends = any(opt is None or opt.name in _CURL_SENDS for opt, _, _ in parsed.options)
+    sends = sends or any(
+        m.upper() not in ("GET", "HEAD", "OPTIONS") for m in _option_values(parsed, "--request")
+    )
+    sends = sends or any("://" in u and not u.lower().startswith(_READ_SCHEMES) for u in urls)
+    fact.classes.add("network_write" if sends else "network_read")
     for opt, _, value in parsed.options:
         if opt is None or value is None or opt.name not in _CURL_FILE_OPTIONS:
             continue
@@ -1351,6 +1675,16 @@ def rsync(
                 c.add_path(fact, value, "delete", env)
     if fact.hosts:
         fact.classes.add("network")
+        # to a remote destination is an upload; from remote sources only, a fetch
+        upload = len(operands) > 1 and _remote_operand(operands[-1])
+        fact.classes.add("network_write" if upload else "network_read")
+    if _has(fact, "--dry-run"):
+        # ``rsync -n``: lists what it would do; nothing is written or deleted (the remote
+        # shell and --rsync-path still run, and were judged as commands of their own)
+        for path in fact.paths:
+            if path.access in ("write", "delete"):
+                path.access = "read"
+        fact.classes.difference_update(("write", "delete"))
 
 
 def netcat(
@@ -1395,6 +1729,14 @@ def wrapper(
 ) -> None:
     if fact.program in ("nohup", "setsid"):
         fact.markers.add("background")
+    # ``strace -o '!cmd'`` / ``ltrace -o '|cmd'``: the trace is piped into a shell command
+    for value in _option_values(parsed, "--output"):
+        if value.startswith(("!", "|")) and value[1:].strip():
+            fact.paths = [p for p in fact.paths if p.path != value]
+            if not any(p.access == "write" for p in fact.paths):
+                fact.classes.discard("write")
+            fact.classes.add("code_exec")
+            nested.append(_nested(f"{fact.program} -o", shell=value[1:].strip()))
 
 
 def su(
@@ -1929,6 +2271,29 @@ def kubectl_exec(
             )
 
 
+def dry_run(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``kubectl apply --dry-run=client``, ``helm upgrade --dry-run``: a plan, not a change.
+    A client-side dry run only reads the cluster; a server-side one sends the manifests (a
+    network write) but changes nothing. ``--dry-run=none`` is the real thing."""
+    given = [(v or "client").lower() for o, _, v in parsed.options if o and o.name == "--dry-run"]
+    if not given or given[-1] in ("none", "false"):
+        return
+    fact.classes.difference_update(("system", "delete"))
+    if given[-1] != "server":
+        # a client-side dry run (``npm publish --dry-run``) sends nothing
+        fact.classes.difference_update(("network_write", "vcs_write"))
+    fact.classes.add("read_only")
+    fact.classes.add("network_write" if given[-1] == "server" else "network_read")
+
+
 def kubectl_secrets(
     c: Classifier,
     fact: SimpleCommandFacts,
@@ -1942,10 +2307,18 @@ def kubectl_secrets(
         fact.classes.add("secret_read")
 
 
+#: Cloud CLI words that fetch a secret's value (not its metadata: ``list-secrets``,
+#: ``describe-secret``, ``secrets list`` only name them).
 _CLOUD_SECRET = _Lazy(
-    r"get-secret-value|get-parameters?$|print-access-token|print-identity-token|"
-    r"get-access-token|get-session-token|get-login-password|assume-role|"
-    r"export-credentials|configure$|credentials|secrets$|keys$|access-secret"
+    r"get-secret-value|^get-parameters?$|print-access-token|print-identity-token|"
+    r"get-access-token|get-session-token|get-login-password|^get-login$|assume-role|"
+    r"export-credentials|^configure$|credentials$|^keys$|list-keys|access-secret|"
+    r"get-credentials|^decrypt$|get-password-data|connection-string|generate-sas|"
+    r"get-authorization-token|get-federation-token|^create-access-key$"
+)
+#: Cloud CLI options that send the request elsewhere or weaken its transport.
+_CLOUD_REDIRECT = frozenset(
+    ("--endpoint-url", "--endpoint", "--api-endpoint", "--no-verify-ssl", "--ca-bundle")
 )
 _CLOUD_READ = frozenset(
     (
@@ -1977,13 +2350,33 @@ def cloud_cli(
     env: Env,
     nested: list[Nested],
 ) -> None:
+    """Cloud CLIs: reads (describe/list/get…), secret fetches, deletes; the rest asks.
+
+    Their service options run into the thousands and select what a call is about; what
+    matters is what a value sends: ``file://`` / ``fileb://`` values are local files sent up
+    (a read of the file and a network write), and an endpoint override sends the signed
+    request elsewhere (``unknown_option``)."""
     words = [a for a in parsed.operands if not a.startswith("-")]
-    if any(_CLOUD_SECRET.rx.search(w) for w in words) or "--with-decryption" in args:
-        fact.classes.add("secret_read")
+    for value in args:
+        local = value.partition("=")[2] if value.startswith("-") else value
+        if local.startswith(("file://", "fileb://")):
+            c.add_path(fact, local.split("://", 1)[1], "read", env, source="option")
+            fact.classes.add("network_write")
+    if any(spelling in _CLOUD_REDIRECT for _, spelling, _ in parsed.options):
+        fact.markers.add("unknown_option")
+    secret = any(_CLOUD_SECRET.rx.search(w) for w in words) or "--with-decryption" in args
+    # ``az keyvault secret show``, ``gcloud secrets versions access``: the value itself
+    secret = secret or (
+        bool({"secret", "secrets"} & set(words[:3]))
+        and bool({"show", "download", "access", "get"} & set(words[:4]))
+    )
+    if secret:
+        # a secret fetched over the network: a read of the service, and a secret read
+        fact.classes.update(("secret_read", "network_read"))
         return
     if any(_CLOUD_DELETE.rx.match(w) for w in words[:3]):
-        fact.classes.add("delete")
+        fact.classes.update(("delete", "network_write"))
         return
     if any(w.split("-")[0] in _CLOUD_READ for w in words[:3]):
         fact.classes.discard("system")
-        fact.classes.add("read_only")
+        fact.classes.update(("read_only", "network_read"))

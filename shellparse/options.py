@@ -100,6 +100,18 @@ def parse_args(spec: Spec, args: list[str], *, stop_at_operand: bool = False) ->
             if opt.ends:
                 only_operands = True
             continue
+        whole = options.get(arg) if len(arg) > 2 else None
+        if whole is not None:
+            # a multi-letter spelling listed whole (``wget -nv``, ``kill -KILL``)
+            whole_value: str | None = None
+            if whole.value == "required":
+                i += whole.nargs
+                whole_value = args[i] if i < n else ""
+            parsed.options.append((whole, arg, whole_value))
+            i += 1
+            if whole.ends:
+                only_operands = True
+            continue
         j = 1
         while j < len(arg):
             spelling = "-" + arg[j]

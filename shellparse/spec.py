@@ -44,9 +44,21 @@ role for the rest: ``("none", "read")`` is grep's PATTERN then FILEs.
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+#: Options no family may match: a pattern matching one of them stands for "anything goes".
+_ARBITRARY = ("-", "--", "-x", "-X", "--x", "--X", "--anything", "-anything", "--=x")
+
+
+def _checked_family(pattern: str) -> str:
+    """``pattern`` if it names a bounded option family, else ``ValueError``."""
+    if not pattern.startswith("-") or any(fnmatchcase(o, pattern) for o in _ARBITRARY):
+        raise ValueError(f"option family {pattern!r} would match any option")
+    return pattern
 
 
 class Opt:
@@ -128,6 +140,17 @@ class Spec:
     ``single_dash_long``: long options take one dash (``find -name``, ``java -jar``).
     ``number``: the option a bare ``-NUM`` stands for (``head -20`` is ``--lines 20``).
 
+    The tables are closed-world: an option a spec does not list is reported as the marker
+    ``unknown_option``, which no rule turns into an allow unless it names it. ``families``
+    declares harmless option families by pattern (``"--color* --no-color*"``): an option whose
+    name matches one is known and changes nothing. A family may never stand for "anything goes"
+    (``-*``, ``--*``): ``Spec`` refuses a pattern that matches an arbitrary option.
+    ``own_options``: the handler reads the arguments itself (``find``'s expression) and reports
+    the options it does not know; the generic parse of them is not judged.
+    ``prints_help``: ``--help``, ``-h``, ``--version``, ``-V`` given alone (and ``help`` /
+    ``version`` where the program has subcommands and its table does not list them) only print;
+    ``False`` for the few programs where they act (``shutdown -h`` halts, ``fsck -V`` checks).
+
     The option table is built on first use: most programs in the tables are never looked at in
     a process, and a hook call must start fast.
     """
@@ -138,11 +161,14 @@ class Spec:
         "abbrev",
         "classes",
         "default",
+        "families",
         "handler",
         "name",
         "number",
         "operands",
+        "own_options",
         "permute",
+        "prints_help",
         "single_dash_long",
         "subcommands",
     )
@@ -164,8 +190,15 @@ class Spec:
         single_dash_long: bool = False,
         number: str | None = None,
         handler: str | None = None,
+        families: str = "",
+        own_options: bool = False,
+        prints_help: bool = True,
     ) -> None:
         self.name = name
+        #: Checked (and compiled) on first use, not at import: tables load on the hook path.
+        self.families: tuple[str, ...] | str = families
+        self.own_options = own_options
+        self.prints_help = prints_help
         self.classes = frozenset(classes.split())
         self.operands = operands
         self.abbrev = abbrev
@@ -179,6 +212,14 @@ class Spec:
         self.handler = handler
         self._source = (options, flags, short, long)
         self._table: dict[str, Opt] | None = None
+
+    def in_family(self, spelling: str) -> bool:
+        """Whether ``spelling`` (an option's name, without ``=value``) belongs to a harmless
+        family of this spec."""
+        families = self.families
+        if isinstance(families, str):
+            families = self.families = tuple(_checked_family(p) for p in families.split())
+        return any(fnmatchcase(spelling, pattern) for pattern in families)
 
     @property
     def options(self) -> dict[str, Opt]:

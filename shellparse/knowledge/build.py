@@ -8,7 +8,7 @@ directory they were given -- is in their option tables.
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec, opts
+from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _CONFIG = [*opts("-c/--config --config-file --rcfile --settings", value="required", role="read")]
 
@@ -74,17 +74,18 @@ SPECS = [
             Opt("-P", value="required", role="exec"),
             Opt("-E", ends=True, operands="none"),
         ],
+        handler="cmake_tool",
         flags="-G= -C= -D= -U= -T= -A= --preset= --target= -t= --config= -j/--parallel=? "
         "--fresh --clean-first -v/--verbose --prefix= --component= --strip --log-level= "
         "--toolchain= --install-prefix= --graphviz= --list-presets=? --workflow --help "
         "--version --trace --warn-uninitialized -L -LA -LH -N -Wdev -Wno-dev -Werror=",
     ),
     Spec(
-        "ninja|meson|bazel|bazelisk|buck|buck2|pants|scons|premake5|xmake|just|task|mage|"
-        "earthly|tup|gradle|gradlew|mvn|mvnw|ant|sbt|lein|mix|rebar3|stack|cabal|dune|"
-        "zig|swift|xcodebuild|msbuild|nx|turbo|lerna|rush|vite|webpack|rollup|esbuild|"
+        "ninja|meson|buck|buck2|pants|scons|premake5|xmake|mage|"
+        "earthly|tup|ant|sbt|lein|mix|rebar3|"
+        "zig|swift|xcodebuild|msbuild|rush|vite|webpack|rollup|esbuild|"
         "parcel|tsup|swc|babel|next|nuxt|astro|gatsby|ng|vue-cli-service|react-scripts|"
-        "hugo|jekyll|mkdocs|sphinx-build|docusaurus|storybook|maturin|hatch|flit|"
+        "hugo|jekyll|mkdocs|sphinx-build|docusaurus|storybook|maturin|flit|"
         "setup.py|tox-build",
         "build",
         operands="none",
@@ -151,7 +152,7 @@ SPECS = [
         "--skip-missing-interpreters=? -v -q --list -l -a --installpkg= -f= --develop",
     ),
     Spec(
-        "rspec|phpunit|pest|ctest|bats|shellspec|behave|ward|nose2|nosetests|trial|"
+        "rspec|phpunit|pest|bats|shellspec|behave|ward|nose2|nosetests|trial|"
         "unittest|gotestsum|ginkgo|hardhat|forge|stestr|testr|green",
         "test",
         operands="none",
@@ -378,4 +379,238 @@ SPECS = [
     ),
     Spec("pre-commit|lefthook|husky", "build code_exec", operands="none"),
     Spec("coverage", "test", operands="none"),
+]
+
+
+# --- build and task tools with run-anything modes ------------------------------------------------
+# What they run on the user's behalf is code (a built program, a plugin, a recipe); a command
+# they are given is unwrapped and judged on its own; publishing is a network write; options
+# that move work outside the workspace (a cache or user home, an init script) are paths.
+
+_MVN_FLAGS = (
+    "-B/--batch-mode -q/--quiet -e/--errors -X/--debug -U/--update-snapshots -o/--offline "
+    "-N/--non-recursive -T/--threads= -P/--activate-profiles= -pl/--projects= -am/--also-make "
+    "-amd/--also-make-dependents -rf/--resume-from= -fae/--fail-at-end -ff/--fail-fast "
+    "-fn/--fail-never -ntp/--no-transfer-progress -V/--show-version -v/--version "
+    "-C/--strict-checksums -c/--lax-checksums -nsu/--no-snapshot-updates -l/--log-file= "
+    "--color= -D/--define= -h/--help"
+)
+_GRADLE_FLAGS = (
+    "-q/--quiet -i/--info -d/--debug -w/--warn -s/--stacktrace -S/--full-stacktrace "
+    "--continue --parallel --no-parallel --daemon --no-daemon --offline --build-cache "
+    "--no-build-cache --configuration-cache --no-configuration-cache --rerun-tasks "
+    "--refresh-dependencies -x/--exclude-task= -P/--project-prop= -D/--system-prop= "
+    "--console= --warning-mode= --max-workers= --profile --dry-run/-m -t/--continuous "
+    "--status --stop -v/--version -h/--help --no-scan --tests= --rerun --watch-fs --no-watch-fs"
+)
+_MONO_FLAGS = (
+    "--scope= --ignore= --since=? --stream --parallel --no-bail --concurrency= "
+    "--projects= -p= --exclude= --base= --head= --filter= --output-style= --skip-nx-cache "
+    "--configuration= -c= --verbose --graph=? --dry-run --help --version --loglevel= "
+    "--no-private --include-dependencies --include-dependents -t/--target/--targets= "
+    "--cache-dir= --force --continue --summarize --framework-inference= --ui="
+)
+_BAZEL_FLAGS = (
+    "-c/--compilation_mode= --config= -k/--keep_going --jobs= -j= --copt= --cxxopt= "
+    "--linkopt= --host_copt= --define= --test_output= --test_filter= --test_tag_filters= "
+    "--build_tag_filters= --test_size_filters= --test_timeout= --runs_per_test= "
+    "--flaky_test_attempts= --nocache_test_results --cache_test_results= --verbose_failures "
+    "-s/--subcommands --sandbox_debug --color= --curses= --show_progress_rate_limit= "
+    "--noshow_progress --show_result= --platforms= --cpu= --features= --output= "
+    "--output_groups= --check_visibility --nobuild --build_tests_only --announce_rc "
+    "--remote_cache= --disk_cache= --incompatible_strict_action_env --enable_bzlmod "
+    "--noenable_bzlmod --lockfile_mode= --experimental_convenience_symlinks= --help"
+)
+
+SPECS += [
+    Spec(
+        "ctest",
+        "test",
+        operands="none",
+        options=[
+            # a dashboard script is CMake code run as a script; submitting sends results out
+            *opts("-S -SP --script --script-new-process", value="required", role="exec"),
+            Opt("--test-dir", value="required", role="cwd"),
+            *opts("-O/--output-log --output-junit", value="required", role="write"),
+            Opt("-D/--dashboard", value="required", adds="network network_write"),
+        ],
+        flags="-C/--build-config= -j/--parallel=? -R/--tests-regex= -E/--exclude-regex= "
+        "-L/--label-regex= -LE/--label-exclude= -I/--tests-information= -N/--show-only=? "
+        "-V/--verbose -VV/--extra-verbose -Q/--quiet --output-on-failure --rerun-failed "
+        "--repeat= --repeat-until-fail= --timeout= --stop-on-failure -T/--test-action= "
+        "--schedule-random --no-tests= --progress --test-timeout= --max-width= -F "
+        "--debug --print-labels --help --version",
+    ),
+    Spec(
+        "mvn|mvnw|mvnd",
+        "build",
+        operands="none",
+        handler="maven",
+        options=[
+            *opts(
+                "-s/--settings -gs/--global-settings -t/--toolchains", value="required", role="read"
+            ),
+            Opt("-f/--file", value="required", role="read"),
+        ],
+        flags=_MVN_FLAGS,
+    ),
+    Spec(
+        "gradle|gradlew",
+        "build",
+        operands="none",
+        handler="gradle",
+        options=[
+            Opt("-p/--project-dir", value="required", role="cwd"),
+            Opt("-I/--init-script", value="required", role="exec"),
+            *opts("-g/--gradle-user-home --project-cache-dir", value="required", role="write"),
+            Opt("-c/--settings-file -b/--build-file", value="required", role="read"),
+            Opt("--scan", adds="network network_write"),
+        ],
+        flags=_GRADLE_FLAGS,
+    ),
+    Spec(
+        "bazel|bazelisk",
+        "build",
+        options=[
+            *opts("--output_base --output_user_root", value="required", role="write"),
+            Opt("--bazelrc", value="required", role="read"),
+        ],
+        flags="--batch --nohome_rc --nosystem_rc --noworkspace_rc --max_idle_secs= "
+        "--host_jvm_args= --version --help",
+        subcommands={
+            **shared(("build", "fetch", "sync", "clean", "coverage"), "build", _BAZEL_FLAGS),
+            "test": sub(
+                "test",
+                "test",
+                _BAZEL_FLAGS,
+                options=[
+                    Opt("--run_under", value="required", role="shell"),
+                    Opt("--test_env", value="required", adds="code_exec"),
+                ],
+            ),
+            # ``bazel run //target``: the built program runs
+            "run": sub(
+                "run",
+                "build code_exec",
+                _BAZEL_FLAGS,
+                options=[
+                    Opt("--run_under", value="required", role="shell"),
+                    Opt("--script_path", value="required", role="write"),
+                ],
+            ),
+            **shared(
+                ("query", "cquery", "aquery", "info", "version", "help", "mod", "config"),
+                "read_only",
+                _BAZEL_FLAGS,
+            ),
+        },
+        default=sub("bazel", "unknown"),
+    ),
+    Spec(
+        "hatch|pdm",
+        "build",
+        flags="-e/--env= -p/--project= -v/--verbose -q/--quiet --color --no-color "
+        "--interactive --no-interactive --data-dir= --cache-dir= --config= -h/--help "
+        "--version -g/--global",
+        subcommands={
+            # the rest is a command (or a script the project defines): unwrapped
+            "run": sub(
+                "run", "", operands="command", permute=False, flags="-l/--list -s/--site-packages"
+            ),
+            "shell": sub("shell", "code_exec"),
+            **shared(("build", "fmt", "lint", "sync", "lock"), "build"),
+            "test": sub("test", "test", flags="-a/--all -c/--cover -p/--parallel -r/--retries="),
+            **shared(("version", "status", "list", "show", "info", "config", "env"), "read_only"),
+            **shared(
+                ("add", "install", "remove", "update", "dep", "python"), "package_install network"
+            ),
+            **shared(("publish", "release"), "network network_write"),
+        },
+        default=sub("hatch", "unknown"),
+    ),
+    Spec(
+        "cabal|stack",
+        "build",
+        flags="-v/--verbose=? --verbosity= -j/--jobs=? --project-file= --stack-yaml= "
+        "--resolver= --silent --help --version",
+        subcommands={
+            **shared(
+                ("build", "configure", "clean", "haddock", "check", "sdist", "freeze"), "build"
+            ),
+            **shared(("test", "bench"), "test"),
+            # ``cabal exec -- cmd`` / ``stack exec cmd``: the command runs in the project's env
+            "exec": sub("exec", "", operands="command", permute=False, flags="--package= --"),
+            **shared(
+                ("run", "repl", "ghci", "runghc", "runhaskell", "eval", "script"), "build code_exec"
+            ),
+            **shared(
+                ("install", "update", "setup", "get", "unpack", "upgrade"),
+                "package_install network",
+            ),
+            **shared(("upload", "publish"), "network network_write"),
+            **shared(("list", "info", "path", "ls", "query", "list-bin", "outdated"), "read_only"),
+        },
+        default=sub("cabal", "unknown"),
+    ),
+    Spec(
+        "dune",
+        "build",
+        flags="--root= --profile= --release -j= --display= --verbose --help --version "
+        "-w/--watch --auto-promote",
+        subcommands={
+            **shared(("build", "clean", "fmt", "promote", "runtest", "test", "init"), "build"),
+            # ``dune exec ./main.exe``: the built program runs
+            "exec": sub("exec", "build code_exec", operands="exec", permute=False),
+            **shared(("describe", "rules", "installed-libraries", "show"), "read_only"),
+            "utop": sub("utop", "build code_exec"),
+        },
+        default=sub("dune", "unknown"),
+    ),
+    Spec(
+        "lerna|nx|turbo",
+        "build",
+        flags=_MONO_FLAGS,
+        subcommands={
+            **shared(
+                ("run", "run-many", "affected", "build", "test", "lint", "prune", "watch"),
+                "build",
+                _MONO_FLAGS,
+            ),
+            # ``lerna exec -- cmd`` / ``nx exec -- cmd``: the command runs in every package
+            "exec": sub(
+                "exec",
+                "",
+                operands="command",
+                permute=False,
+                flags="--scope= --ignore= --stream --parallel --no-bail --concurrency= "
+                "--projects= -p= --exclude= --",
+            ),
+            **shared(
+                ("publish", "release", "version", "deploy"), "network network_write vcs_write"
+            ),
+            **shared(
+                ("list", "ls", "show", "graph", "changed", "diff", "info", "report"), "read_only"
+            ),
+            **shared(
+                ("add", "bootstrap", "import", "link", "create", "generate", "g", "migrate"),
+                "write package_install network",
+            ),
+        },
+        default=sub("nx", "unknown"),
+    ),
+    Spec(
+        "just|task|go-task",
+        "build",
+        operands="none",
+        options=[
+            Opt("-f/--justfile/-t/--taskfile", value="required", role="read"),
+            Opt("-d/--working-directory/--dir", value="required", role="cwd"),
+            Opt("--dotenv-path/--dotenv-filename", value="required", role="read"),
+            *opts("--shell --shell-arg -c/--command", value="required", adds="code_exec"),
+        ],
+        flags="-l/--list -n/--dry-run --summary --show= -s --evaluate --dump --variables "
+        "-v/--verbose -q/--quiet --yes --choose --unstable --color= --list-all -a "
+        "--parallel -p -w/--watch --force -F --status -x/--exit-code --silent -h/--help "
+        "--version -V --init -i --global -g --set= --output= -o= --dry -j/--concurrency=",
+    ),
 ]

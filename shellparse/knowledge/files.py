@@ -164,13 +164,6 @@ SPECS = [
         "--dirsfirst --gitignore --noreport --charset= -o=",
     ),
     Spec(
-        "file|readlink|realpath|basename|dirname|namei|lsattr|getfacl|md5sum|sha1sum|"
-        "sha256sum|sha512sum|shasum|b2sum|cksum|sum|strings|xxd|od|hexdump|hd|identify|"
-        "exiftool|pdfinfo|objdump|nm|readelf|ldd|size",
-        "read_only",
-        operands="read",
-    ),
-    Spec(
         "stat",
         "read_only",
         operands="read",
@@ -198,7 +191,7 @@ SPECS = [
         abbrev=True,
     ),
     Spec(
-        "diff|cmp|comm|colordiff|difft|delta",
+        "diff|colordiff|difft|delta",
         "read_only",
         operands="read",
         flags="-u -U/--unified= -c -C/--context= -q/--brief -s/--report-identical-files "
@@ -212,7 +205,11 @@ SPECS = [
         "sort",
         "read_only",
         operands="read",
-        options=[Opt("-o/--output", value="required", role="write")],
+        options=[
+            Opt("-o/--output", value="required", role="write"),
+            # the program sort pipes its temporary files through (run with no arguments and -d)
+            Opt("--compress-program", value="required", role="shell"),
+        ],
         flags="-b/--ignore-leading-blanks -d/--dictionary-order -f/--ignore-case "
         "-g/--general-numeric-sort -i/--ignore-nonprinting -M/--month-sort "
         "-h/--human-numeric-sort -n/--numeric-sort -R/--random-sort --random-source= "
@@ -240,8 +237,7 @@ SPECS = [
         abbrev=True,
     ),
     Spec(
-        "paste|join|fold|fmt|pr|column|expand|unexpand|look|tsort|shuf|numfmt|iconv|"
-        "xmllint|tidy|csvlook|mlr|xsv|qsv|html2text|glow|jless|fx",
+        "pr|look|tsort|xmllint|tidy|csvlook|mlr|xsv|qsv|html2text|glow|jless|fx",
         "read_only",
         operands="read",
         flags="-d/--delimiters= -s/--serial -w/--width= -t/--table -s/--separator= "
@@ -279,20 +275,6 @@ SPECS = [
         options=[Opt("-o/--output", value="required", role="write")],
         flags="-f/--from= -r/--read= -t/--to= -w/--write= -s/--standalone --toc "
         "--template= -V/--variable= -M/--metadata=",
-    ),
-    Spec(
-        "tr|seq|yes|expr|factor|bc|dc|cal|uuidgen|true|false|"
-        ":|test|[|sleep|echo|printf|date|clear|reset|tput|stty|tty|nproc|arch|uname|"
-        "hostname|hostid|whoami|id|groups|logname|users|who|w|uptime|locale|"
-        "getconf|lsb_release|sw_vers|free|vmstat|iostat|mpstat|lscpu|lsblk|lsusb|lspci|"
-        "lsmem|lsof|ps|pstree|pgrep|top|htop|btop|pidof|jobs|wait|type|which|whereis|"
-        "command_not_found_handle|hash|help|info|whatis|apropos|tldr|cheat|"
-        "dirs|pwd|cd|pushd|popd|shopt|umask|ulimit|times|caller|let|local|"
-        "readonly|shift|return|exit|break|continue|getopts|read|mapfile|"
-        "readarray|unset|unalias|compgen|complete|fc|enable|"
-        "logout|suspend|chdir|cowsay|figlet|lolcat|neofetch|fastfetch|screenfetch|tokei|"
-        "cloc|scc|timew|ss|netstat|envsubst|gettext|ngettext|sync",
-        "read_only",
     ),
     Spec(
         "base64|base32|basenc|rev",
@@ -470,7 +452,7 @@ SPECS = [
         abbrev=True,
     ),
     # --- search and edit with scripts ---------------------------------------------------------
-    Spec("find|gfind", "read_only", handler="find", permute=False),
+    Spec("find|gfind", "read_only", handler="find", permute=False, own_options=True),
     Spec(
         "sed|gsed",
         "read_only",

@@ -7,7 +7,7 @@ What leaves the machine is what a policy on exfiltration needs: curl's ``-d @fil
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec, opts
+from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _SSH_FLAGS = (
     "-b= -c= -D= -E= -e= -F= -I= -J= -L= -l= -m= -O= -o= -p= -Q= -R= -S= -W= -w= -B= -i= "
@@ -69,18 +69,20 @@ SPECS = [
     ),
     Spec(
         "wget|wget2",
-        "network write",
+        "network network_read write",
         operands="url",
         abbrev=True,
         options=[
             Opt("-O/--output-document", value="required", role="write"),
             Opt("-P/--directory-prefix", value="required", role="write"),
             *opts(
-                "-i/--input-file --post-file --body-file --load-cookies --ca-certificate "
-                "--certificate --private-key",
+                "-i/--input-file --load-cookies --ca-certificate --certificate --private-key",
                 value="required",
                 role="read",
             ),
+            # what wget sends: a body, or a method other than GET
+            *opts("--post-file --body-file", value="required", role="read", adds="network_write"),
+            *opts("--post-data --body-data --method", value="required", adds="network_write"),
             *opts(
                 "-o/--output-file -a/--append-output --save-cookies --warc-file",
                 value="required",
@@ -89,7 +91,7 @@ SPECS = [
             # ``-e COMMAND`` is a wgetrc line: ``-e use_proxy=on``, ``-e output_document=…``
             Opt("-e/--execute", value="required", adds="code_exec"),
         ],
-        flags="--post-data= --body-data= --header= -U/--user-agent= --user= --password= "
+        flags="--header= -U/--user-agent= --user= --password= "
         "--http-user= --http-password= --method= -t/--tries= -T/--timeout= --limit-rate= "
         "-l/--level= -A/--accept= -R/--reject= -D/--domains= --exclude-domains= "
         "-I/--include-directories= -X/--exclude-directories= --referer= -w/--wait= "
@@ -196,9 +198,10 @@ SPECS = [
         "psql",
         "network",
         options=[
-            Opt("-c/--command", value="required", role="code"),
-            Opt("-f/--file", value="required", role="exec"),
+            Opt("-c/--command", value="required"),
+            Opt("-f/--file", value="required", role="exec"),  # SQL nobody has seen
             Opt("-o/--output -L/--log-file", value="required", role="write"),
+            Opt("-l/--list"),
         ],
         flags="-h/--host= -p/--port= -U/--username= -d/--dbname= -v/--set/--variable= "
         "-P/--pset= -w/--no-password -W/--password -A/--no-align -t/--tuples-only "
@@ -212,7 +215,7 @@ SPECS = [
     Spec(
         "mysql|mariadb",
         "network",
-        options=[Opt("-e/--execute", value="required", role="code")],
+        options=[Opt("-e/--execute", value="required")],
         flags="-h/--host= -P/--port= -u/--user= -p/--password=? -D/--database= -S/--socket= "
         "-B/--batch -N/--skip-column-names -s/--silent -t/--table -v/--verbose -E/--vertical "
         "-A/--no-auto-rehash --protocol= --ssl-mode= --default-character-set= -f/--force",
@@ -221,18 +224,30 @@ SPECS = [
     ),
     Spec(
         "sqlite3",
-        "read_only",
-        operands=("write", "code"),
+        "",
+        operands=("write", "none"),
+        options=[Opt("-init", value="required", role="read"), Opt("-cmd", value="required")],
         flags="-bail -batch -csv -column -header -noheader -html -json -line -list -markdown "
-        "-table -box -readonly -separator= -nullvalue= -cmd= -init= -echo -version",
+        "-table -box -readonly -separator= -nullvalue= -echo -version -safe -quote -ascii "
+        "-tabs -newline= -nofollow -stats -interactive -append -deserialize -memtrace "
+        "-mmap= -vfs= -zip -A= -help",
         single_dash_long=True,
         handler="database",
     ),
     Spec(
         "redis-cli|mongo|mongosh|sqlcmd|cqlsh",
         "network",
-        options=[Opt("--eval -e -Q -q --execute", value="required", role="code")],
-        flags="-h= -p= -a= -n= -u= --host= --port= --username= --password= -f=",
+        options=[
+            Opt("--eval -e -Q -q --execute", value="required"),
+            Opt("--file -f", value="required", role="read", adds="unknown"),
+        ],
+        flags="-h= -p= -a= -n= -u= --host= --port= --username= --password= --user= "
+        "--pass= --tls --cacert= --cert= --key= --raw --no-raw --csv --json --quoted-input "
+        "--no-auth-warning -c -x -d= -D= -r= -i= --scan --pattern= --count= --bigkeys "
+        "--memkeys --hotkeys --stat --latency --latency-history --intrinsic-latency= "
+        "--quiet --nodb --norc --shell --verbose --apiVersion= -3 --resp3 -2 --resp2 "
+        "--authenticationDatabase= --authenticationMechanism= -U= -P= -S= -d/--database= "
+        "-s= -W= -H= -l= -t= -y= -v= -k= -b= -C= -o= -V= -N= -E= --help --version",
         handler="database",
     ),
     Spec(
@@ -253,12 +268,171 @@ SPECS = [
         "-k= -pass= -servername= -showcerts -noout -text -subj= -days= -newkey= -nodes -x509 "
         "-new -batch",
     ),
+    # lookups and probes that send nothing local: network reads
     Spec(
-        "ping|ping6|traceroute|tracepath|mtr|dig|nslookup|host|whois|nmap|masscan|"
-        "arping|fping|hping3|tcpdump|tshark|wireshark|iperf|iperf3|speedtest|"
-        "speedtest-cli|curlie",
+        "ping|ping6|traceroute|traceroute6|tracepath|mtr|fping|arping",
+        "network network_read",
+        operands="host",
+        flags="-c/--count= -i/--interval= -W/--timeout= -w/--deadline= -t/--ttl= -s= -p= "
+        "-I/--interface= -q -n -v -4 -6 -T= -U -b -D -O -a -A -f -l= -m/--max-hops= "
+        "-r/--report -z -g= -e --report-cycles= -M= -F= -N= -R -d -h --help -V --version",
+    ),
+    Spec(
+        "dig|nslookup|host|whois|drill|delv",
+        "network network_read",
+        operands="host",
+        flags="-t= -c= -x= -p= -q= -y= -k= -b= -f= -4 -6 -a -d -l -r -s -v -h -T -C -W= -R= "
+        "-N= -i -m -H= --help --version -V",
+    ),
+    Spec(
+        "nmap|masscan|hping3|tcpdump|tshark|wireshark|iperf|iperf3|speedtest|speedtest-cli|curlie",
         "network",
         operands="host",
         flags="-c= -i= -W= -w= -t= -s= -p= -I= -q -n -v -4 -6 -T= -U -b",
+    ),
+]
+
+# --- forges: GitHub and GitLab CLIs ---------------------------------------------------------
+# Listings and views of a service the user is logged in to are network reads; anything that
+# creates, edits, merges, comments, uploads or runs is a network write. ``auth token`` prints
+# the token (a secret read); ``auth status``, ``secret list`` are metadata.
+
+_FORGE_READ = (
+    "-R/--repo= --json= -q/--jq= -t/--template= -w/--web -L/--limit= -s/--state= "
+    "-a/--assignee= -A/--author= -l/--label= -B/--base= -H/--head= -S/--search= "
+    "-m/--milestone= --app= -d/--draft -c/--comments --mention= -b/--branch= -u/--user= "
+    "-e/--event= -w/--workflow= --status= --created= --commit= --log --log-failed --exit-status "
+    "-i/--interval= --attempt= -v/--verbose --json-fields= --name-only --patch --color= "
+    "--required --watch --fail-fast --fork --source --no-archived --archived --topic= "
+    "--visibility= --language= -O/--owner= --order= --sort= -p/--page= --per-page= "
+    "--include= --exclude= --orderBy= -o/--output= --since= --until= --hostname= "
+    "--show-token=? -n/--no-browser -x/--exclude-drafts --exclude-pre-releases -F/--format= "
+    "-P/--paginate --all --mine --closed --merged --opened --include-closed -D/--dir= "
+    "--pattern= --skip-existing --clobber -A/--archive= --org= --env= --repo-owner= "
+    "--key= --ref= --limit-results= --match= --in= --owner= --author-email= --committer= "
+    "--hash= --created-by= --sha= --merge-base --since-date= -h/--help"
+)
+_FORGE_WRITE = (
+    _FORGE_READ + " -T/--title= -b/--body= -F/--body-file= -f/--fill --fill-first --fill-verbose "
+    "-r/--reviewer= -p/--project= --head= --base= --no-maintainer-edit --dry-run --recover= "
+    "--add-label= --remove-label= --add-assignee= --remove-assignee= --add-reviewer= "
+    "--remove-reviewer= --add-project= --remove-project= --squash --rebase --merge "
+    "--auto --disable-auto --delete-branch --admin -y/--yes --edit-last --editor "
+    "--notes= --notes-file= --target= --prerelease --latest=? --generate-notes "
+    "--verify-tag --discussion-category= --public --private --internal --description= "
+    "--homepage= --clone --add-readme --gitignore= --license= --template= --remote= "
+    "--push --team= --disable-issues --disable-wiki --confirm --reason= --comment= "
+    "--field= --raw-field= --body-text= --ref= --input= -X/--method= --detach --force"
+)
+
+
+def _forge(name: str, reads: tuple[str, ...], subs: dict[str, Spec] | None = None) -> Spec:
+    """A forge command group (``gh pr``): ``reads`` are network reads, the rest writes."""
+    return sub(
+        name,
+        "network network_write vcs_write",
+        subcommands={
+            **shared(reads, "network network_read vcs_read", _FORGE_READ),
+            **(subs or {}),
+        },
+        default=Spec(name, "network network_write vcs_write", flags=_FORGE_WRITE),
+    )
+
+
+_FORGE_GROUPS = {
+    "pr": _forge(
+        "pr",
+        ("view", "list", "status", "diff", "checks"),
+        {
+            "checkout": sub(
+                "checkout", "network network_read vcs_write", _FORGE_READ + " -f --force"
+            )
+        },
+    ),
+    "issue": _forge("issue", ("view", "list", "status")),
+    "mr": _forge("mr", ("view", "list", "diff", "status")),
+    "repo": _forge(
+        "repo",
+        ("view", "list"),
+        {
+            "clone": sub("clone", "network network_read vcs_write write", _FORGE_READ),
+            **shared(("delete", "archive"), "network network_write vcs_destructive", _FORGE_WRITE),
+        },
+    ),
+    "run": _forge(
+        "run",
+        ("view", "list", "watch"),
+        {"download": sub("download", "network network_read write", _FORGE_READ)},
+    ),
+    "release": _forge(
+        "release",
+        ("view", "list"),
+        {
+            "download": sub("download", "network network_read write", _FORGE_READ),
+            "delete": sub("delete", "network network_write vcs_destructive", _FORGE_WRITE),
+        },
+    ),
+    "workflow": _forge("workflow", ("view", "list")),
+    "label": _forge("label", ("list",)),
+    "gist": _forge("gist", ("view", "list")),
+    "cache": _forge("cache", ("list",)),
+    "ruleset": _forge("ruleset", ("view", "list", "check")),
+    "project": _forge("project", ("view", "list", "item-list", "field-list")),
+    "codespace": _forge("codespace", ("list", "view")),
+    "variable": _forge("variable", ("list", "get")),
+    "ci": _forge("ci", ("view", "list", "status", "trace", "get")),
+    "pipeline": _forge("pipeline", ("view", "list", "status", "ci")),
+    "secret": sub(
+        "secret",
+        "network network_write secret_read",
+        subcommands={"list": sub("list", "network network_read read_only", _FORGE_READ)},
+        default=Spec("secret", "network network_write secret_read", flags=_FORGE_WRITE),
+    ),
+    "search": sub(
+        "search",
+        "network network_read vcs_read",
+        subcommands=shared(
+            ("repos", "issues", "prs", "commits", "code"),
+            "network network_read vcs_read",
+            _FORGE_READ,
+        ),
+        default=Spec("search", "unknown"),
+    ),
+    "api": sub(
+        "api",
+        "network",
+        handler="gh_api",
+        options=[
+            Opt("--input", value="required", role="read"),
+            *opts("-f/--raw-field -F/--field", value="required"),
+        ],
+        flags="-X/--method= -H/--header= -i/--include --paginate --slurp -q/--jq= "
+        "-t/--template= --cache= --hostname= -p/--preview= --silent --verbose",
+    ),
+    "auth": sub(
+        "auth",
+        "network network_write system",
+        subcommands={
+            "token": sub("token", "secret_read", "-h/--hostname= -u/--user="),
+            "status": sub(
+                "status",
+                "network network_read vcs_read",
+                "-h/--hostname= -a/--active -t/--show-token",
+            ),
+        },
+        default=Spec("auth", "network network_write system", flags=_FORGE_WRITE),
+    ),
+    "extension": sub("extension", "network package_install code_exec"),
+    "browse": sub("browse", "network network_read vcs_read", _FORGE_READ),
+    "status": sub("status", "network network_read vcs_read", _FORGE_READ),
+}
+
+SPECS += [
+    Spec(
+        "gh|glab",
+        "network",
+        subcommands=_FORGE_GROUPS,
+        default=Spec("gh", "network unknown"),
+        flags="-R/--repo= --version -h/--help",
     ),
 ]

@@ -185,7 +185,12 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
     "dlx": _FETCHER,
     "create": sub("create", "package_install network write"),
     "init": sub("init", "write"),
-    "publish": sub("publish", "network vcs_write"),
+    "publish": sub(
+        "publish",
+        "network network_write vcs_write",
+        "--dry-run -n",
+        handler="dry_run",
+    ),
     "unpublish": sub("unpublish", "network vcs_destructive"),
     "deprecate": sub("deprecate", "network vcs_write"),
     "undeprecate": sub("undeprecate", "network vcs_write"),
@@ -368,7 +373,12 @@ SPECS = [
             "outdated": sub("outdated", "read_only network"),
             "upgrade": sub("upgrade", "package_install network system"),
             "link": sub("link", _INSTALL),
-            "publish": sub("publish", "network vcs_write"),
+            "publish": sub(
+                "publish",
+                "network network_write vcs_write",
+                "--dry-run -n",
+                handler="dry_run",
+            ),
         },
         # ``bun file.ts`` runs a file; ``bun build`` a script of that name.
         default=sub("bun", _SCRIPT, handler="npm_run_implicit"),
@@ -503,7 +513,12 @@ SPECS = [
             "venv": sub("venv", "write build"),
             "init": sub("init", "write"),
             "build": sub("build", "build write"),
-            "publish": sub("publish", "network vcs_write"),
+            "publish": sub(
+                "publish",
+                "network network_write vcs_write",
+                "--dry-run -n",
+                handler="dry_run",
+            ),
             "run": sub(
                 "run",
                 "",
@@ -584,7 +599,12 @@ SPECS = [
             "lock": sub("lock", "package_install network write"),
             "remove": sub("remove", "package_install write"),
             "build": sub("build", "build write"),
-            "publish": sub("publish", "network vcs_write"),
+            "publish": sub(
+                "publish",
+                "network network_write vcs_write",
+                "--dry-run -n",
+                handler="dry_run",
+            ),
             "run": sub("run", "", operands="command", permute=False),
             **shared(
                 ("show", "check", "version", "about", "env", "config", "search", "list"),
@@ -718,7 +738,12 @@ SPECS = [
             "fetch": sub("fetch", "package_install network"),
             "generate-lockfile": sub("generate-lockfile", "package_install network write"),
             "vendor": sub("vendor", _INSTALL),
-            "publish": sub("publish", "network vcs_write"),
+            "publish": sub(
+                "publish",
+                "network network_write vcs_write",
+                "--dry-run -n",
+                handler="dry_run",
+            ),
             "yank": sub("yank", "network vcs_write"),
             "login": sub("login", "network system"),
             "logout": sub("logout", "network system"),
@@ -766,7 +791,7 @@ SPECS = [
         "",
         subcommands={
             **shared(
-                ("build", "vet", "list", "doc", "fix", "version", "help"),
+                ("build", "vet", "list", "doc", "fix"),
                 "build",
                 _GO_FLAGS,
                 options=_GO_OPTIONS,
@@ -941,6 +966,13 @@ SPECS = [
                 adds="package_install system",
             )
         ],
+        # the queries: list, status, files, search, architecture (dpkg); -q and friends (rpm)
+        flags="-l/--list -L/--listfiles -s/--status -S/--search -p/--print-avail "
+        "-c/--contents -I/--info -C/--audit --get-selections --print-architecture "
+        "--print-foreign-architectures --compare-versions --verify -V -q/--query -a/--all "
+        "-f/--file --whatprovides --whatrequires --requires --provides --changelog "
+        "--qf/--queryformat= -R --scripts --last -d/--docfiles --configfiles --info "
+        "-K/--checksig --showformat= -W/--show --no-pager --help --version",
     ),
     Spec(
         "brew",

@@ -55,6 +55,45 @@ _KUBECTL_FLAGS = (
 
 _KUBECTL_OPTIONS = [Opt("-f/--filename", value="required", role="url_or_path")]
 
+_TF_FLAGS = (
+    "-var= -target= -replace= -refresh=? -refresh-only -destroy -lock=? -lock-timeout= "
+    "-input=? -no-color -json -compact-warnings -detailed-exitcode -parallelism= -backup= "
+    "-auto-approve -concise -upgrade -reconfigure -migrate-state -force-copy -backend=? "
+    "-backend-config= -get=? -lockfile= -list=? -write=? -diff -check -recursive -no-tests "
+    "-test-directory= -filter= -verbose -raw -ignore-remote-version -allow-missing -id= "
+    "-help -h"
+)
+_TF_OPTIONS = [
+    *opts("-var-file -state", value="required", role="read"),
+    *opts("-out -state-out -generate-config-out", value="required", role="write"),
+    # code from elsewhere: a module source, a plugin directory
+    *opts("-from-module -plugin-dir", value="required", role="exec"),
+]
+
+_DOCKER_READ_FLAGS = (
+    "-a/--all -q/--quiet -f/--filter= --format= -n/--last= -l/--latest --no-trunc -s/--size "
+    "--digests --type= --no-stream --tree -v --help -h"
+)
+_DOCKER_LOG_FLAGS = "-f/--follow -n/--tail= -t/--timestamps --since= --until= --details --help"
+_DOCKER_BUILD_FLAGS = (
+    "-t/--tag= --build-arg= --target= --platform= --no-cache --pull -q/--quiet --rm "
+    "--force-rm --progress= --label= --network= --cache-from= --cache-to= --load --push "
+    "--compress --squash --shm-size= --ulimit= --add-host= --build-context= --isolation= "
+    "-m/--memory= --cpu-shares= --provenance= --sbom= --check --help"
+)
+
+_HELM_FLAGS = (
+    "-n/--namespace= --kube-context= --kubeconfig= --kube-apiserver= --kube-token= "
+    "--kube-as-user= --kube-as-group= --kube-ca-file= --kube-insecure-skip-tls-verify "
+    "--registry-config= --repository-cache= --repository-config= --burst-limit= --qps= "
+    "--debug -A/--all-namespaces -a/--all -o/--output= -q/--short --max= --offset= "
+    "-r/--reverse -l/--selector= --date -m/--max-col-width= --revision= --show-resources "
+    "--version= --devel -f/--values= --set= --set-string= --set-file= --set-json= "
+    "--api-versions= --kube-version= --is-upgrade --validate --show-only= -s= --strict "
+    "--with-subcharts --include-crds --skip-tests --regexp --deployed --failed --pending "
+    "--superseded --uninstalled --uninstalling --no-headers --time-format= --filter="
+)
+
 # Options of ``docker run`` that weaken the container's walls, and those that take a value.
 _DOCKER_RUN_OPTIONS = [
     Opt("--privileged", adds="privilege"),
@@ -84,10 +123,21 @@ _DOCKER_RUN_FLAGS = (
 
 SPECS = [
     # processes
-    Spec("kill|pkill|killall|xkill|skill|slay|renice|disown", "process_control", operands="none"),
+    Spec(
+        "renice",
+        "process_control",
+        operands="none",
+        flags="-n/--priority= -g/--pgrp -p/--pid -u/--user --relative -h/--help -V/--version",
+        families="-[0-9]*",
+    ),
+    Spec("disown", "process_control", operands="none", flags="-a -h -r"),
     Spec("bg|fg", "process_control", operands="none"),
     Spec("printenv", "read_only", operands="none", flags="-0/--null", handler="printenv"),
-    Spec("set|declare|typeset|export", "read_only", handler="variables_dump"),
+    Spec(
+        "set", "read_only", handler="variables_dump", short="abefhkmnptuvxBCEHPTo:", permute=False
+    ),
+    Spec("declare|typeset", "read_only", handler="variables_dump", short="aAfFgiIlnprtux"),
+    Spec("export", "read_only", handler="variables_dump", short="fnp"),
     # services, boot, persistence
     Spec(
         "systemctl",
@@ -118,7 +168,47 @@ SPECS = [
         "system",
         operands="none",
     ),
-    Spec("journalctl|dmesg|loginctl-list|last|lastlog|faillog", "read_only"),
+    Spec(
+        "journalctl",
+        "read_only",
+        options=[
+            *opts(
+                "--vacuum-size --vacuum-time --vacuum-files --rotate --flush --sync",
+                value="optional",
+                adds="delete system",
+            ),
+            Opt("--setup-keys", adds="system"),
+        ],
+        flags="-u/--unit= --user-unit= -f/--follow -n/--lines= -e/--pager-end -r/--reverse "
+        "-b/--boot=? -k/--dmesg -p/--priority= -g/--grep= --case-sensitive=? -S/--since= "
+        "-U/--until= -o/--output= --output-fields= -x/--catalog -q/--quiet -a/--all "
+        "--no-pager -m/--merge -D/--directory= --file= --root= -t/--identifier= "
+        "-T/--exclude-identifier= --system --user -M/--machine= --list-boots --disk-usage "
+        "--no-full -l/--full --no-hostname --utc --since= --until= -F/--field= -N/--fields "
+        "--cursor= --after-cursor= --show-cursor --facility= -I --namespace= --verify "
+        "--header --list-catalog --help --version",
+    ),
+    Spec(
+        "dmesg",
+        "read_only",
+        options=[
+            *opts(
+                "-C/--clear -c/--read-clear -D/--console-off -E/--console-on -n/--console-level",
+                adds="system",
+            )
+        ],
+        flags="-H/--human -T/--ctime -w/--follow -W/--follow-new -l/--level= -f/--facility= "
+        "-k/--kernel -u/--userspace -x/--decode -t/--notime -r/--raw -L/--color=? "
+        "-P/--nopager -e/--reltime -d/--show-delta -S/--syslog -s/--buffer-size= "
+        "--time-format= -J/--json -F/--file= --since= --until= -h/--help -V/--version",
+    ),
+    Spec(
+        "loginctl-list|last|lastb|lastlog|faillog",
+        "read_only",
+        flags="-n= -a -d -F -i -w -x -R -t= -s= -u/--user= -b/--before= -t/--time= -f= "
+        "-p= --help --version",
+        families="-[0-9]*",
+    ),
     Spec(
         "crontab",
         "system",
@@ -126,7 +216,11 @@ SPECS = [
         handler="crontab",
         flags="-l -r -e -i -u= -n= -c -T -s -V",
     ),
-    Spec("shutdown|reboot|halt|poweroff|init|telinit|kexec|systemd-reboot", "system"),
+    Spec(
+        "shutdown|reboot|halt|poweroff|init|telinit|kexec|systemd-reboot",
+        "system",
+        prints_help=False,  # ``shutdown -h`` halts
+    ),
     # disks and filesystems
     Spec(
         "mount|umount|losetup|cryptsetup|mkswap|swapon|swapoff|fdisk|sfdisk|cfdisk|gdisk|"
@@ -135,6 +229,7 @@ SPECS = [
         "vgremove|pvcreate|pvremove|mdadm|dmsetup|debugfs|badblocks|nvme|smartctl",
         "system",
         operands="write",
+        prints_help=False,  # ``fsck -V`` is verbose and checks every file system
     ),
     Spec(
         "mkfs|mkfs.ext2|mkfs.ext3|mkfs.ext4|mkfs.xfs|mkfs.btrfs|mkfs.vfat|mkfs.fat|mkfs.ntfs|"
@@ -163,7 +258,8 @@ SPECS = [
         "docker|podman|nerdctl",
         "",
         subcommands={
-            **shared(_READ_VERBS, "read_only"),
+            **shared(_READ_VERBS, "read_only", _DOCKER_READ_FLAGS),
+            **shared(("logs", "log"), "read_only", _DOCKER_LOG_FLAGS),
             "run": sub(
                 "run",
                 "code_exec process_control",
@@ -192,9 +288,18 @@ SPECS = [
                 ],
                 flags="-e/--env= -u/--user= -i/--interactive -t/--tty -d/--detach --detach-keys=",
             ),
-            "build": sub("build", "build network"),
-            "buildx": sub("buildx", "build network"),
-            "pull": sub("pull", "network package_install"),
+            "build": sub(
+                "build",
+                "build network network_read",
+                _DOCKER_BUILD_FLAGS,
+                options=[
+                    Opt("-f/--file", value="required", role="read"),
+                    *opts("-o/--output --iidfile --metadata-file", value="required", role="write"),
+                    *opts("--secret --ssh", value="required", adds="secret_read"),
+                ],
+            ),
+            "buildx": sub("buildx", "build network network_read"),
+            "pull": sub("pull", "network network_read package_install"),
             "push": sub("push", "network vcs_write"),
             "login": sub("login", "network system"),
             "logout": sub("logout", "system"),
@@ -298,17 +403,22 @@ SPECS = [
         "kubectl|oc|k",
         "network",
         subcommands={
-            **shared(_READ_VERBS, "network read_only", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS),
+            **shared(
+                _READ_VERBS,
+                "network network_read read_only",
+                _KUBECTL_FLAGS,
+                options=_KUBECTL_OPTIONS,
+            ),
             "get": sub(
                 "get",
-                "network read_only",
+                "network network_read read_only",
                 _KUBECTL_FLAGS,
                 options=_KUBECTL_OPTIONS,
                 handler="kubectl_secrets",
             ),
             "describe": sub(
                 "describe",
-                "network read_only",
+                "network network_read read_only",
                 _KUBECTL_FLAGS,
                 options=_KUBECTL_OPTIONS,
                 handler="kubectl_secrets",
@@ -347,9 +457,14 @@ SPECS = [
                 "network system",
                 _KUBECTL_FLAGS,
                 options=_KUBECTL_OPTIONS,
+                handler="dry_run",
             ),
             "delete": sub(
-                "delete", "network delete system", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS
+                "delete",
+                "network delete system",
+                _KUBECTL_FLAGS,
+                options=_KUBECTL_OPTIONS,
+                handler="dry_run",
             ),
             "port-forward": sub(
                 "port-forward", "network process_control", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS
@@ -369,7 +484,7 @@ SPECS = [
         "helm",
         "network",
         subcommands={
-            **shared(_READ_VERBS, "network read_only"),
+            **shared(_READ_VERBS, "network network_read read_only", _HELM_FLAGS),
             **shared(
                 (
                     "install",
@@ -382,13 +497,89 @@ SPECS = [
                     "package",
                 ),
                 "network system",
+                _HELM_FLAGS + " --install -i --atomic --wait --wait-for-jobs --timeout= "
+                "--version= -f/--values= --set= --set-string= --set-file= --set-json= "
+                "--create-namespace --reuse-values --reset-values --force --cleanup-on-fail "
+                "--description= --devel --dry-run=? --generate-name -g --no-hooks --skip-crds "
+                "--repo= --username= --password= --render-subchart-notes --history-max= "
+                "--dependency-update --post-renderer= -o/--output=",
+                handler="dry_run",
             ),
-            "uninstall": sub("uninstall", "network delete system"),
+            "uninstall": sub(
+                "uninstall",
+                "network delete system",
+                _HELM_FLAGS + " --dry-run=? --keep-history --no-hooks --wait --timeout=",
+                handler="dry_run",
+            ),
         },
         default=sub("helm", "network unknown"),
+        flags=_HELM_FLAGS,
     ),
     Spec(
-        "terraform|tofu|terragrunt|pulumi|cdk|cdktf|serverless|sls",
+        "terraform|tofu|terragrunt",
+        "network",
+        single_dash_long=True,
+        options=[Opt("-chdir", value="required", role="cwd")],
+        flags="-help -h -version -v --version --help",
+        subcommands={
+            **shared(
+                ("validate", "version", "providers", "graph", "console", "get", "test", "metadata"),
+                "read_only",
+                _TF_FLAGS,
+                single_dash_long=True,
+            ),
+            "fmt": sub("fmt", "build", _TF_FLAGS, single_dash_long=True, operands="write"),
+            "show": sub("show", "read_only", _TF_FLAGS, single_dash_long=True, operands="read"),
+            # outputs marked sensitive are printed in the clear with -raw / -json
+            "output": sub(
+                "output",
+                "read_only",
+                _TF_FLAGS,
+                single_dash_long=True,
+                options=[*opts("-raw -json", adds="secret_read")],
+            ),
+            "plan": sub(
+                "plan",
+                "network network_read read_only",
+                _TF_FLAGS,
+                single_dash_long=True,
+                options=_TF_OPTIONS,
+            ),
+            "init": sub(
+                "init",
+                "network network_read package_install",
+                _TF_FLAGS,
+                single_dash_long=True,
+                options=_TF_OPTIONS,
+            ),
+            **shared(
+                ("apply", "destroy", "import", "taint", "untaint", "refresh", "force-unlock"),
+                "network network_write system",
+                _TF_FLAGS,
+                single_dash_long=True,
+                options=_TF_OPTIONS,
+            ),
+            "state": sub(
+                "state",
+                "network network_write system",
+                single_dash_long=True,
+                subcommands={
+                    **shared(("list", "show"), "read_only", _TF_FLAGS, single_dash_long=True),
+                    "pull": sub("pull", "secret_read", _TF_FLAGS, single_dash_long=True),
+                },
+                default=sub("state", "network network_write system", _TF_FLAGS),
+            ),
+            "workspace": sub(
+                "workspace",
+                "read_only",
+                subcommands=shared(("list", "show"), "read_only", _TF_FLAGS, single_dash_long=True),
+                default=sub("workspace", "write", _TF_FLAGS, single_dash_long=True),
+            ),
+        },
+        default=sub("terraform", "network unknown"),
+    ),
+    Spec(
+        "pulumi|cdk|cdktf|serverless|sls",
         "network",
         subcommands={
             **shared(
@@ -409,8 +600,8 @@ SPECS = [
                 ),
                 "read_only",
             ),
-            "plan": sub("plan", "network read_only"),
-            "init": sub("init", "network package_install"),
+            "plan": sub("plan", "network network_read read_only"),
+            "init": sub("init", "network network_read package_install"),
             "apply": sub("apply", "network system"),
             "up": sub("up", "network system"),
             "deploy": sub("deploy", "network system"),
@@ -428,6 +619,7 @@ SPECS = [
         "azcopy",
         "network system",
         handler="cloud_cli",
+        own_options=True,
     ),
     Spec(
         "vault|pass|gopass|keepassxc-cli|bw|lpass|secret-tool|gpg|gpg2|age|sops|"

@@ -1,4 +1,5 @@
-"""Version control: git (subcommands, global options, config that runs programs) and gh."""
+"""Version control: git (subcommands, global options, config that runs programs); the forge
+CLIs (gh, glab) are in ``network``."""
 
 from __future__ import annotations
 
@@ -135,21 +136,11 @@ GIT_SUBCOMMANDS = {
     ),
     **shared(
         (
-            "describe",
-            "rev-parse",
-            "rev-list",
-            "ls-files",
-            "ls-tree",
-            "show-ref",
             "show-branch",
-            "for-each-ref",
-            "name-rev",
             "count-objects",
             "verify-commit",
             "verify-tag",
-            "check-ignore",
             "check-attr",
-            "merge-base",
             "cherry",
             "help",
             "version",
@@ -187,6 +178,68 @@ GIT_SUBCOMMANDS = {
         "-t= --stdin --stdin-paths --no-filters --literally --path=",
         operands="read",
         options=[Opt("-w", adds="vcs_write")],
+    ),
+    # the everyday plumbing reads, each with its options (closed world: knowa)
+    "rev-parse": _sub(
+        "rev-parse",
+        _READ,
+        "--abbrev-ref=? --short=? --verify -q/--quiet --symbolic --symbolic-full-name "
+        "--show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir "
+        "--is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository "
+        "--show-superproject-working-tree --show-object-format=? --show-ref-format "
+        "--all --branches=? --tags=? --remotes=? --glob= --exclude= --disambiguate= "
+        "--default= --prefix= --local-env-vars --resolve-git-dir= --git-path= --since= "
+        "--until= --sq --sq-quote --not --revs-only --no-revs --flags --no-flags "
+        "--parseopt --keep-dashdash --stop-at-non-option --stuck-long --path-format=",
+    ),
+    "describe": _sub(
+        "describe",
+        _READ,
+        "--all --tags --contains --abbrev= --candidates= --exact-match --debug --long "
+        "--match= --exclude= --always --first-parent --dirty=? --broken=?",
+    ),
+    "ls-files": _sub(
+        "ls-files",
+        _READ,
+        "-c/--cached -d/--deleted -o/--others -i/--ignored -s/--stage -u/--unmerged "
+        "-k/--killed -m/--modified -z -t -v -f --directory --no-empty-directory --eol "
+        "--deduplicate -x/--exclude= -X/--exclude-from= --exclude-per-directory= "
+        "--exclude-standard --error-unmatch --with-tree= --full-name --recurse-submodules "
+        "--abbrev=? --debug --sparse --format= --resolve-undo",
+    ),
+    "ls-tree": _sub(
+        "ls-tree",
+        _READ,
+        "-d -r -t -l/--long -z --name-only/--name-status --object-only --full-name "
+        "--full-tree --abbrev=? --format=",
+    ),
+    "rev-list": _sub(
+        "rev-list",
+        _READ,
+        _LOG_FLAGS + " --count --objects --objects-edge --all --no-walk=? --timestamp "
+        "--header --bisect --left-right --max-count= -n= --disk-usage=? --missing= --quiet",
+        number="--max-count",
+    ),
+    **shared(
+        ("for-each-ref", "show-ref"),
+        _READ,
+        "--count= --sort= --format= --color=? --shell --perl --python --tcl --points-at= "
+        "--merged=? --no-merged=? --contains=? --no-contains=? --ignore-case --omit-empty "
+        "--exclude= --include-root-refs --head --branches --tags --heads --verify "
+        "-d/--dereference -s/--hash=? --abbrev=? -q/--quiet --exists --exclude-existing=?",
+        abbrev=True,
+    ),
+    "merge-base": _sub(
+        "merge-base", _READ, "-a/--all --octopus --independent --is-ancestor --fork-point"
+    ),
+    "name-rev": _sub(
+        "name-rev",
+        _READ,
+        "--tags --refs= --exclude= --all --annotate-stdin --stdin --name-only --no-undefined "
+        "--always",
+    ),
+    "check-ignore": _sub(
+        "check-ignore", _READ, "-q/--quiet -v/--verbose --stdin -z -n/--non-matching --no-index"
     ),
     "cat-file": _sub(
         "cat-file",
@@ -627,7 +680,7 @@ GIT_SUBCOMMANDS = {
     # the network
     "push": _sub(
         "push",
-        "vcs_write network",
+        "vcs_write network network_write",
         _PUSH_FLAGS,
         operands=("remote", "none"),
         options=_PUSH_OPTIONS,
@@ -635,21 +688,21 @@ GIT_SUBCOMMANDS = {
     ),
     "fetch": _sub(
         "fetch",
-        "vcs_write network",
+        "vcs_write network network_read",
         _FETCH_FLAGS,
         operands=("remote", "none"),
         options=[_UPLOAD_PACK, Opt("-f/--force")],
     ),
     "pull": _sub(
         "pull",
-        "vcs_write network",
+        "vcs_write network network_read",
         _FETCH_FLAGS + " " + _MERGE_FLAGS + " -r/--rebase=? --no-rebase",
         operands=("remote", "none"),
         options=[_UPLOAD_PACK, Opt("-f/--force", adds="vcs_destructive")],
     ),
     "clone": _sub(
         "clone",
-        "vcs_write network write",
+        "vcs_write network network_read write",
         "-l/--local -s/--shared --no-hardlinks -q/--quiet -v/--verbose --progress "
         "-n/--no-checkout --bare --mirror -o/--origin= -b/--branch= --revision= "
         "--dissociate --depth= --shallow-since= --shallow-exclude= --single-branch "
@@ -669,7 +722,7 @@ GIT_SUBCOMMANDS = {
     ),
     "ls-remote": _sub(
         "ls-remote",
-        "vcs_read network",
+        "vcs_read network network_read",
         "-h/--heads -b/--branches -t/--tags --refs -q/--quiet --exit-code --get-url "
         "--sort= --symref -o/--server-option=",
         operands=("remote", "none"),
@@ -693,8 +746,8 @@ GIT_SUBCOMMANDS = {
             "rm": _sub("rm", _WRITE),
             "rename": _sub("rename", _WRITE, "--progress --no-progress"),
             "prune": _sub("prune", "vcs_write network", "-n/--dry-run"),
-            "update": _sub("update", "vcs_write network", "-p/--prune"),
-            "show": _sub("show", "vcs_read network", "-n"),
+            "update": _sub("update", "vcs_write network network_read", "-p/--prune"),
+            "show": _sub("show", "vcs_read network network_read", "-n"),
             "get-url": _sub("get-url", _READ, "--push --all"),
             "set-head": _sub("set-head", _WRITE, "-a/--auto -d/--delete"),
             "set-branches": _sub("set-branches", _WRITE, "--add"),
@@ -798,85 +851,5 @@ SPECS = [
         subcommands=GIT_SUBCOMMANDS,
         default=sub("git", "unknown"),
         handler="git_global",
-    ),
-    Spec(
-        "gh",
-        "network",
-        subcommands={
-            "pr": sub(
-                "pr",
-                "network",
-                subcommands={
-                    **shared(("view", "list", "status", "diff", "checks"), "network vcs_read"),
-                    "checkout": sub("checkout", "network vcs_write"),
-                    "merge": sub("merge", "network vcs_write"),
-                    "close": sub("close", "network vcs_write"),
-                },
-                default=sub("pr", "network vcs_write"),
-            ),
-            "issue": sub(
-                "issue",
-                "network",
-                subcommands={
-                    **shared(("view", "list", "status"), "network vcs_read"),
-                },
-                default=sub("issue", "network vcs_write"),
-            ),
-            "repo": sub(
-                "repo",
-                "network",
-                subcommands={
-                    "view": sub("view", "network vcs_read"),
-                    "list": sub("list", "network vcs_read"),
-                    "clone": sub("clone", "network vcs_write write"),
-                    "delete": sub("delete", "network vcs_destructive"),
-                    "archive": sub("archive", "network vcs_destructive"),
-                },
-                default=sub("repo", "network vcs_write"),
-            ),
-            "run": sub(
-                "run",
-                "network",
-                subcommands={
-                    **shared(("view", "list", "watch"), "network vcs_read"),
-                },
-                default=sub("run", "network vcs_write"),
-            ),
-            "api": sub("api", "network", handler="gh_api"),
-            "auth": sub(
-                "auth",
-                "network",
-                subcommands={
-                    "token": sub("token", "secret_read"),
-                    "status": sub("status", "network vcs_read"),
-                },
-                default=sub("auth", "network system"),
-            ),
-            "secret": sub("secret", "network secret_read"),
-            "release": sub(
-                "release",
-                "network",
-                subcommands={
-                    "view": sub("view", "network vcs_read"),
-                    "list": sub("list", "network vcs_read"),
-                    "delete": sub("delete", "network vcs_destructive"),
-                },
-                default=sub("release", "network vcs_write"),
-            ),
-            "workflow": sub(
-                "workflow",
-                "network",
-                subcommands={
-                    "view": sub("view", "network vcs_read"),
-                    "list": sub("list", "network vcs_read"),
-                },
-                default=sub("workflow", "network vcs_write"),
-            ),
-            "extension": sub("extension", "network package_install code_exec"),
-            "search": sub("search", "network vcs_read"),
-            "browse": sub("browse", "network vcs_read"),
-            "status": sub("status", "network vcs_read"),
-        },
-        default=sub("gh", "network unknown"),
     ),
 ]

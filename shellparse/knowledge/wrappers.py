@@ -146,10 +146,11 @@ SPECS = [
         for names, flags in (
             (
                 "nohup|eatmydata|builtin|with-contenv|catchsegv|nocache|ccache|sccache|"
-                "distcc|icecc|valgrind|firejail|rlwrap",
+                "distcc|icecc|firejail|rlwrap",
                 "",
             ),
             ("unbuffer", "-p"),
+            ("chronic", "-e -v"),
             ("dbus-run-session", "--config-file= --dbus-daemon="),
             (
                 "dbus-launch",
@@ -332,6 +333,32 @@ SPECS = [
         "-qq -r -x -xx -z -Z -d -D -h -V -i -n -w -F",
     ),
     Spec(
+        "valgrind",
+        "",
+        operands="command",
+        permute=False,
+        handler="wrapper",
+        options=[
+            *opts("--log-file --xml-file", value="required", role="write"),
+            Opt("--suppressions", value="required", role="read"),
+        ],
+        flags="--tool= --leak-check= --show-leak-kinds= --track-origins= --error-exitcode= "
+        "--gen-suppressions= --trace-children= --num-callers= --xml= --track-fds= "
+        "--show-reachable= --errors-for-leak-kinds= --undef-value-errors= --max-stackframe= "
+        "--main-stacksize= --time-stamp= --child-silent-after-fork= --vgdb= --log-fd= "
+        "-q/--quiet -v/--verbose -h/--help --version",
+    ),
+    # nix-shell evaluates the project's shell.nix (code, like a build definition) and may
+    # fetch what it names; ``--run`` / ``--command`` is a shell command run inside
+    Spec(
+        "nix-shell",
+        "code_exec network network_read package_install",
+        operands="exec",
+        options=[*opts("--run --command", value="required", role="shell")],
+        flags="-p/--packages --pure -A/--attr= -I= --arg= --argstr= --keep= -E/--expr= "
+        "--impure --show-trace -j/--max-jobs= --option= --quiet -v/--verbose --help --version",
+    ),
+    Spec(
         "ltrace",
         "",
         operands="command",
@@ -476,6 +503,15 @@ SPECS = [
         "--progress -v --tag --line-buffer --ungroup -u --group",
     ),
     Spec("eval", "", operands="shell_words", permute=False),
+    # ``arch`` prints the machine; on macOS ``arch -x86_64 CMD`` runs CMD under another ABI
+    Spec(
+        "arch",
+        "read_only",
+        operands="command",
+        permute=False,
+        single_dash_long=True,
+        flags="-arm64 -arm64e -x86_64 -x86_64h -i386 -32 -64 -c -e= -d= -h --help --version",
+    ),
     Spec("trap", "", operands=("shell", "none"), permute=False, flags="-l -p"),
     Spec("alias", "read_only", handler="alias"),
     Spec(

@@ -163,10 +163,10 @@ TWINS = [
     ),
     ("mass/git", "rm -rf .git", "ask", "default/ask-workspace-wide-destruction", "rm -rf build"),
     (
-        "mass/find",
+        "mass/find",  # it would also delete clearance's project policy: self-protection denies
         "find . -type f -delete",
-        "ask",
-        "default/ask-workspace-wide-destruction",
+        "deny",
+        "default/no-clearance-state-removal",
         "find . -name '*.pyc' -delete",
     ),
     (

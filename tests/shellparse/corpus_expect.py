@@ -49,6 +49,7 @@ FAIL_CLOSED_MARKERS = frozenset(
         "parse_error",
         "dynamic_program",
         "unknown_program",
+        "unknown_option",
         "depth_limit",
         "inline_code",
         "stdin_code",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -94,6 +95,15 @@ def test_classes_roles_and_handlers_exist() -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_the_program_index_matches_the_tables() -> None:
+    from clearance.shellparse.knowledge import index_source
+
+    path = Path(__file__).parents[2] / "shellparse" / "knowledge" / "_index.py"
+    assert path.read_text(encoding="utf-8") == index_source(), (
+        "stale: run python -m clearance.shellparse.knowledge"
+    )
+
+
 def test_each_program_is_described_once() -> None:
     homes: dict[str, list[str]] = {}
     for table in TABLES:
@@ -167,18 +177,27 @@ def test_distinct_options_are_not_merged(program: str, spelling: str, canonical:
     assert spec.options[spelling].name == canonical
 
 
-def test_tables_load_on_demand() -> None:
+@pytest.mark.parametrize(
+    ("command", "loaded"),
+    [
+        # the index names each program's one module: nothing else is imported
+        ("git status", "['_index', 'vcs']"),
+        ("echo hi && cd src && [ -f x ]", "['_index', 'shell_builtins']"),
+        ("frobnicate --x", "['_index']"),
+    ],
+)
+def test_tables_load_on_demand(command: str, loaded: str) -> None:
     code = (
         "import sys\n"
         "from clearance.shellparse import classify\n"
-        "classify('git status')\n"
+        f"classify({command!r})\n"
         "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules"
         " if m.startswith('clearance.shellparse.knowledge.')))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert out.strip() == "['files', 'vcs']"
+    assert out.strip() == loaded
 
 
 _AWKWARD = ("-", "--", "", ":::", "{}", "=", "-c", "-o", "-I", "-x", "-f", "'x y'", "*", "+!x")

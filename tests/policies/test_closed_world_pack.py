@@ -1,0 +1,122 @@
+"""The default pack on closed-world knowledge: unknown options ask, network reads of the
+developer CLIs run, network writes and secrets fetched over the network do not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clearance.engine.api import decide, default_pack_path, load_policy
+from clearance.engine.intents import ToolIntent
+from clearance.engine.rules import PolicySet
+
+WORKSPACE = "/work/proj"
+HOME = "/home/u"
+
+
+@pytest.fixture(scope="module")
+def policy() -> PolicySet:
+    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
+
+
+def decide_command(policy: PolicySet, command: str) -> Any:
+    return decide(
+        ToolIntent("bash", {"command": command}),
+        policy,
+        cwd=WORKSPACE,
+        workspace=WORKSPACE,
+        home=HOME,
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "benign"),
+    [
+        ("ls --frobnicate", "ls --color=auto"),
+        ("grep --evil-exec=x TODO src", "grep -rn TODO src"),
+        ("git describe --evil", "git describe --tags"),
+        ("gh pr list --evil", "gh pr list --state open"),
+        ("aws --endpoint-url https://x.example s3 ls", "aws s3 ls"),
+    ],
+)
+def test_an_unknown_option_asks_its_known_twin_runs(
+    policy: PolicySet, command: str, benign: str
+) -> None:
+    d = decide_command(policy, command)
+    assert d.decision == "ask" and d.reason_code == "unknown_option", (d.decision, d.reason_code)
+    assert decide_command(policy, benign).decision == "allow"
+
+
+def test_a_rule_naming_the_marker_can_allow_it(tmp_path: Any) -> None:
+    extra = tmp_path / "p.yaml"
+    extra.write_text(
+        "version: 1\nid: p\nrules:\n"
+        "  - id: ls-any\n    decision: allow\n    reason: x\n"
+        "    when: {program: [ls], markers: [unknown_option]}\n"
+    )
+    both = load_policy(WORKSPACE, files=[default_pack_path(), str(extra)], use_cache=False)
+    assert decide_command(both, "ls --frobnicate").decision == "allow"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "gh pr list",
+        "gh issue view 7 --comments",
+        "glab mr list",
+        "kubectl get pods -A",
+        "kubectl logs deploy/api --tail 100",
+        "kubectl apply -f k8s.yaml --dry-run=client",
+        "helm list -A",
+        "helm status web",
+        "aws s3 ls",
+        "aws ec2 describe-instances",
+        "gcloud compute instances list",
+        "az vm list -g rg",
+        "terraform plan",
+        "tofu plan",
+        "git fetch origin",
+        "docker ps",
+        "kubectl --help",
+        "terraform --version",
+    ],
+)
+def test_network_reads_of_developer_clis_run(policy: PolicySet, command: str) -> None:
+    d = decide_command(policy, command)
+    assert d.decision == "allow", (d.decision, d.reason_code, d.reason)
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("gh pr create --title x --body y", "ask"),
+        ("gh pr merge 3 --squash", "ask"),
+        ("gh api -X DELETE repos/o/r", "deny"),
+        ("kubectl apply -f k8s.yaml", "ask"),
+        ("kubectl apply -f k8s.yaml --dry-run=server", "ask"),
+        ("kubectl delete pod api-1", "ask"),
+        ("kubectl exec -it api-1 -- sh", "ask"),
+        ("helm install web ./chart", "ask"),
+        ("aws s3 cp notes.txt s3://bucket/", "ask"),
+        ("terraform apply -auto-approve", "ask"),
+        ("git push origin main", "ask"),
+        ("curl https://example.com", "ask"),
+        ("kubectl get secret db -o yaml", "deny"),
+        ("aws secretsmanager get-secret-value --secret-id db", "deny"),
+        ("gcloud auth print-access-token", "deny"),
+        ("terraform output -raw db_password", "deny"),
+        ("aws s3api put-object --bucket b --key k --body fileb://.env", "deny"),
+    ],
+)
+def test_network_writes_ask_and_secrets_are_denied(
+    policy: PolicySet, command: str, decision: str
+) -> None:
+    d = decide_command(policy, command)
+    assert d.decision == decision, (d.decision, d.reason_code, d.policy_id)
+
+
+def test_an_unknown_program_is_never_a_deleter(policy: PolicySet) -> None:
+    for command in ("frobnicate /", "frobnicate -rf ~", "frob --delete /home"):
+        d = decide_command(policy, command)
+        assert d.decision == "ask" and d.policy_id is None, (command, d.decision, d.policy_id)
