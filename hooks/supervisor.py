@@ -252,6 +252,12 @@ def _worker(state: _State, args: list[str], out: int, memory_mb: int) -> None:
         except BaseException as exc:
             outcome = blocked_outcome(state.protocol, state.agent, f"{type(exc).__name__}: {exc}")
         _write_all(out, _encode(outcome))
+        os.close(out)  # the supervisor has the answer: what follows never changes or delays it
+        endpoint = os.environ.get("CLEARANCE_OTLP_ENDPOINT")
+        if endpoint and outcome.decision is not None:
+            from clearance.hooks.otlp import export_detached
+
+            export_detached(outcome.decision, state.agent, endpoint)
     except BaseException:
         pass
     finally:
