@@ -35,6 +35,7 @@ REASON_CODES = (
     "internal_error",  # a bug in clearance: fail closed
     "sandbox_unavailable",  # allowed, but nothing can confine it here (sandbox.unavailable)
     "input_too_large",  # the input is over a size limit, or its analysis over a step budget
+    "unresolved_path",  # a path could not be resolved on this machine (permission, loop, bound)
 )
 
 #: Markers that can never be allowed by a default or by a rule that does not name them,
@@ -51,6 +52,7 @@ FAIL_CLOSED_MARKERS = {
     "truncated": "depth_limit",
     "path_modified": "dynamic_command",
     "env_code": "inline_code",
+    "unresolved_path": "unresolved_path",
 }
 
 RISKS = ("low", "medium", "high", "critical")

@@ -29,6 +29,7 @@ ReasonCode = Literal[
     "internal_error",
     "sandbox_unavailable",
     "input_too_large",
+    "unresolved_path",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 
@@ -43,6 +44,11 @@ class PathModel(_Model):
     access: Literal["read", "write", "delete", "exec", "unknown"]
     inside_workspace: bool | None
     source: str
+    pattern: bool = False
+    tree: bool = False
+    case_insensitive: bool = False
+    metadata_only: bool = False
+    why: str | None = None
 
 
 class PartDecisionModel(_Model):

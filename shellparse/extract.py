@@ -32,7 +32,7 @@ from clearance.shellparse.expand import (
     expand_word,
     word_text,
 )
-from clearance.shellparse.facts import RedirectFact, SimpleCommandFacts
+from clearance.shellparse.facts import PathFact, RedirectFact, SimpleCommandFacts
 from clearance.shellparse.knowledge import (
     BUILD_DEFINITIONS,
     COMMAND_STRING_VARIABLES,
@@ -62,7 +62,7 @@ from clearance.shellparse.nodes import (
     While,
     Word,
 )
-from clearance.shellparse.paths import resolve
+from clearance.shellparse.paths import inside, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         Script,
         Statement,
     )
+    from clearance.shellparse.resolve import Resolver
 
 #: How many times commands are unwrapped inside each other (``sudo bash -c 'env sh -c …'``).
 MAX_UNWRAP = 12
@@ -96,6 +97,8 @@ _EXPANDED_VARIABLES = frozenset(("PS1", "PS2", "PS4"))
 #: Programs that run their arguments (or a file they name) as code: fed by a substitution
 #: that fetched from the network, they run code from the network.
 _CODE_RUNNERS = _SHELLS | {"eval", "source", ".", "exec"}
+#: ``Env.vars`` key of the directory stack ``pushd`` builds (entries joined by NUL).
+_DIRSTACK = "\0dirstack"
 _WRITE_OPS = {">": "write", ">|": "write", "&>": "write", ">>": "append", "&>>": "append"}
 
 
@@ -132,15 +135,32 @@ class Scope:
 class Extractor:
     """Collects ``SimpleCommandFacts`` for one parsed text."""
 
-    def __init__(self, text: str, workspace: str, home: str) -> None:
+    def __init__(
+        self,
+        text: str,
+        workspace: str | None,
+        home: str,
+        *,
+        cwd: str | None = None,
+        resolver: Resolver | None = None,
+        fold: bool = False,
+    ) -> None:
         self.text = text
         self.workspace = workspace
         self.home = home
-        self.classifier = Classifier(workspace, home)
+        self.classifier = Classifier(workspace, home, cwd=cwd, fold=fold)
+        #: Reads the file system for the facts (``None``: the text alone is judged).
+        self.resolver = resolver
+        #: What ``$(find …)`` substitutions select, by the id of their node.
+        self.selections: dict[int, list[str]] = {}
+        #: Arguments of the part being emitted that are such outputs.
+        self.pending_selections: dict[str, list[str]] = {}
         self.out: list[SimpleCommandFacts] = []
         self.made = 0
         self.words = 0
         self.functions: set[str] = set()
+        #: Functions whose body changes directory (``f() { cd /x; }``).
+        self.moving_functions: set[str] = set()
         #: Files a network command wrote earlier on the line (``curl -o x.sh … && sh x.sh``).
         self.downloaded: set[str] = set()
         #: Build definitions written earlier on the line (``echo … > Makefile && make``).
@@ -169,6 +189,7 @@ class Extractor:
             return _static_output(self.out[start:], scope.stdin_text)
         stdin_text: str | None = scope.stdin_text
         upstream_network = False
+        selected: list[str] | None = None
         for k, command in enumerate(commands):
             stage = scope.with_context("pipeline")
             if k:
@@ -182,7 +203,21 @@ class Extractor:
                         fact.classes.add("remote_code_exec")
             upstream_network = upstream_network or any("network" in f.classes for f in produced)
             stdin_text = _static_output(produced, stdin_text)
+            if k and selected is not None:
+                self._read_selection(produced, selected)
+            if selected is None and self.resolver is not None:
+                self._remember_selection(-1, produced, env)
+                selected = self.selections.pop(-1, None)
         return stdin_text
+
+    def _read_selection(self, produced: list[SimpleCommandFacts], patterns: list[str]) -> None:
+        """``find … | xargs cat``: what xargs hands its command is what find selected."""
+        from clearance.shellparse.world import add_selection
+
+        assert self.resolver is not None
+        for fact in produced:
+            if any(p.path == "{input}" for p in fact.paths):
+                add_selection(fact, "{input}", patterns, self.classifier, self.resolver)
 
     def command(self, command: Command, env: Env, scope: Scope) -> None:
         if isinstance(command, SimpleCommand):
@@ -198,7 +233,11 @@ class Extractor:
         elif isinstance(command, FunctionDef):
             self.functions.add(command.name)
             body = inner.with_context(f"function:{command.name}").with_marker("function_body")
-            self.command(command.body, env.copy(), body)
+            local = env.copy()
+            self.command(command.body, local, body)
+            if local.cwd != env.cwd:
+                # calling it moves the caller: where to is known only when it runs
+                self.moving_functions.add(command.name)
         elif isinstance(command, Coproc):
             self.command(command.command, env.copy(), inner.with_marker("background"))
         elif isinstance(command, Cond):
@@ -301,11 +340,38 @@ class Extractor:
             and not statements[0].background
             and len(statements[0].and_or.pipelines) == 1
         ):
+            start = len(self.out)
             output = self.pipeline(statements[0].and_or.pipelines[0], env.copy(), inner)
             if output is not None:
                 self.outputs[id(part)] = output
+            else:
+                self._remember_selection(id(part), self.out[start:], env)
             return
         self.body(statements, env.copy(), inner)
+
+    def _remember_selection(self, key: int, produced: list[SimpleCommandFacts], env: Env) -> None:
+        """A substitution (or a pipeline stage) that is a ``find`` prints the files it
+        selects: who reads its output reads those."""
+        from clearance.shellparse.world import selection_of
+
+        finds = [f for f in produced if f.program == "find" and not f.via]
+        if len(finds) == 1 and not any(f.via for f in produced[1:]):
+            patterns = selection_of(finds[0], env.cwd, self.home)
+            if patterns:
+                self.selections[key] = patterns
+
+    def _selected_words(self, words: list[Word]) -> dict[str, list[str]]:
+        """Arguments that are the output of a ``$(find …)``, with what it selects."""
+        out: dict[str, list[str]] = {}
+        for word in words:
+            parts = word.parts
+            if len(parts) == 1 and isinstance(parts[0], DoubleQuoted):
+                parts = parts[0].parts
+            if len(parts) == 1 and isinstance(parts[0], CommandSubstitution):
+                found = self.selections.get(id(parts[0]))
+                if found is not None:
+                    out[parts[0].text] = found
+        return out
 
     def _static_word(self, word: Word) -> tuple[list[str], int] | None:
         """The fields of a word that is one command substitution with known output
@@ -424,6 +490,8 @@ class Extractor:
                 fact.program = fact.program_raw = argv[0]
                 fact.classes.add("process_control")
                 self.out.append(fact)
+            if argv[0] in self.moving_functions:
+                env.cwd = None
             return  # a call of a function defined above: its body was analysed there
 
         fact = self._new_fact(argv, command, scope, None)
@@ -439,11 +507,20 @@ class Extractor:
         stdin, stdin_text = _stdin_of(command.redirects, env, scope.stdin, scope.stdin_text)
         fact.stdin = stdin
         fact.stdin_text = stdin_text
+        self.classifier.glob_words = frozenset(
+            text
+            for r in redirects
+            if r.target is not None
+            for text, flag in [word_text(r.target, env)]
+            if flag & GLOB and not flag & DYNAMIC
+        )
         self._redirect_facts(fact, redirects, env)
         if not argv:
             fact.classes.add("write" if fact.paths else "read_only")
             self.out.append(fact)
+            self._ground(fact, env)
             return
+        self.pending_selections = self._selected_words(command.words) if self.selections else {}
         self.emit(fact, argv, flags, env, scope, stdin_text)
         runs_code = (
             fact.program in _CODE_RUNNERS
@@ -471,13 +548,57 @@ class Extractor:
     ) -> None:
         """Classify ``fact``, record it, then analyse every command it runs in turn."""
         _flag_markers(fact, flags)
-        nested = self.classifier.classify(fact, argv, flags, env, module)
+        classifier = self.classifier
+        classifier.glob_words = classifier.glob_words | frozenset(
+            a for a, f in zip(argv, flags, strict=False) if f & GLOB and not f & DYNAMIC
+        )
+        classifier.cwd = env.cwd
+        nested = classifier.classify(fact, argv, flags, env, module)
+        if fact.program == "shopt" and len(argv) > 2 and argv[1] in ("-s", "-u"):
+            change = set(argv[2:]) & {"globstar", "dotglob", "nocaseglob", "extglob"}
+            if argv[1] == "-s":
+                classifier.shell_options |= change
+            else:
+                classifier.shell_options -= change
         self.out.append(fact)
+        self._ground(fact, env)
         self._downloads(fact)
         if "stdin_code" in fact.markers and stdin_text is not None and fact.program in _SHELLS:
             nested.append(Nested(f"{fact.program} < stdin", shell=stdin_text))
         for request in nested:
             self._nested(fact, request, env, scope)
+
+    def _ground(self, fact: SimpleCommandFacts, env: Env) -> None:
+        """Check the part's paths against the machine (``world.ground``), when resolving."""
+        from clearance.shellparse.world import mark_trees
+
+        classifier = self.classifier
+        mark_trees(fact)
+        classifier.cwd = env.cwd
+        if fact.classes & {"build", "test"}:
+            # a build or a test writes where it runs: ``make -C /tmp/x``, ``cd /x && make``
+            moved = [p for p in fact.paths if p.source == "cwd"]
+            where = moved[-1].resolved if moved else env.cwd
+            fact.paths.append(
+                PathFact(
+                    moved[-1].path if moved else ".",
+                    where,
+                    "write",
+                    inside(where, classifier.workspace),
+                    "cwd",
+                    why="a build or test writes in the directory it runs in",
+                )
+            )
+        if self.resolver is not None:
+            from clearance.shellparse.world import add_selection, ground
+
+            selections = self.pending_selections
+            self.pending_selections = {}
+            ground(fact, classifier, self.resolver)
+            for written, patterns in selections.items():
+                if any(p.path == written for p in fact.paths):
+                    add_selection(fact, written, patterns, classifier, self.resolver)
+        classifier.glob_words = frozenset()
 
     def _downloads(self, fact: SimpleCommandFacts) -> None:
         """Track what the line writes that later commands run: a download executed
@@ -527,6 +648,9 @@ class Extractor:
             if env.cwd is None:
                 child.markers.add("unknown_cwd")
             self.emit(child, list(request.argv), list(flags), env, inner, None, request.module)
+            if request.label in ("builtin", "command") and request.cwd is None:
+                # ``builtin cd /x``, ``command cd /x``: the shell itself moves
+                _builtin_effects(child, list(request.argv), list(flags), env, env.home)
             return
         assert request.shell is not None
         try:
@@ -827,14 +951,34 @@ def _builtin_effects(
     program = fact.program
     if program in ("cd", "pushd"):
         operands = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
-        if not operands:
+        before = env.cwd
+        if program == "pushd" and operands and operands[0][:1] in ("+", "-"):
+            env.cwd = None  # rotating the stack
+        elif not operands:
             env.cwd = home if program == "cd" and "$" not in home else None
         elif operands[0] == "-" or any(f & (DYNAMIC | GLOB) for f in flags[1:]):
             env.cwd = None
+        elif "CDPATH" in env.vars and not operands[0].startswith(("/", ".")):
+            env.cwd = None  # CDPATH may send a relative name elsewhere
         else:
             env.cwd = resolve(operands[0], env.cwd, home)
+        if program == "pushd":
+            stack = env.vars.get(_DIRSTACK)
+            if before is None:
+                env.vars.pop(_DIRSTACK, None)
+            else:
+                env.vars[_DIRSTACK] = before + ("\0" + stack if stack else "")
     elif program == "popd":
-        env.cwd = None
+        stack = env.vars.get(_DIRSTACK)
+        operands = [a for a in argv[1:] if a != "-n"]
+        if stack and not operands and "-n" not in argv:
+            top, _, rest = stack.partition("\0")
+            env.cwd = top
+            env.vars[_DIRSTACK] = rest
+        elif "-n" not in argv:
+            env.cwd = None
+            env.vars.pop(_DIRSTACK, None)
+
     elif program in ("export", "declare", "typeset", "local", "readonly"):
         for value, flag in zip(argv[1:], flags[1:], strict=False):
             name, eq, text = value.partition("=")

@@ -102,7 +102,8 @@ def test_semantics() -> None:
     assert GlobSet(["~/.ssh"], HOME, WS).match(f"{HOME}/.ssh/id_rsa")
     assert not GlobSet(["/home$"], HOME, WS).match(HOME)
     assert GlobSet([".env*"], HOME, WS).match(f"{WS}/deep/dir/.env.prod")
-    assert not GlobSet(["src/**"], HOME, WS).match(f"{WS}/src")
+    assert GlobSet(["src/**"], HOME, WS).match(f"{WS}/src")  # ``dir/**`` covers ``dir``
+    assert not GlobSet(["src/**"], HOME, WS).match(f"{WS}/srcx")
     assert GlobSet(["{workspace}/[*]$"], HOME, WS).match(f"{WS}/*")
     assert not GlobSet(["{workspace}/[*]$"], HOME, WS).match(f"{WS}/node_modules")
     assert GlobSet(["*marker*"], HOME, WS).match("/tmp/a\nmarker\nb")

@@ -20,6 +20,7 @@ ROLES = frozenset(
     (
         "none",
         "read",
+        "meta",
         "read_tree",
         "write",
         "delete",
