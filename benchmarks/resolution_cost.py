@@ -6,8 +6,10 @@ git repository with ``--files`` source files in nested directories, a ``.env``, 
 ``.gitignore``, links inside and out), then measures, with resolution on and off alternating
 round by round:
 
-* decisions per second in one process: the default pack deciding a mix of everyday commands
-  (globs over sources, recursive searches, links, plain commands) in that project;
+* decisions per second in one process: the default pack deciding, in that project, (a) the
+  everyday corpus (``tests/shellparse/data/everyday.yaml``, what agents run all day) and (b)
+  a path-heavy mix (globs over sources, recursive searches, links: the worst case for
+  resolution);
 * hook cold start: one ``clearance hook claude-code`` process per call (the compiled-policy
   cache warm, no ledger), median wall time, for a ``Bash`` call that globs and greps.
 
@@ -72,26 +74,43 @@ def build_project(base: Path, files: int) -> Path:
     return ws
 
 
-def decisions_per_second(ws: Path, home: str, rounds: int) -> tuple[float, float]:
+def everyday() -> list[str]:
+    import yaml
+
+    data = yaml.safe_load((ROOT / "tests" / "shellparse" / "data" / "everyday.yaml").read_text())
+    return [str(entry["cmd"]) for entry in data]
+
+
+def decisions_per_second(
+    ws: Path, home: str, rounds: int, commands: list[str]
+) -> tuple[float, float]:
     from clearance.engine import api
     from clearance.engine.api import decide, default_pack_path, load_policy
     from clearance.engine.intents import ToolIntent
 
     policy = load_policy(str(ws), files=[default_pack_path()], use_cache=False)
-    intents = [ToolIntent("Bash", {"command": c}, cwd=str(ws)) for c in COMMANDS]
+    intents = [ToolIntent("Bash", {"command": c}, cwd=str(ws)) for c in commands]
     rates: dict[bool, list[float]] = {True: [], False: []}
+    cpu: dict[bool, list[float]] = {True: [], False: []}
     for _ in range(rounds):
         for resolve in (True, False):
             api.RESOLVE = resolve
             count = 0
             start = time.perf_counter()
+            used = time.process_time()
             while time.perf_counter() - start < 1.0:
                 for intent in intents:
                     decide(intent, policy, cwd=str(ws), workspace=str(ws), home=home)
                 count += len(intents)
             rates[resolve].append(count / (time.perf_counter() - start))
+            cpu[resolve].append((time.process_time() - used) / count)
     api.RESOLVE = True
+    CPU_PER_DECISION[len(commands)] = (statistics.median(cpu[True]), statistics.median(cpu[False]))
     return statistics.median(rates[True]), statistics.median(rates[False])
+
+
+#: CPU seconds (user + system) per decision, by the size of the command list: (on, off).
+CPU_PER_DECISION: dict[int, tuple[float, float]] = {}
 
 
 HOOK = """
@@ -160,17 +179,32 @@ def main() -> None:
             PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
         )
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        on, off = decisions_per_second(ws, home, args.rounds)
+        corpus = everyday()
+        on, off = decisions_per_second(ws, home, args.rounds, corpus)
+        heavy_on, heavy_off = decisions_per_second(ws, home, args.rounds, COMMANDS)
         hook_on, hook_off = hook_cold_start(ws, env, args.runs)
     print("| measure | resolution on | resolution off | cost of resolution |")
     print("| --- | --- | --- | --- |")
-    print(f"| decisions/s (in process) | {on:,.0f} | {off:,.0f} | {(off / on - 1) * 100:+.1f} % |")
+    print(
+        f"| decisions/s, everyday corpus ({len(corpus)} commands) | {on:,.0f} | {off:,.0f} "
+        f"| {(off / on - 1) * 100:+.1f} % |"
+    )
+    print(
+        f"| decisions/s, path-heavy mix ({len(COMMANDS)} commands) | {heavy_on:,.0f} "
+        f"| {heavy_off:,.0f} | {(heavy_off / heavy_on - 1) * 100:+.1f} % |"
+    )
+    for size, (con, coff) in sorted(CPU_PER_DECISION.items(), reverse=True):
+        label = "everyday corpus" if size == len(corpus) else "path-heavy mix"
+        print(
+            f"| CPU per decision, {label} | {con * 1e6:.0f} µs | {coff * 1e6:.0f} µs "
+            f"| {(con / coff - 1) * 100:+.1f} % |"
+        )
     print(
         f"| hook cold start, median | {hook_on * 1000:.1f} ms | {hook_off * 1000:.1f} ms "
         f"| {(hook_on / hook_off - 1) * 100:+.1f} % |"
     )
     print(
-        f"\n{len(COMMANDS)} commands, a project of {args.files} source files; "
+        f"\nA project of {args.files} source files; "
         f"{args.rounds} rounds of 1 s, {args.runs} hook runs per setting. Budget: +25 % at most."
     )
 

@@ -143,6 +143,8 @@ class Classifier:
         self.glob_words: frozenset[str] = frozenset()
         #: ``shopt -s`` options set earlier on the line (globstar, dotglob, nocaseglob).
         self.shell_options: set[str] = set()
+        #: (resolved, access) of each part's paths, by the part's id: grounding adds each once.
+        self.seen_paths: dict[int, set[tuple[str | None, str]]] = {}
 
     # --- facts ---------------------------------------------------------------------------
 

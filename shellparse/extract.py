@@ -63,6 +63,7 @@ from clearance.shellparse.nodes import (
     Word,
 )
 from clearance.shellparse.paths import inside, resolve
+from clearance.shellparse.world import add_selection, ground, mark_trees, selection_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -212,8 +213,6 @@ class Extractor:
 
     def _read_selection(self, produced: list[SimpleCommandFacts], patterns: list[str]) -> None:
         """``find … | xargs cat``: what xargs hands its command is what find selected."""
-        from clearance.shellparse.world import add_selection
-
         assert self.resolver is not None
         for fact in produced:
             if any(p.path == "{input}" for p in fact.paths):
@@ -352,8 +351,6 @@ class Extractor:
     def _remember_selection(self, key: int, produced: list[SimpleCommandFacts], env: Env) -> None:
         """A substitution (or a pipeline stage) that is a ``find`` prints the files it
         selects: who reads its output reads those."""
-        from clearance.shellparse.world import selection_of
-
         finds = [f for f in produced if f.program == "find" and not f.via]
         if len(finds) == 1 and not any(f.via for f in produced[1:]):
             patterns = selection_of(finds[0], env.cwd, self.home)
@@ -570,8 +567,6 @@ class Extractor:
 
     def _ground(self, fact: SimpleCommandFacts, env: Env) -> None:
         """Check the part's paths against the machine (``world.ground``), when resolving."""
-        from clearance.shellparse.world import mark_trees
-
         classifier = self.classifier
         mark_trees(fact)
         classifier.cwd = env.cwd
@@ -590,8 +585,6 @@ class Extractor:
                 )
             )
         if self.resolver is not None:
-            from clearance.shellparse.world import add_selection, ground
-
             selections = self.pending_selections
             self.pending_selections = {}
             ground(fact, classifier, self.resolver)

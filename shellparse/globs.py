@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False
+
 _SEGMENT_REGEX: dict[str, re.Pattern[str]] = {}
 
 
@@ -141,17 +143,22 @@ class PathPattern:
         The shell side follows bash: a segment not starting with ``.`` never matches a name
         that does, and ``**`` spans directories only with ``globstar``.
         """
-        shell = [_shell_tokens(s, globstar) for s in glob.split("/") if s]
+        return self.could_match_segments(_shell_segments(glob, globstar), tree)
+
+    def could_match_segments(self, shell: list[Segment], tree: bool) -> bool:
+        """``could_match`` for a glob already cut into segments (``_shell_segments``)."""
         if not self.anchored:
             # (below a tree, a name at any depth is found by searching it, not from the text)
-            name = _pattern_tokens(self.segments[0])
-            found = [k for k, seg in enumerate(shell) if seg == "{}"]
+            name = (self.segments[0], _pattern_tokens(self.segments[0]))
+            found = [k for k, seg in enumerate(shell) if seg[1] == "{}"]
             after = found[0] if found else len(shell)
             if self.exact:
                 last = len(shell) - 1
                 return last >= 0 and _name_meets(shell[last], name, last > after)
             return any(_name_meets(seg, name, k > after) for k, seg in enumerate(shell))
-        pattern = [None if s == "**" else _pattern_tokens(s) for s in self.segments]
+        pattern: list[tuple[str, list[tuple[bool, frozenset[str]] | None]] | None] = [
+            None if s == "**" else (s, _pattern_tokens(s)) for s in self.segments
+        ]
         memo: dict[tuple[int, int], bool] = {}
         return _overlap(pattern, shell, 0, 0, not self.exact, tree, memo)
 
@@ -170,8 +177,8 @@ class PathPattern:
 
 
 def _name_meets(
-    segment: list[tuple[bool, frozenset[str]] | None] | str,
-    name: list[tuple[bool, frozenset[str]] | None],
+    segment: Segment,
+    name: tuple[str, list[tuple[bool, frozenset[str]] | None]],
     filtered: bool,
 ) -> bool:
     """A glob segment against a name pattern that may match at any depth (``.env*``).
@@ -180,11 +187,18 @@ def _name_meets(
     (``find -name``, ``grep --include``: a segment under ``{}``) counts when it admits the
     name's plainest instances (``.env``, ``id_rsa``, ``x.pem``): ``*.py`` admits none of them,
     ``*`` and ``.e*`` do."""
-    if isinstance(segment, str):
+    text, tokens = segment
+    if isinstance(tokens, str):
         return False
+    if not _has_wild(text):
+        return segment_match(name[0], text)
     if not filtered:
-        return _specific(segment) and _segment_overlap(segment, name)
-    return any(_segment_overlap(segment, w, False) for w in _witnesses(name))
+        return _specific(tokens) and _segment_overlap(segment, name)
+    return any(_segment_overlap(segment, ("", w), False) for w in _witnesses(name[1]))
+
+
+def _has_wild(text: str) -> bool:
+    return "*" in text or "?" in text or "[" in text or "(" in text or "\\" in text
 
 
 def _witnesses(
@@ -289,7 +303,35 @@ def _bracket(text: str, i: int) -> tuple[tuple[bool, frozenset[str]] | None, int
     return None, i
 
 
+_PATTERN_TOKENS: dict[str, list[tuple[bool, frozenset[str]] | None]] = {}
+_SHELL_TOKENS: dict[tuple[str, bool], list[tuple[bool, frozenset[str]] | None] | str] = {}
+
+if TYPE_CHECKING:
+    #: A shell glob's segment: its text and its tokens (``"**"`` globstar, ``"{}"`` find's).
+    Segment = tuple[str, list[tuple[bool, frozenset[str]] | None] | str]
+
+
+def _shell_segments(glob: str, globstar: bool) -> list[Segment]:
+    out: list[Segment] = []
+    for text in glob.split("/"):
+        if not text:
+            continue
+        key = (text, globstar)
+        tokens = _SHELL_TOKENS.get(key)
+        if tokens is None:
+            tokens = _SHELL_TOKENS[key] = _shell_tokens(text, globstar)
+        out.append((text, tokens))
+    return out
+
+
 def _pattern_tokens(segment: str) -> list[tuple[bool, frozenset[str]] | None]:
+    found = _PATTERN_TOKENS.get(segment)
+    if found is None:
+        found = _PATTERN_TOKENS[segment] = _tokenize_pattern(segment)
+    return found
+
+
+def _tokenize_pattern(segment: str) -> list[tuple[bool, frozenset[str]] | None]:
     out: list[tuple[bool, frozenset[str]] | None] = []
     i = 0
     while i < len(segment):
@@ -367,12 +409,23 @@ def _meet(
 
 
 def _segment_overlap(
-    shell: list[tuple[bool, frozenset[str]] | None] | str,
-    pattern: list[tuple[bool, frozenset[str]] | None],
+    segment: Segment,
+    pattern_segment: tuple[str, list[tuple[bool, frozenset[str]] | None]],
     hidden: bool = True,
 ) -> bool:
     """Whether some name matches both the shell glob segment and the pattern segment. The
     shell side obeys bash's rule that only a literal ``.`` matches a leading dot."""
+    text, shell = segment
+    ptext, pattern = pattern_segment
+    if not isinstance(shell, str) and ptext:
+        if not _has_wild(text):
+            return segment_match(ptext, text) if _has_wild(ptext) else text == ptext
+        if not _has_wild(ptext):
+            if hidden and ptext.startswith(".") and not text.startswith((".", "[")):
+                return False  # (a leading class is given the benefit of the doubt)
+            from clearance.shellparse.resolve import segment_regex
+
+            return segment_regex(text).fullmatch(ptext) is not None
     if isinstance(shell, str):  # globstar: a name not starting with a dot; ``{}``: any name
         # (a file ``find`` selects is never literally named ``*``: that pattern is for globs)
         shell = [_NOT_DOT, None] if shell == "**" else [(True, frozenset("/*")), None]
@@ -406,8 +459,8 @@ def _segment_overlap(
 
 
 def _overlap(
-    pattern: list[list[tuple[bool, frozenset[str]] | None] | None],
-    shell: list[list[tuple[bool, frozenset[str]] | None] | str],
+    pattern: list[tuple[str, list[tuple[bool, frozenset[str]] | None]] | None],
+    shell: list[Segment],
     pi: int,
     si: int,
     prefix: bool,
@@ -430,7 +483,7 @@ def _overlap(
             result = _overlap(pattern, shell, pi + 1, si, prefix, tree, memo) or _overlap(
                 pattern, shell, pi, si + 1, prefix, tree, memo
             )
-        elif sh in ("**", "{}"):
+        elif sh[1] in ("**", "{}"):
             result = (
                 _overlap(pattern, shell, pi, si + 1, prefix, tree, memo)
                 or (
@@ -444,7 +497,7 @@ def _overlap(
             )
         else:
             # names under a ``{}`` (what ``find`` selects) are fnmatch'ed: ``*`` matches dots
-            hidden = "{}" not in shell[:si]
+            hidden = not any(seg[1] == "{}" for seg in shell[:si])
             result = _segment_overlap(sh, seg, hidden) and _overlap(
                 pattern, shell, pi + 1, si + 1, prefix, tree, memo
             )
@@ -477,20 +530,123 @@ def regex_source(pattern: str, home: str, workspace: str) -> str:
     return glob_to_regex(pattern, home, descendants=not exact)
 
 
+class _Index:
+    """A set of patterns sorted by shape so that one path is decided by a few hash lookups
+    and C-level ``startswith``/``endswith`` calls, whatever the number of patterns: literal
+    paths by the path's ancestors, literal names by its segments, ``name*``/``*name`` by
+    prefix and suffix tuples; only the rest is matched one by one. Nothing is compiled, so
+    a hook that matches a few paths pays nothing up front."""
+
+    __slots__ = (
+        "anchored",
+        "anchored_patterns",
+        "exact_names",
+        "exact_paths",
+        "exact_prefixes",
+        "exact_suffixes",
+        "names",
+        "prefixes",
+        "rest",
+        "suffixes",
+        "trees",
+    )
+
+    def __init__(self, patterns: list[PathPattern]) -> None:
+        trees: set[str] = set()
+        exact_paths: set[str] = set()
+        names: set[str] = set()
+        exact_names: set[str] = set()
+        prefixes: list[str] = []
+        suffixes: list[str] = []
+        exact_prefixes: list[str] = []
+        exact_suffixes: list[str] = []
+        rest: list[PathPattern] = []
+        heads: list[tuple[str, PathPattern]] = []
+        for pattern in patterns:
+            if pattern.literal is not None:
+                (exact_paths if pattern.exact else trees).add(pattern.literal)
+                continue
+            if pattern.anchored:
+                fixed = []
+                for segment in pattern.segments:
+                    if any(c in segment for c in "*?["):
+                        break
+                    fixed.append(segment)
+                heads.append(("/" + "/".join(fixed), pattern))
+                continue
+            name = pattern.segments[0]
+            wild = sum(name.count(c) for c in "*?[")
+            if wild == 0:
+                (exact_names if pattern.exact else names).add(name)
+            elif wild == 1 and name.count("*") == 1 and name.startswith("*") != name.endswith("*"):
+                if name.endswith("*"):
+                    (exact_prefixes if pattern.exact else prefixes).append(name[:-1])
+                else:
+                    (exact_suffixes if pattern.exact else suffixes).append(name[1:])
+            else:
+                rest.append(pattern)
+        self.trees = frozenset(trees)
+        self.exact_paths = frozenset(exact_paths)
+        self.names = frozenset(names)
+        self.exact_names = frozenset(exact_names)
+        self.prefixes = tuple(prefixes)
+        self.suffixes = tuple(suffixes)
+        self.exact_prefixes = tuple(exact_prefixes)
+        self.exact_suffixes = tuple(exact_suffixes)
+        self.rest = tuple(rest)
+        #: anchored globs by their literal start: only a path under it can match
+        self.anchored = tuple((h, h.rstrip("/") + "/") for h, _ in heads)
+        self.anchored_patterns = tuple(p for _, p in heads)
+
+    def match(self, path: str) -> bool:
+        if path in self.exact_paths:
+            return True
+        parts = [p for p in path.split("/") if p]
+        trees = self.trees
+        if trees:
+            if "/" in trees:
+                return True
+            prefix = ""
+            for part in parts:
+                prefix = prefix + "/" + part
+                if prefix in trees:
+                    return True
+        if parts:
+            names = self.names
+            prefixes = self.prefixes
+            suffixes = self.suffixes
+            for part in parts:
+                if part in names:
+                    return True
+                if prefixes and part.startswith(prefixes):
+                    return True
+                if suffixes and part.endswith(suffixes):
+                    return True
+            last = parts[-1]
+            if last in self.exact_names:
+                return True
+            if self.exact_prefixes and last.startswith(self.exact_prefixes):
+                return True
+            if self.exact_suffixes and last.endswith(self.exact_suffixes):
+                return True
+        for (head, under), pattern in zip(self.anchored, self.anchored_patterns, strict=True):
+            if (path == head or path.startswith(under)) and pattern.match(path):
+                return True
+        return any(pattern.match(path) for pattern in self.rest)
+
+
 class GlobSet:
     """Several patterns; matches when one does and no ``!`` pattern does.
 
-    A short-lived process (a hook) matches a handful of paths: string tests, nothing to
-    compile. After ``COMPILE_AFTER`` matches the set compiles itself into one regex, which a
-    long-lived process (``gate``, the runner, a benchmark) then uses. ``fold``: for a
-    case-insensitive file system, patterns and paths are compared in lower case.
+    Matching goes through an index of the patterns by shape (``_Index``): a few lookups per
+    path, nothing compiled. ``fold``: for a case-insensitive file system, patterns and paths
+    are compared in lower case.
     """
 
-    COMPILE_AFTER = 64
-
     __slots__ = (
-        "_calls",
-        "_regex",
+        "_could",
+        "_excluded_index",
+        "_index",
         "excluded",
         "fold",
         "home",
@@ -518,36 +674,34 @@ class GlobSet:
         self.workspace = workspace
         self.patterns = [PathPattern(p, home, workspace) for p in self.texts]
         self.excluded = [PathPattern(p, home, workspace) for p in negated]
-        self._calls = 0
-        self._regex: re.Pattern[str] | None = None
+        self._index: _Index | None = None
+        self._excluded_index: _Index | None = None
+        self._could: dict[tuple[str, bool, bool], bool] = {}
 
     def match(self, path: str) -> bool:
         if self.fold:
             path = path.lower()
-        regex = self._regex
-        if regex is not None:
-            return regex.fullmatch(path) is not None
-        self._calls += 1
-        if self._calls > self.COMPILE_AFTER and self.texts:
-            source = "|".join(
-                f"(?:{regex_source(p, self.home, self.workspace)})" for p in self.texts
-            )
-            if self.excluded:
-                negative = "|".join(
-                    f"(?:{regex_source(p.text, self.home, self.workspace)})" for p in self.excluded
-                )
-                source = f"(?!(?:{negative})\\Z)(?:{source})"
-            self._regex = re.compile(source, re.DOTALL)
-        if any(pattern.match(path) for pattern in self.excluded):
+        index = self._index
+        if index is None:
+            index = self._index = _Index(self.patterns)
+            self._excluded_index = _Index(self.excluded)
+        if not index.match(path):
             return False
-        return any(pattern.match(path) for pattern in self.patterns)
+        excluded = self._excluded_index
+        return not (self.excluded and excluded is not None and excluded.match(path))
 
     def could_match(self, glob: str, *, tree: bool = False, globstar: bool = False) -> bool:
         """Whether a path the shell glob ``glob`` expands to could be in the set (see
         :meth:`PathPattern.could_match`); exclusions are not trusted to narrow a glob."""
         if self.fold:
             glob = glob.lower()
-        return any(p.could_match(glob, tree=tree, globstar=globstar) for p in self.patterns)
+        key = (glob, tree, globstar)
+        found = self._could.get(key)
+        if found is None:
+            segments = _shell_segments(glob, globstar)
+            found = any(p.could_match_segments(segments, tree) for p in self.patterns)
+            self._could[key] = found
+        return found
 
     def match_tree(self, path: str) -> bool:
         """Whether an operation on everything under ``path`` touches the set."""

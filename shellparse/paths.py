@@ -330,6 +330,101 @@ def is_secret(resolved: str, home: str, fold: bool = False) -> bool:
     return secret_set(home, fold).match(resolved)
 
 
+class SecretNames:
+    """The secret patterns that name a file anywhere (``.env*``, ``id_rsa*``, ``*.pem``) as
+    plain string tests on one name: what a tree search asks of every entry it reads."""
+
+    __slots__ = ("fold", "literal", "negated", "others", "prefixes", "suffixes")
+
+    others: re.Pattern[str] | None
+
+    def __init__(self, fold: bool) -> None:
+        self.fold = fold
+        literal: set[str] = set()
+        prefixes: list[str] = []
+        suffixes: list[str] = []
+        others: list[str] = []
+        negated: list[str] = []
+        for pattern in SECRET_PATTERNS:
+            text = pattern.lower() if fold else pattern
+            if text.startswith("!"):
+                negated.append(text[1:].rstrip("$"))
+                continue
+            if "/" in text:
+                continue
+            name = text.rstrip("$")
+            if not any(c in name for c in "*?["):
+                literal.add(name)
+            elif name.count("*") == 1 and "?" not in name and "[" not in name:
+                head, _, tail = name.partition("*")
+                if not tail:
+                    prefixes.append(head)
+                elif not head:
+                    suffixes.append(tail)
+                else:
+                    others.append(name)
+            else:
+                others.append(name)
+        from clearance.shellparse.globs import glob_regex_body
+
+        def one(globs: list[str]) -> re.Pattern[str] | None:
+            if not globs:
+                return None
+            body = "|".join(f"(?:{glob_regex_body(g, '[^/]*', '[^/]')})" for g in globs)
+            return re.compile(body, re.DOTALL)
+
+        self.literal = frozenset(literal)
+        self.prefixes = tuple(prefixes)
+        self.suffixes = tuple(suffixes)
+        self.others = one(others)
+        self.negated = one(negated)
+
+    def match(self, name: str) -> bool:
+        if self.fold:
+            name = name.lower()
+        hit = (
+            name in self.literal
+            or name.startswith(self.prefixes)
+            or name.endswith(self.suffixes)
+            or (self.others is not None and self.others.fullmatch(name) is not None)
+        )
+        return hit and (self.negated is None or self.negated.fullmatch(name) is None)
+
+
+_names_cache: dict[bool, SecretNames] = {}
+
+
+def secret_names(fold: bool = False) -> SecretNames:
+    found = _names_cache.get(fold)
+    if found is None:
+        found = _names_cache[fold] = SecretNames(fold)
+    return found
+
+
+_anchored_cache: dict[tuple[str, str, bool], GlobSet | None] = {}
+
+
+def anchored_secrets(root: str, home: str, fold: bool = False) -> GlobSet | None:
+    """The secret patterns with a fixed place (``~/.ssh``, ``/etc/shadow``) that could lie
+    under ``root``, or ``None`` when none can: searching a project asks nothing of them."""
+    key = (root, home, fold)
+    if key in _anchored_cache:
+        return _anchored_cache[key]
+    prefix = root.rstrip("/") + "/"
+    chosen: list[str] = []
+    for pattern in SECRET_PATTERNS:
+        if pattern.startswith("!") or "/" not in pattern.rstrip("/"):
+            continue
+        fixed = _fixed_prefix(pattern, home) or "/"
+        if fixed.startswith(prefix) or fixed == root or prefix.startswith(fixed.rstrip("/") + "/"):
+            chosen.append(pattern)
+    found = GlobSet(chosen, home, "/", fold=fold) if chosen else None
+    if len(_anchored_cache) > 256:
+        _anchored_cache.clear()
+    _anchored_cache[key] = found
+    return found
+
+
 def _fixed_prefix(pattern: str, home: str) -> str | None:
     """The directory part of an anchored pattern before any wildcard (``~/.ssh/**`` gives
     ``/home/u/.ssh``); ``None`` for a pattern that matches anywhere."""

@@ -26,6 +26,10 @@ import re
 import stat
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 MAX_ENTRIES = 50_000
 MAX_MATCHES = 1_000
 MAX_LINKS = 40
@@ -56,9 +60,20 @@ REMOTE_FS = frozenset(
     )
 )
 
+#: Directory listings kept per process (see ``Resolver._list``), at most this many.
+MAX_CACHED_LISTINGS = 4096
+
 _GLOB_CHARS = frozenset("*?[")
+#: (name, is a directory, is a link to a directory)
+Entry = tuple[str, bool, bool]
+_LISTINGS: dict[str, tuple[tuple[int, int, int, int], list[Entry]]] = {}
+#: Per listing and name test: (the listing, names it finds secret, its subdirectories).
+_SUMMARIES: dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry]]] = {}
 _mounts: list[list[tuple[str, str]]] = []
 _case_cache: dict[int, bool] = {}
+_case_by_path: dict[str, bool] = {}
+#: ``O_PATH`` where the platform has it (Linux): resolve a path in the kernel.
+_O_PATH = getattr(os, "O_PATH", 0) if os.path.isdir("/proc/self/fd") else 0
 
 
 def remote_mounts() -> list[tuple[str, str]]:
@@ -96,9 +111,11 @@ def has_glob(text: str) -> bool:
 class Resolver:
     """Reads the file system for one command line, within the bounds above."""
 
-    __slots__ = ("deadline", "entries", "links", "problems")
+    __slots__ = ("_stats", "deadline", "entries", "links", "problems")
 
     def __init__(self) -> None:
+        #: lstat results of this command line, by path (a path is read once per decision)
+        self._stats: dict[str, os.stat_result | None] = {}
         self.deadline = time.monotonic() + DEADLINE
         self.entries = 0
         #: Links the command line creates before a later part uses them (``ln -s /etc x``):
@@ -117,24 +134,29 @@ class Resolver:
             raise Problem("bound", f"{path} (more than {DEADLINE}s)")
 
     def _check_remote(self, path: str) -> None:
-        for point, kind in remote_mounts():
+        mounts = _mounts[0] if _mounts else remote_mounts()
+        if not mounts:
+            return
+        for point, kind in mounts:
             if path != point and path.startswith(point.rstrip("/") + "/"):
                 raise Problem("remote", f"{path} (on {kind} at {point})")
 
     def _lstat(self, path: str) -> os.stat_result | None:
+        if path in self._stats:
+            return self._stats[path]
         self._check_remote(path)
         try:
-            return os.lstat(path)
-        except FileNotFoundError:
-            return None
-        except NotADirectoryError:
-            return None
+            info: os.stat_result | None = os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            info = None
         except PermissionError:
             raise Problem("permission", path) from None
         except OSError as exc:
             if exc.errno == 40:  # ELOOP
                 raise Problem("loop", path) from None
             raise Problem("permission", path) from None
+        self._stats[path] = info
+        return info
 
     # --- links --------------------------------------------------------------------------------
 
@@ -143,6 +165,10 @@ class Resolver:
         links the line created earlier; the part that does not exist stays as written.
         Raises ``Problem``."""
         self._check_remote(path)
+        if not self.links and _O_PATH:
+            found = self._real_by_kernel(path)
+            if found is not None:
+                return found
         pending = [p for p in reversed(path.split("/")) if p]
         resolved = ""
         followed = 0
@@ -175,6 +201,54 @@ class Resolver:
             pending.extend(p for p in reversed(target.split("/")) if p)
         return resolved or "/"
 
+    def _real_by_kernel(self, path: str) -> str | None:
+        """The kernel's own resolution (``open(O_PATH)``, then the name of what it opened),
+        of ``path`` or of its nearest existing ancestor: two or three system calls whatever
+        the depth. ``None`` when that cannot be asked (no ``/proc``): walk it instead."""
+        rest: list[str] = []
+        probe = path
+        while True:
+            try:
+                fd = os.open(probe, _O_PATH)
+            except (FileNotFoundError, NotADirectoryError):
+                try:
+                    if stat.S_ISLNK(os.lstat(probe).st_mode):
+                        return None  # a dangling link: its target is walked to
+                except OSError:
+                    pass
+                parent, name = probe.rsplit("/", 1) if probe != "/" else ("", "")
+                if not name:
+                    return None
+                rest.append(name)
+                probe = parent or "/"
+                continue
+            except PermissionError:
+                raise Problem("permission", probe) from None
+            except OSError as exc:
+                if exc.errno == 40:  # ELOOP
+                    raise Problem("loop", probe) from None
+                return None
+            try:
+                real = os.readlink(f"/proc/self/fd/{fd}")
+            except OSError:
+                return None
+            finally:
+                os.close(fd)
+            if not real.startswith("/") or real.endswith(" (deleted)"):
+                return None
+            if rest and not stat.S_ISDIR(self._mode(real)):
+                return None  # a dangling link or a file in the way: let the walk say so
+            tail = "/".join(reversed(rest))
+            if not tail:
+                return real
+            return os.path.normpath(real.rstrip("/") + "/" + tail)
+
+    def _mode(self, path: str) -> int:
+        try:
+            return os.stat(path).st_mode
+        except OSError:
+            return 0
+
     def is_dir(self, path: str) -> bool:
         try:
             real = self.real(path)
@@ -185,17 +259,33 @@ class Resolver:
 
     # --- globs -------------------------------------------------------------------------------
 
-    def _list(self, directory: str) -> list[os.DirEntry[str]]:
+    def _list(self, directory: str) -> list[Entry]:
+        """The entries of ``directory``: ``(name, is a directory, is a directory through a
+        link)``. Listings are kept per process, each checked against the directory's own
+        identity and modification time before reuse: one ``stat`` instead of a listing when
+        nothing was added, removed or renamed in it since."""
         self._check_remote(directory)
         try:
-            with os.scandir(directory) as it:
-                entries = list(it)
+            info = os.stat(directory)
         except (FileNotFoundError, NotADirectoryError):
             return []
-        except PermissionError:
-            raise Problem("permission", directory) from None
         except OSError:
             raise Problem("permission", directory) from None
+        stamp = (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
+        cached = _LISTINGS.get(directory)
+        if cached is not None and cached[0] == stamp:
+            entries = cached[1]
+        else:
+            try:
+                with os.scandir(directory) as it:
+                    entries = [_entry(e) for e in it]
+            except (FileNotFoundError, NotADirectoryError):
+                return []
+            except OSError:
+                raise Problem("permission", directory) from None
+            if len(_LISTINGS) >= MAX_CACHED_LISTINGS:
+                _LISTINGS.clear()
+            _LISTINGS[directory] = (stamp, entries)
         self._tick(directory, len(entries) + 1)
         return entries
 
@@ -207,11 +297,13 @@ class Resolver:
         ``Problem`` when a directory cannot be read or a bound is hit."""
         segments = [s for s in pattern.split("/") if s]
         current = ["/"]
+        listed = False  # whether the current paths came from a listing (so they exist)
         for k, segment in enumerate(segments):
             last = k == len(segments) - 1
             if not has_glob(segment):
                 name = segment.replace("\\", "")
-                current = [os.path.join(c, name) for c in current]
+                current = [("" if c == "/" else c) + "/" + name for c in current]
+                listed = False
                 continue
             if segment == "**" and globstar:
                 current = self._globstar(current, last, dotglob)
@@ -220,20 +312,23 @@ class Resolver:
                 hidden_ok = dotglob or segment.startswith(".")
                 matched: list[str] = []
                 for directory in current:
-                    for entry in self._list(directory):
-                        name = entry.name
+                    base = "" if directory == "/" else directory
+                    for name, is_dir, via_link in self._list(directory):
                         if name.startswith(".") and not hidden_ok:
                             continue
                         if regex.fullmatch(name) is None:
                             continue
-                        if not last and not _entry_is_dir(entry):
+                        if not last and not (is_dir or via_link):
                             continue
-                        matched.append(os.path.join(directory, name))
+                        matched.append(base + "/" + name)
                         if len(matched) > MAX_MATCHES:
                             raise Problem("bound", f"{pattern} (more than {MAX_MATCHES} matches)")
                 current = matched
+            listed = True
             if not current:
                 return []
+        if listed:
+            return sorted(set(current))
         out = []
         for path in current:
             try:
@@ -253,11 +348,12 @@ class Resolver:
             out.append(directory)
             if depth >= MAX_DEPTH:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
-            for entry in self._list(directory):
-                if entry.name.startswith(".") and not dotglob:
+            base = "" if directory == "/" else directory
+            for name, is_dir, _ in self._list(directory):
+                if name.startswith(".") and not dotglob:
                     continue
-                path = os.path.join(directory, entry.name)
-                if entry.is_dir(follow_symlinks=False):
+                path = base + "/" + name
+                if is_dir:
                     stack.append((path, depth + 1))
                 elif last:
                     out.append(path)
@@ -266,6 +362,59 @@ class Resolver:
         return out
 
     # --- trees -------------------------------------------------------------------------------
+
+    def secret_walk(
+        self,
+        root: str,
+        is_secret_name: Callable[[str], bool],
+        *,
+        key: int,
+        follow: bool = False,
+        skip_hidden: bool = False,
+    ) -> list[str]:
+        """The paths under ``root`` whose *name* is a secret's (``is_secret_name``), not
+        descending into them: ``walk`` filtered, with each listing's answer kept per process
+        beside the listing (a search repeated over an unchanged tree reads one ``stat`` per
+        directory). ``key`` identifies the test (its answers are kept under it)."""
+        out: list[str] = []
+        stack = [(root, 0)]
+        seen: set[tuple[int, int]] = set()
+        key_of = key  # names the test: the same test gives the same answers
+        while stack:
+            directory, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
+            entries = self._list(directory)
+            summary = _SUMMARIES.get((directory, key_of))
+            if summary is None or summary[0] is not entries:
+                secret = [n for n, _, _ in entries if is_secret_name(n)]
+                subdirs = [(n, d, v) for n, d, v in entries if d or v]
+                summary = (entries, secret, subdirs)
+                if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
+                    _SUMMARIES.clear()
+                _SUMMARIES[(directory, key_of)] = summary
+            _, secret, subdirs = summary
+            base = "" if directory == "/" else directory
+            hidden = skip_hidden
+            out.extend(base + "/" + n for n in secret if not (hidden and n.startswith(".")))
+            chosen = set(secret)
+            for name, is_dir, _via_link in subdirs:
+                if name in chosen or (hidden and name.startswith(".")):
+                    continue
+                if not is_dir and not follow:
+                    continue
+                path = base + "/" + name
+                if follow:
+                    try:
+                        info = os.stat(path)
+                    except OSError:
+                        continue
+                    ident = (info.st_dev, info.st_ino)
+                    if ident in seen:
+                        continue
+                    seen.add(ident)
+                stack.append((path, depth + 1))
+        return out
 
     def walk(self, root: str, *, follow: bool = False, skip_hidden: bool = False) -> list[str]:
         """Every path under ``root`` (directories included, ``root`` excluded), depth first,
@@ -277,16 +426,13 @@ class Resolver:
             directory, depth = stack.pop()
             if depth > MAX_DEPTH:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
-            for entry in self._list(directory):
-                if skip_hidden and entry.name.startswith("."):
+            base = "" if directory == "/" else directory
+            for name, is_dir, via_link in self._list(directory):
+                if skip_hidden and name.startswith("."):
                     continue
-                path = os.path.join(directory, entry.name)
+                path = base + "/" + name
                 out.append(path)
-                try:
-                    is_dir = entry.is_dir(follow_symlinks=follow)
-                except OSError:
-                    continue
-                if is_dir:
+                if is_dir or (follow and via_link):
                     if follow:
                         try:
                             info = os.stat(path)
@@ -300,11 +446,13 @@ class Resolver:
         return out
 
 
-def _entry_is_dir(entry: os.DirEntry[str]) -> bool:
+def _entry(entry: os.DirEntry[str]) -> Entry:
     try:
-        return entry.is_dir()
+        is_dir = entry.is_dir(follow_symlinks=False)
+        via_link = not is_dir and entry.is_symlink() and entry.is_dir()
     except OSError:
-        return False
+        return (entry.name, False, False)
+    return (entry.name, is_dir, via_link)
 
 
 # --- bash patterns as regular expressions ---------------------------------------------------
@@ -406,7 +554,19 @@ def _translate(text: str, i: int, stop: str | None) -> tuple[str, int]:
 def case_insensitive(path: str) -> bool:
     """Whether the file system holding ``path`` (an existing directory, or one above it)
     ignores case, as macOS's and Windows' defaults do: the same name with its letters'
-    case swapped names the same file. Probed once per file system per process."""
+    case swapped names the same file. Probed once per directory and per file system per
+    process."""
+    known = _case_by_path.get(path)
+    if known is not None:
+        return known
+    answer = _probe_case(path)
+    if len(_case_by_path) > 1024:
+        _case_by_path.clear()
+    _case_by_path[path] = answer
+    return answer
+
+
+def _probe_case(path: str) -> bool:
     probe = path
     while True:
         try:

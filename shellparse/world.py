@@ -22,7 +22,7 @@ import os
 import re
 
 from clearance.shellparse.facts import PathFact
-from clearance.shellparse.paths import glob_to_regex, inside, is_secret
+from clearance.shellparse.paths import anchored_secrets, glob_to_regex, inside, secret_names
 from clearance.shellparse.resolve import Problem, Resolver, has_glob, segment_regex
 
 TYPE_CHECKING = False
@@ -94,9 +94,12 @@ def _derived(
     tree: bool = False,
     meta: bool = False,
 ) -> PathFact | None:
-    for existing in fact.paths:
-        if existing.resolved == resolved and existing.access == access:
-            return None
+    seen = classifier.seen_paths.get(id(fact))
+    if seen is None or len(seen) < len(fact.paths):
+        seen = classifier.seen_paths[id(fact)] = {(p.resolved, p.access) for p in fact.paths}
+    if (resolved, access) in seen:
+        return None
+    seen.add((resolved, access))
     found = PathFact(
         written,
         resolved,
@@ -347,11 +350,21 @@ def _search_tree(
     filters = _Filters(fact)
     for include in filters.includes:
         _filter_fact(fact, path, root, include, classifier)
-    home = classifier.home
-    fold = classifier.fold
-    for member in resolver.walk(root, follow=filters.follow, skip_hidden=False):
-        if not is_secret(member, home, fold):
-            continue
+    names = secret_names(classifier.fold)
+    placed = anchored_secrets(root, classifier.home, classifier.fold)
+    skip_hidden = filters.skip_hidden and not filters.includes
+    if placed is None:
+        # only names can make a file under ``root`` a secret: the fast search
+        members = resolver.secret_walk(
+            root, names.match, key=id(names), follow=filters.follow, skip_hidden=skip_hidden
+        )
+    else:
+        members = [
+            m
+            for m in resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden)
+            if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)
+        ]
+    for member in members:
         if name_filter is not None and not _fnmatch(name_filter, os.path.basename(member)):
             continue
         why = filters.why_excluded(member, root, classifier.workspace)
