@@ -64,8 +64,8 @@ REMOTE_FS = frozenset(
 MAX_CACHED_LISTINGS = 4096
 
 _GLOB_CHARS = frozenset("*?[")
-#: (name, is a directory, is a link to a directory)
-Entry = tuple[str, bool, bool]
+#: (name, is a directory, is a link to a directory, is a link)
+Entry = tuple[str, bool, bool, bool]
 _LISTINGS: dict[str, tuple[tuple[int, int, int, int], list[Entry]]] = {}
 #: Per listing and name test: (the listing, names it finds secret, its subdirectories).
 _SUMMARIES: dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry]]] = {}
@@ -111,9 +111,13 @@ def has_glob(text: str) -> bool:
 class Resolver:
     """Reads the file system for one command line, within the bounds above."""
 
-    __slots__ = ("_stats", "deadline", "entries", "links", "problems")
+    __slots__ = ("_plain", "_reals", "_stats", "deadline", "entries", "links", "problems")
 
     def __init__(self) -> None:
+        #: Paths known to hold no link (a listed entry that is no link, in a directory that
+        #: resolves to itself): their resolution needs no system call.
+        self._plain: set[str] = set()
+        self._reals: dict[str, str] = {}
         #: lstat results of this command line, by path (a path is read once per decision)
         self._stats: dict[str, os.stat_result | None] = {}
         self.deadline = time.monotonic() + DEADLINE
@@ -164,10 +168,16 @@ class Resolver:
         """``path`` (absolute, normalised) with every existing link on it resolved -- and the
         links the line created earlier; the part that does not exist stays as written.
         Raises ``Problem``."""
+        if path in self._plain:
+            return path
+        known = self._reals.get(path)
+        if known is not None:
+            return known
         self._check_remote(path)
         if not self.links and _O_PATH:
             found = self._real_by_kernel(path)
             if found is not None:
+                self._reals[path] = found
                 return found
         pending = [p for p in reversed(path.split("/")) if p]
         resolved = ""
@@ -313,7 +323,11 @@ class Resolver:
                 matched: list[str] = []
                 for directory in current:
                     base = "" if directory == "/" else directory
-                    for name, is_dir, via_link in self._list(directory):
+                    try:
+                        plain = self.real(directory) == directory
+                    except Problem:
+                        plain = False
+                    for name, is_dir, via_link, is_link in self._list(directory):
                         if name.startswith(".") and not hidden_ok:
                             continue
                         if regex.fullmatch(name) is None:
@@ -321,6 +335,8 @@ class Resolver:
                         if not last and not (is_dir or via_link):
                             continue
                         matched.append(base + "/" + name)
+                        if plain and not is_link and name not in (".", ".."):
+                            self._plain.add(matched[-1])
                         if len(matched) > MAX_MATCHES:
                             raise Problem("bound", f"{pattern} (more than {MAX_MATCHES} matches)")
                 current = matched
@@ -349,7 +365,7 @@ class Resolver:
             if depth >= MAX_DEPTH:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
             base = "" if directory == "/" else directory
-            for name, is_dir, _ in self._list(directory):
+            for name, is_dir, _, _ in self._list(directory):
                 if name.startswith(".") and not dotglob:
                     continue
                 path = base + "/" + name
@@ -387,8 +403,8 @@ class Resolver:
             entries = self._list(directory)
             summary = _SUMMARIES.get((directory, key_of))
             if summary is None or summary[0] is not entries:
-                secret = [n for n, _, _ in entries if is_secret_name(n)]
-                subdirs = [(n, d, v) for n, d, v in entries if d or v]
+                secret = [n for n, _, _, _ in entries if is_secret_name(n)]
+                subdirs = [e for e in entries if e[1] or e[2]]
                 summary = (entries, secret, subdirs)
                 if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
                     _SUMMARIES.clear()
@@ -398,7 +414,7 @@ class Resolver:
             hidden = skip_hidden
             out.extend(base + "/" + n for n in secret if not (hidden and n.startswith(".")))
             chosen = set(secret)
-            for name, is_dir, _via_link in subdirs:
+            for name, is_dir, _via_link, _ in subdirs:
                 if name in chosen or (hidden and name.startswith(".")):
                     continue
                 if not is_dir and not follow:
@@ -427,7 +443,7 @@ class Resolver:
             if depth > MAX_DEPTH:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
             base = "" if directory == "/" else directory
-            for name, is_dir, via_link in self._list(directory):
+            for name, is_dir, via_link, _ in self._list(directory):
                 if skip_hidden and name.startswith("."):
                     continue
                 path = base + "/" + name
@@ -449,10 +465,11 @@ class Resolver:
 def _entry(entry: os.DirEntry[str]) -> Entry:
     try:
         is_dir = entry.is_dir(follow_symlinks=False)
-        via_link = not is_dir and entry.is_symlink() and entry.is_dir()
+        is_link = not is_dir and entry.is_symlink()
+        via_link = is_link and entry.is_dir()
     except OSError:
-        return (entry.name, False, False)
-    return (entry.name, is_dir, via_link)
+        return (entry.name, False, False, True)
+    return (entry.name, is_dir, via_link, is_link)
 
 
 # --- bash patterns as regular expressions ---------------------------------------------------
