@@ -35,6 +35,11 @@ if TYPE_CHECKING:
     from clearance.shellparse.facts import SimpleCommandFacts
 
 
+#: Judge paths as the machine has them (globs expanded, links resolved, trees searched). Only
+#: ``benchmarks/resolution_cost.py`` turns it off, to measure what resolution costs.
+RESOLVE = True
+
+
 def policy_sources(
     cwd: str, files: list[str] | None = None, env: Mapping[str, str] | None = None
 ) -> list[tuple[str, str]]:
@@ -107,10 +112,14 @@ def intent_parts(
     policy: PolicySet,
     *,
     cwd: str,
-    workspace: str,
+    workspace: str | None,
     home: str,
+    resolve: bool = True,
 ) -> tuple[str, list[SimpleCommandFacts], str, frozenset[str], bool]:
-    """(kind, parts, subject, command markers, parsed ok) of an intent; raises BadIntent."""
+    """(kind, parts, subject, command markers, parsed ok) of an intent; raises BadIntent.
+
+    ``workspace`` ``None``: the cwd belongs to no project. ``resolve``: judge the paths as
+    this machine's file system has them (off for policy examples)."""
     from clearance.shellparse.classifier import Classifier
     from clearance.shellparse.expand import Env
 
@@ -119,13 +128,21 @@ def intent_parts(
         from clearance.shellparse import classify
 
         command = shell_command(intent)
-        facts = classify(command, cwd=cwd, home=home, workspace=workspace)
+        facts = classify(command, cwd=cwd, home=home, workspace=workspace or "", resolve=resolve)
         return kind, facts.commands, command, frozenset(facts.markers), facts.ok
     if kind in ("read", "write", "edit", "list"):
-        part, subject = file_part(intent, kind, Classifier(workspace, home), Env(home, cwd))
+        resolver = None
+        fold = False
+        if resolve:
+            from clearance.shellparse.resolve import Resolver, case_insensitive
+
+            resolver = Resolver()
+            fold = case_insensitive(workspace or cwd)
+        classifier = Classifier(workspace, home, cwd=cwd, fold=fold)
+        part, subject = file_part(intent, kind, classifier, Env(home, cwd), resolver)
         return kind, [part], subject, frozenset(), True
     if kind in ("fetch", "search"):
-        part, subject = fetch_part(intent, kind)
+        part, subject = fetch_part(intent, kind, home)
         return kind, [part], subject, frozenset(), True
     return kind, [agent_part(intent)], intent.tool, frozenset(), True
 
@@ -138,13 +155,20 @@ def decide(
     workspace: str | None = None,
     home: str | None = None,
     trace: bool = False,
+    resolve: bool | None = None,
 ) -> ApprovalDecision:
-    """Decide one intent under ``policy``. Never raises."""
+    """Decide one intent under ``policy``. Never raises.
+
+    ``workspace``: the project root (default: ``workspace_of(cwd)``); ``""``: there is none,
+    the cwd belongs to no project, and nothing is inside a workspace."""
     cwd = os.path.abspath(cwd or intent.cwd or os.getcwd())
-    workspace = workspace or workspace_of(cwd)
     home = home or os.path.expanduser("~")
+    if workspace is None:
+        workspace = workspace_of(cwd, home)
+    workspace = workspace or None
+    resolve = RESOLVE if resolve is None else resolve
     try:
-        decision = _decide(intent, policy, cwd, workspace, home, trace)
+        decision = _decide(intent, policy, cwd, workspace, home, trace, resolve)
     except BadIntent as exc:
         decision = failure("bad_input", str(exc), tool=intent.tool, digest=policy.digest)
     except Exception as exc:  # a bug: fail closed, and say so
@@ -160,10 +184,16 @@ def decide(
 
 
 def _decide(
-    intent: ToolIntent, policy: PolicySet, cwd: str, workspace: str, home: str, trace: bool
+    intent: ToolIntent,
+    policy: PolicySet,
+    cwd: str,
+    workspace: str | None,
+    home: str,
+    trace: bool,
+    resolve: bool,
 ) -> ApprovalDecision:
     kind, parts, subject, markers, parsed = intent_parts(
-        intent, policy, cwd=cwd, workspace=workspace, home=home
+        intent, policy, cwd=cwd, workspace=workspace, home=home, resolve=resolve
     )
     if not parts:
         if parsed:

@@ -40,6 +40,7 @@ REASON_CODES = (
     "interrupted",  # the hook was sent a signal before it could answer: it blocked
     "unknown_environment",  # an environment variable nothing knows about rides along
     "workspace_wide",  # the whole workspace (every file in it, or .git) would be destroyed
+    "unresolved_path",  # a path could not be resolved on this machine (permission, loop, bound)
 )
 
 #: Markers that can never be allowed by a default or by a rule that does not name them,
@@ -60,6 +61,7 @@ FAIL_CLOSED_MARKERS = {
     "unknown_env": "unknown_environment",
     "dynamic_arithmetic": "dynamic_command",
     "workspace_wide": "workspace_wide",
+    "unresolved_path": "unresolved_path",
 }
 
 RISKS = ("low", "medium", "high", "critical")

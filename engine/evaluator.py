@@ -43,6 +43,8 @@ _FAIL_CLOSED_TEXT = {
     "unknown_env": "an environment variable clearance knows nothing about rides along",
     "workspace_wide": "it deletes, truncates or rewrites the workspace, every file in it, or .git",
     "dynamic_arithmetic": "bash evaluates a value not in the text as arithmetic ($(…) in it runs)",
+    "unresolved_path": "a path it uses cannot be resolved here (its value is not known before it "
+    "runs, or a permission, a link loop or a bound stopped the resolution)",
 }
 
 

@@ -40,7 +40,7 @@ def rule_matches(rule: CompiledRule, example: object, policy: PolicySet) -> bool
     intent = example_intent(example)
     try:
         kind, parts, subject, markers, _ = intent_parts(
-            intent, policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME
+            intent, policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME, resolve=False
         )
     except BadIntent:
         return False

@@ -12,11 +12,13 @@ import re
 
 from clearance.shellparse.facts import SimpleCommandFacts
 from clearance.shellparse.quoting import join_argv
+from clearance.shellparse.resolve import has_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.shellparse.classifier import Classifier
     from clearance.shellparse.expand import Env
+    from clearance.shellparse.resolve import Resolver
 
 #: Kinds of tool, ours. ``agent`` tools act only inside the agent (plans, todo lists).
 KINDS = ("shell", "read", "write", "edit", "fetch", "search", "list", "agent", "unknown")
@@ -73,7 +75,6 @@ TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 _URL = re.compile(r"https?://[^\s\"'<>)]+")
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$", re.M)
 
 
 class ToolIntent:
@@ -136,45 +137,203 @@ def shell_command(intent: ToolIntent) -> str:
     raise BadIntent(f"{intent.tool}: input has no {' or '.join(repr(f) for f in fields)}")
 
 
-def file_part(
-    intent: ToolIntent, kind: str, classifier: Classifier, env: Env
-) -> tuple[SimpleCommandFacts, str]:
-    """The one part of a file tool: its path(s) with the access the tool makes."""
-    fields = TOOLS.get(intent.tool, (kind, ("path", "file_path")))[1]
-    paths: list[str] = []
-    for field in fields:
-        value = intent.input.get(field)
-        if isinstance(value, str) and value:
-            paths.extend(_patch_paths(value) if intent.tool == "apply_patch" else [value])
-        elif isinstance(value, list):
-            paths.extend(str(v) for v in value if isinstance(v, str) and v)
-        if paths:
-            break
+#: Ripgrep file types the agents' grep tools accept, as the names they select.
+_RG_TYPES = {
+    "py": "*.py",
+    "python": "*.py",
+    "js": "*.js",
+    "ts": "*.ts",
+    "rust": "*.rs",
+    "go": "*.go",
+    "java": "*.java",
+    "c": "*.c",
+    "cpp": "*.cpp",
+    "rb": "*.rb",
+    "ruby": "*.rb",
+    "md": "*.md",
+    "markdown": "*.md",
+    "json": "*.json",
+    "yaml": "*.y*ml",
+    "toml": "*.toml",
+    "sh": "*.sh",
+    "html": "*.html",
+    "css": "*.css",
+}
+
+#: Tools whose input selects files by more than one field: tool -> (base directory fields,
+#: glob fields that pick files to read, whether the base is a tree that is read).
+_SELECTING: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
+    "Grep": (("path",), ("glob",), True),
+    "grep": (("path", "dir_path", "directory"), ("include", "glob"), True),
+    "search_file_content": (("dir_path", "path", "directory"), ("include",), True),
+    "grep_search": (("dir_path", "path", "directory"), ("include",), True),
+    "Glob": (("path",), (), False),
+    "glob": (("path", "dir_path", "directory"), (), False),
+    "LS": (("path",), (), False),
+    "list_directory": (("path", "dir_path", "directory"), (), False),
+}
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str) and value:
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str) and v]
+    return []
+
+
+def file_targets(intent: ToolIntent, kind: str, cwd: str) -> list[tuple[str, str, str]]:
+    """Every file a file tool's input selects: ``(value, access, how)`` with ``how`` one of
+    ``path``, ``glob`` (a pattern of paths), ``tree`` (a directory read whole), ``meta``
+    (names and metadata only), ``filter`` (``DIR/{}/GLOB``: the files a filter picks).
+    Raises ``BadIntent`` when the tool's input names nothing."""
+    tool = intent.tool
+    data = intent.input
+    if tool == "apply_patch":
+        fields = TOOLS[tool][1]
+        text = next((data[f] for f in fields if isinstance(data.get(f), str)), None)
+        if not isinstance(text, str) or not text.strip():
+            raise BadIntent(f"{tool}: input has no patch ({', '.join(fields)})")
+        targets = patch_targets(text)
+        if not targets:
+            raise BadIntent(f"{tool}: the patch names no file (no '*** Add/Update/Delete File:')")
+        return [(path, access, "path") for path, access in targets]
+    if tool == "read_many_files":
+        out = [
+            (value, "read", "glob")
+            for field in ("paths", "include")
+            for value in _strings(data.get(field))
+        ]
+        if not out:
+            raise BadIntent(f"{tool}: input has no paths")
+        return out
+    selecting = _SELECTING.get(tool)
+    if selecting is not None:
+        bases, filters, tree = selecting
+        base = next((v for f in bases for v in _strings(data.get(f))), None) or cwd
+        if not tree:
+            pattern = next(iter(_strings(data.get("pattern"))), None)
+            out = [(base, "read", "meta")]
+            if pattern is not None and tool in ("Glob", "glob"):
+                glob = (
+                    pattern if pattern.startswith(("/", "~")) else base.rstrip("/") + "/" + pattern
+                )
+                out.append((glob, "read", "meta-glob"))
+            return out
+        out = [(base, "read", "tree")]
+        picks = [v for f in filters for v in _strings(data.get(f))]
+        picks.extend(_RG_TYPES.get(t, "*") for t in _strings(data.get("type")))
+        for pick in picks:
+            out.append((base.rstrip("/") + "/{}/" + pick, "read", "filter"))
+        return out
+    fields = TOOLS.get(tool, (kind, ("path", "file_path")))[1]
     access = {"read": "read", "write": "write", "edit": "write", "list": "read"}[kind]
-    if not paths:
-        if kind == "list":
-            paths = [env.cwd or "."]
-        else:
-            raise BadIntent(f"{intent.tool}: input has no path ({', '.join(fields)})")
+    for field in fields:
+        values = _strings(data.get(field))
+        if values:
+            how = "meta" if kind == "list" else "path"
+            return [(v, access, how) for v in values]
+    if kind == "list":
+        return [(cwd or ".", "read", "meta")]
+    raise BadIntent(f"{tool}: input has no path ({', '.join(fields)})")
+
+
+def file_part(
+    intent: ToolIntent,
+    kind: str,
+    classifier: Classifier,
+    env: Env,
+    resolver: Resolver | None = None,
+) -> tuple[SimpleCommandFacts, str]:
+    """The one part of a file tool: every path its input selects, with the access the tool
+    makes, checked against the machine when ``resolver`` is given."""
+    targets = file_targets(intent, kind, env.cwd or ".")
+    values = [value for value, _, _ in targets]
     program = {"read": "read_file", "write": "write_file", "edit": "edit_file", "list": "list"}[
         kind
     ]
-    fact = SimpleCommandFacts([program, *paths], " ".join(paths), 0, 0)
+    fact = SimpleCommandFacts([program, *values], " ".join(values), 0, 0)
     fact.program = fact.program_raw = program
-    fact.classes.add("read_only" if access == "read" else "write")
-    for value in paths:
-        classifier.add_path(fact, value, access, env, source="tool")
-    for path_fact in fact.paths:
-        path_fact.source = "tool"
-    return fact, " ".join(paths)
+    accesses = {access for _, access, _ in targets}
+    fact.classes.add("read_only" if accesses <= {"read"} else "write")
+    if "delete" in accesses:
+        fact.classes.add("delete")
+    # the agents' glob fields span directories with ``**`` and may match dotfiles
+    classifier.shell_options |= {"globstar", "dotglob"}
+    for value, access, how in targets:
+        classifier.glob_words = frozenset(
+            (value,) if how in ("glob", "meta-glob") and has_glob(value) else ()
+        )
+        classifier.add_path(
+            fact,
+            value,
+            access,
+            env,
+            source="tool",
+            tree=how == "tree",
+            meta=how.startswith("meta"),
+        )
+    classifier.glob_words = frozenset()
+    if resolver is not None:
+        from clearance.shellparse.world import ground
+
+        ground(fact, classifier, resolver)
+    return fact, " ".join(values)
 
 
-def _patch_paths(patch: str) -> list[str]:
-    found = [a or b for a, b in _PATCH_FILE.findall(patch)]
-    return [p.strip() for p in found if p.strip()]
+def patch_targets(patch: str) -> list[tuple[str, str]]:
+    """The files an ``apply_patch`` patch touches, read as codex-rs reads its headers (each
+    line trimmed): ``*** Add File:`` writes, ``*** Delete File:`` deletes, ``*** Update
+    File:`` writes, and its ``*** Move to:`` writes the new path and deletes the old."""
+    out: list[tuple[str, str]] = []
+    for raw in patch.splitlines():
+        line = raw.strip()
+        for prefix, access in (
+            ("*** Add File: ", "write"),
+            ("*** Delete File: ", "delete"),
+            ("*** Update File: ", "write"),
+            ("*** Move to: ", "write"),
+        ):
+            if line.startswith(prefix):
+                path = line[len(prefix) :].strip()
+                if not path:
+                    continue
+                if prefix == "*** Move to: " and out:
+                    out.append((out[-1][0], "delete"))
+                out.append((path, access))
+    return out
 
 
-def fetch_part(intent: ToolIntent, kind: str) -> tuple[SimpleCommandFacts, str]:
+#: Credential-shaped strings: a web query or URL carrying one sends the secret out.
+_CREDENTIAL = re.compile(
+    r"AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}"
+    r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_-]{20,}"
+    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}"
+    r"|AIza[0-9A-Za-z_-]{35}|ya29\.[0-9A-Za-z_-]{20,}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}"
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
+    r"|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
+    r"|(?:password|passwd|secret|token|api[_-]?key)[=:]\s*[^\s&]{8,}",
+    re.IGNORECASE,
+)
+
+
+def carries_secret(text: str, home: str) -> bool:
+    """Whether a query or URL carries secret material: a credential-shaped string, or the
+    path of a secret (``file:///home/u/.aws/credentials``)."""
+    if _CREDENTIAL.search(text):
+        return True
+    from clearance.shellparse.paths import is_secret
+
+    for word in re.findall(r"(?:file://)?(~?/[^\s\"'<>?#]+)", text):
+        path = word.replace("file://", "")
+        if path.startswith("~"):
+            path = home + path[1:]
+        if is_secret(path, home):
+            return True
+    return False
+
+
+def fetch_part(intent: ToolIntent, kind: str, home: str = "/") -> tuple[SimpleCommandFacts, str]:
     fields = TOOLS.get(intent.tool, (kind, ("url",)))[1]
     text = ""
     for field in fields:
@@ -186,6 +345,9 @@ def fetch_part(intent: ToolIntent, kind: str) -> tuple[SimpleCommandFacts, str]:
     fact = SimpleCommandFacts([program, text], text, 0, len(text))
     fact.program = fact.program_raw = program
     fact.classes.update(("network", "network_read", "read_only"))
+    if any(carries_secret(v, home) for v in intent.input.values() if isinstance(v, str)):
+        # the query or URL would carry the secret out
+        fact.classes.add("secret_read")
     if kind == "fetch":
         urls = _URL.findall(text) if not text.startswith(("http://", "https://")) else [text]
         if not urls:

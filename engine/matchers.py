@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from clearance.engine.pathsets import PATH_SETS
-from clearance.shellparse.globs import GlobSet, glob_regex_body
+from clearance.shellparse.globs import GlobSet, GlobUnion, glob_regex_body
 from clearance.shellparse.knowledge import lookup
 
 TYPE_CHECKING = False
@@ -472,22 +472,28 @@ class Markers(Matcher):
 
 
 class PathGlobs:
-    """Globs over absolute paths, compiled for one workspace and home at a time."""
+    """Globs over absolute paths, compiled for one workspace and home at a time (and in
+    lower case for a case-insensitive file system). Each named set keeps its own ``!``
+    exceptions."""
 
     def __init__(self, patterns: list[str], sets: list[str]) -> None:
         self.patterns = list(patterns)
         for name in sets:
             self.patterns.append("@" + name)
-        self._compiled: dict[tuple[str, str], GlobSet] = {}
+        self._compiled: dict[tuple[str, str, bool], GlobUnion] = {}
 
-    def compiled(self, workspace: str, home: str) -> GlobSet:
-        key = (workspace, home)
+    def compiled(self, workspace: str, home: str, fold: bool = False) -> GlobUnion:
+        key = (workspace, home, fold)
         found = self._compiled.get(key)
         if found is None:
-            expanded: list[str] = []
-            for pattern in self.patterns:
-                expanded.extend(PATH_SETS[pattern[1:]] if pattern.startswith("@") else (pattern,))
-            found = self._compiled[key] = GlobSet(expanded, home, workspace)
+            loose = [p for p in self.patterns if not p.startswith("@")]
+            groups = [GlobSet(loose, home, workspace, fold=fold)] if loose else []
+            groups.extend(
+                GlobSet(PATH_SETS[p[1:]], home, workspace, fold=fold)
+                for p in self.patterns
+                if p.startswith("@")
+            )
+            found = self._compiled[key] = GlobUnion(groups)
         return found
 
 
@@ -551,8 +557,15 @@ class Paths(Matcher):
                 return False
         if not self.globs.patterns:
             return True
-        globs = self.globs.compiled(ctx.workspace, ctx.home)
-        return globs.match(path.resolved if path.resolved is not None else path.path)
+        globs = self.globs.compiled(ctx.workspace or ctx.cwd, ctx.home, path.fold)
+        target = path.resolved if path.resolved is not None else path.path
+        if path.pattern and path.resolved is not None:
+            # a glob: what it could match on any day, not only today's files
+            return globs.could_match(target, tree=path.tree, globstar=True)
+        if path.tree and path.resolved is not None:
+            # an operation on everything below: the directory, or what lies under it
+            return globs.match_tree(target)
+        return globs.match(target)
 
     def describe(self) -> str:
         bits = ["every path"] if self.every else []

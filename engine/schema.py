@@ -34,6 +34,7 @@ ReasonCode = Literal[
     "interrupted",
     "unknown_environment",
     "workspace_wide",
+    "unresolved_path",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 
@@ -48,6 +49,11 @@ class PathModel(_Model):
     access: Literal["read", "write", "delete", "exec", "unknown"]
     inside_workspace: bool | None
     source: str
+    pattern: bool = False
+    tree: bool = False
+    case_insensitive: bool = False
+    metadata_only: bool = False
+    why: str | None = None
 
 
 class PartDecisionModel(_Model):

@@ -2,10 +2,16 @@
 
 Managed: ``$CLEARANCE_MANAGED_POLICY``, else ``/etc/clearance/policy.yaml``. User:
 ``$XDG_CONFIG_HOME/clearance/policy.yaml`` (default ``~/.config``). Project: every
-``.clearance/policy.yaml`` from the directory up to the repository root (outside a repository,
+``.clearance/policy.yaml`` from the directory up to the project root (outside any project,
 only the directory's own). The shipped default
 pack sits under them all. A managed policy named by the environment but missing is an error,
 not a silent absence.
+
+The project root -- the workspace -- is anchored, never guessed (``workspace_of``): the
+outermost directory at or above the cwd that holds ``.git`` (a directory, or a ``gitdir:``
+file) or the project's ``.clearance/``, whichever is higher. A ``.git`` planted further down
+starts no new workspace. Never ``/``, a home directory itself or a system directory: a cwd
+that belongs to no project has no workspace at all.
 """
 
 from __future__ import annotations
@@ -34,9 +40,79 @@ def repository_root(cwd: str) -> str | None:
         path = parent
 
 
-def workspace_of(cwd: str) -> str:
-    """The agent's workspace: the repository containing ``cwd``, else ``cwd`` itself."""
-    return repository_root(cwd) or os.path.abspath(cwd)
+#: Directories that are never a workspace, whatever they hold: the root, the homes, the
+#: system's own trees.
+NEVER_WORKSPACE = frozenset(
+    (
+        "/",
+        "/home",
+        "/Users",
+        "/root",
+        "/tmp",
+        "/var/tmp",
+        "/private",
+        "/private/tmp",
+        "/private/var",
+        "/etc",
+        "/usr",
+        "/usr/local",
+        "/bin",
+        "/sbin",
+        "/lib",
+        "/lib32",
+        "/lib64",
+        "/boot",
+        "/dev",
+        "/proc",
+        "/sys",
+        "/run",
+        "/var",
+        "/opt",
+        "/srv",
+        "/mnt",
+        "/media",
+        "/snap",
+        "/System",
+        "/Library",
+        "/Applications",
+        "/Volumes",
+    )
+)
+
+
+def _never(path: str, home: str | None) -> bool:
+    if path in NEVER_WORKSPACE or (home and path == home):
+        return True
+    parent = os.path.dirname(path)
+    return parent in ("/home", "/Users")  # someone's home directory itself
+
+
+def _marks_project(path: str) -> bool:
+    git = os.path.join(path, ".git")
+    if os.path.isdir(git):
+        return True
+    if os.path.isfile(git):
+        try:
+            with open(git, encoding="utf-8", errors="replace") as handle:
+                return handle.read(4096).lstrip().startswith("gitdir:")
+        except OSError:
+            return False
+    return os.path.isdir(os.path.join(path, ".clearance"))
+
+
+def workspace_of(cwd: str, home: str | None = None) -> str | None:
+    """The project root holding ``cwd`` (see the module docstring); ``None`` when ``cwd``
+    belongs to no project."""
+    home = os.path.normpath(home or os.path.expanduser("~"))
+    path = os.path.normpath(os.path.abspath(cwd))
+    found: str | None = None
+    while True:
+        if not _never(path, home) and _marks_project(path):
+            found = path
+        parent = os.path.dirname(path)
+        if parent == path:
+            return found
+        path = parent
 
 
 def user_policy_path(env: Mapping[str, str]) -> str:
@@ -62,7 +138,7 @@ def discover(cwd: str, env: Mapping[str, str] | None = None) -> list[tuple[str, 
     user = user_policy_path(env)
     if os.path.isfile(user):
         found.append(("user", user))
-    root = repository_root(cwd)
+    root = workspace_of(cwd, env.get("HOME"))
     path = os.path.abspath(cwd)
     projects: list[str] = []
     while True:

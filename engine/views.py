@@ -30,10 +30,11 @@ class Context:
     __slots__ = ("cwd", "home", "text", "tool", "tool_kind", "workspace")
 
     def __init__(
-        self, tool: str, tool_kind: str, workspace: str, home: str, cwd: str, text: str
+        self, tool: str, tool_kind: str, workspace: str | None, home: str, cwd: str, text: str
     ) -> None:
         self.tool = tool
         self.tool_kind = tool_kind
+        #: The project root; ``None`` when the cwd belongs to no project.
         self.workspace = workspace
         self.home = home
         self.cwd = cwd

@@ -133,20 +133,16 @@ class Protocol:
         intent = ToolIntent(
             tool, data, source=self.name, cwd=run_cwd, id=call_id, session_id=session
         )
-        return intent, self.workspace(run_cwd, env)
+        # the workspace comes from the session's directory, never from a directory field the
+        # model wrote (``dir_path``, ``workdir``): that one is a path the command runs in
+        return intent, self.workspace(cwd, env)
 
     def workspace(self, cwd: str, env: dict[str, str] | os._Environ[str]) -> str:
-        """The agent's project directory when it says so and ``cwd`` is inside it; else the
-        repository holding ``cwd`` (else ``cwd``)."""
-        if self.project_env:
-            project = env.get(self.project_env, "")
-            if project and os.path.isabs(project):
-                project = os.path.normpath(project)
-                if cwd == project or cwd.startswith(project.rstrip("/") + "/"):
-                    return project
+        """The project root holding the session's ``cwd`` (``workspace_of``); ``""`` when it
+        belongs to no project."""
         from clearance.engine.scopes import workspace_of
 
-        return workspace_of(cwd)
+        return workspace_of(cwd, env.get("HOME")) or ""
 
 
 def resolve_paths(tool_input: dict[str, object], cwd: str) -> dict[str, object]:

@@ -10,7 +10,8 @@ Codex ignores stdout then, so nothing is printed there.
 
 Payload: ``cwd, hook_event_name, model, permission_mode, session_id, tool_input, tool_name,
 tool_use_id, transcript_path, turn_id``. The shell tool arrives as ``Bash {command}``;
-``apply_patch`` carries the patch text in ``command``, which becomes the intent's ``patch``.
+``apply_patch`` carries the patch text in ``command``, which becomes the intent's ``patch``. A
+``workdir`` in the input moves the call there (the workspace stays the session's).
 
 ``--sandbox``: an allowed ``Bash`` call is answered with ``permissionDecision: allow`` and
 ``updatedInput`` (its ``command`` rewritten to run under ``clearance sandbox``), the one form
@@ -18,6 +19,8 @@ of explicit allow Codex takes.
 """
 
 from __future__ import annotations
+
+import os
 
 from clearance.hooks.base import Protocol, dumps
 
@@ -67,6 +70,10 @@ class Codex(Protocol):
     def normalize(
         self, tool: str, tool_input: dict[str, object], cwd: str
     ) -> tuple[str, dict[str, object], str]:
+        workdir = tool_input.get("workdir")
+        if isinstance(workdir, str) and workdir:
+            # the model's working directory for this call: the command runs there
+            cwd = os.path.normpath(os.path.join(cwd, os.path.expanduser(workdir)))
         patch = tool_input.get("command")
         if tool == "apply_patch" and isinstance(patch, str) and "patch" not in tool_input:
             rest = {k: v for k, v in tool_input.items() if k != "command"}

@@ -9,7 +9,8 @@ on stdout.
 
 Payload: ``session_id, transcript_path, cwd, hook_event_name, timestamp, tool_name,
 tool_input``. File paths arrive as the model wrote them, so relative ones are resolved against
-``cwd``; ``run_shell_command`` runs in ``dir_path`` (relative to ``cwd``) when it names one.
+``cwd``; ``run_shell_command`` runs in ``dir_path`` (``directory`` in older versions; relative to
+``cwd``) when it names one -- a path the model chose, so it moves the command, not the workspace.
 
 ``--sandbox``: an allowed ``run_shell_command`` is answered with ``hookSpecificOutput.tool_input``
 (its ``command`` rewritten to run under ``clearance sandbox``), which Gemini CLI's BeforeTool
@@ -59,9 +60,11 @@ class GeminiCli(Protocol):
         self, tool: str, tool_input: dict[str, object], cwd: str
     ) -> tuple[str, dict[str, object], str]:
         if tool == "run_shell_command":
-            directory = tool_input.get("dir_path")
-            if isinstance(directory, str) and directory:
-                cwd = os.path.normpath(os.path.join(cwd, directory))
+            for field in ("dir_path", "directory"):  # ``directory``: older Gemini CLI
+                directory = tool_input.get(field)
+                if isinstance(directory, str) and directory:
+                    cwd = os.path.normpath(os.path.join(cwd, os.path.expanduser(directory)))
+                    break
             return tool, tool_input, cwd
         return tool, resolve_paths(tool_input, cwd), cwd
 

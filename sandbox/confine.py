@@ -20,9 +20,9 @@ def workspace_for(cwd: str) -> str | None:
     """The project root the sandbox makes writable (decision #1: the engine answers)."""
     from clearance.engine.scopes import workspace_of
 
-    found: str | None = workspace_of(cwd)
-    if not found:
-        return None
+    # a directory in no project (no workspace: decision #1) still confines an allowed
+    # command to the directory it runs in, unless that is a shared root (below)
+    found: str = workspace_of(cwd) or os.path.abspath(cwd)
     real = os.path.realpath(found)
     from clearance.engine.pathsets import PATH_SETS
 

@@ -118,8 +118,13 @@ class _Collector:
             mode = os.stat(real).st_mode
         except OSError:
             return
+        if any(_under(real, d) for d in self.mounts.hide_dirs):
+            return  # already under a hidden directory: nothing of it is left to mask
         self._seen.add(real)
         if stat.S_ISDIR(mode):
+            # masks below it would need mount points inside the fresh, empty directory
+            self.mounts.hide_files[:] = [f for f in self.mounts.hide_files if not _under(f, real)]
+            self.mounts.hide_dirs[:] = [d for d in self.mounts.hide_dirs if not _under(d, real)]
             self.mounts.hide_dirs.append(real)
         elif _public_certificates(real, mode):
             self.mounts.exposed.append(real)

@@ -26,10 +26,11 @@ def classify(
     cwd: str | None = None,
     home: str | None = None,
     workspace: str | None = None,
+    resolve: bool = True,
 ) -> CommandFacts:
     from clearance.shellparse.api import classify as _classify
 
-    return _classify(command, cwd=cwd, home=home, workspace=workspace)
+    return _classify(command, cwd=cwd, home=home, workspace=workspace, resolve=resolve)
 
 
 def parse(command: str) -> ParseResult:

@@ -21,20 +21,32 @@ def classify(
     cwd: str | None = None,
     home: str | None = None,
     workspace: str | None = None,
+    resolve: bool = True,
 ) -> CommandFacts:
     """The facts of ``command`` run in ``cwd`` by a user whose home is ``home``.
 
-    ``workspace`` (default: ``cwd``) is the directory the agent may work in; every path is
-    marked inside or outside it. A text that does not parse still yields facts: ``ok`` is
-    false, ``error`` says why, and the commands of a best-effort split carry ``parse_error``
-    so that deny rules still see them.
+    ``workspace`` (default: ``cwd``; ``""``: there is none, the cwd belongs to no project) is
+    the directory the agent may work in; every path is marked inside or outside it.
+    ``resolve``: check the paths against this machine's file system (globs expanded, links
+    resolved, trees searched; see ``resolve``), as the hook and ``check`` do; off, the facts
+    come from the text alone (policy examples, which must mean the same on every machine).
+    A text that does not parse still yields facts: ``ok`` is false, ``error`` says why, and
+    the commands of a best-effort split carry ``parse_error`` so that deny rules still see
+    them.
     """
     cwd = os.path.abspath(cwd or os.getcwd())
     home = home or os.path.expanduser("~")
-    workspace = os.path.abspath(workspace or cwd)
+    root = None if workspace == "" else os.path.abspath(workspace or cwd)
     result = parse(command)
-    facts = CommandFacts(command, [], result.error, cwd, workspace)
-    extractor = Extractor(command, workspace, home)
+    facts = CommandFacts(command, [], result.error, cwd, root)
+    resolver = None
+    fold = False
+    if resolve:
+        from clearance.shellparse.resolve import Resolver, case_insensitive
+
+        resolver = Resolver()
+        fold = case_insensitive(root or cwd)
+    extractor = Extractor(command, root, home, cwd=cwd, resolver=resolver, fold=fold)
     if result.script is None:
         facts.markers.add("parse_error")
         facts.commands = _fallback(command, extractor, Env(home, cwd))

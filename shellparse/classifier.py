@@ -23,6 +23,7 @@ from clearance.shellparse.paths import (
     is_secret,
     is_sensitive_write,
     resolve,
+    secret_set,
 )
 
 TYPE_CHECKING = False
@@ -61,9 +62,11 @@ _URL = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^/?#@]*@)?(\[[^\]]+\]|[^/?
 _SCP = re.compile(r"(?:[^@/:\s]+@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!//)")
 
 #: Roles that are a path, and how the path is accessed. ``read_tree``: everything under it
-#: is read (``tar c``, ``grep -r``, ``rsync``), so it reads any secret it contains.
+#: is read (``tar c``, ``grep -r``, ``rsync``), so it reads any secret it contains. ``meta``:
+#: names and metadata only (``ls``, ``stat``, ``du``): not a read of the contents.
 ROLE_ACCESS = {
     "read": "read",
+    "meta": "read",
     "read_tree": "read",
     "write": "write",
     "delete": "delete",
@@ -191,10 +194,10 @@ def hosts_in(value: str) -> list[str]:
     return []
 
 
-def runs_later(resolved: str, workspace: str) -> bool:
+def runs_later(resolved: str, workspace: str | None) -> bool:
     """Whether ``resolved`` is inside the workspace and a file tools execute without being
     asked (``knowledge.autorun``: build and test configuration, hooks, start-up files…)."""
-    root = workspace.rstrip("/")
+    root = (workspace or "").rstrip("/")
     if not root or not resolved.startswith(root + "/"):
         return False
     from clearance.shellparse.knowledge import autorun
@@ -205,12 +208,26 @@ def runs_later(resolved: str, workspace: str) -> bool:
 class Classifier:
     """Classifies commands for one run of the extractor (one cwd, home, workspace)."""
 
-    def __init__(self, workspace: str, home: str) -> None:
+    def __init__(
+        self, workspace: str | None, home: str, *, cwd: str | None = None, fold: bool = False
+    ) -> None:
+        #: The project root; ``None`` outside any project (then nothing is inside it).
         self.workspace = workspace
+        #: Where ``{workspace}``-relative patterns are anchored: the workspace, else the cwd.
+        self.root = workspace or cwd or "/"
         self.home = home
+        self.cwd = cwd
+        #: The workspace's file system ignores case: protected names compare in lower case.
+        self.fold = fold
         #: While a handler runs: the directory its program works in when an option moved it
         #: (``git -C dir``, ``tar -C dir``), else ``None`` (the command's own cwd).
         self.current_cwd: str | None = None
+        #: The arguments of the part being classified that are unquoted shell globs.
+        self.glob_words: frozenset[str] = frozenset()
+        #: ``shopt -s`` options set earlier on the line (globstar, dotglob, nocaseglob).
+        self.shell_options: set[str] = set()
+        #: (resolved, access) of each part's paths, by the part's id: grounding adds each once.
+        self.seen_paths: dict[int, set[tuple[str | None, str]]] = {}
 
     # --- facts ---------------------------------------------------------------------------
 
@@ -224,11 +241,12 @@ class Classifier:
         dynamic: bool = False,
         cwd: str | None = None,
         tree: bool = False,
+        meta: bool = False,
     ) -> None:
         """Record a path ``fact`` touches, with the classes and markers it implies.
 
         ``tree``: everything under the path is read, so a directory that holds secrets
-        (``~``, ``~/.ssh``) is a secret read.
+        (``~``, ``~/.ssh``) is a secret read. ``meta``: only its name and metadata are read.
         """
         if value in {"", "-"}:
             return
@@ -246,23 +264,49 @@ class Classifier:
             parts = resolved.split("/")
             self.add_host(fact, (parts[3] if len(parts) > 3 else "") + ":")
             return
-        fact.paths.append(
-            PathFact(value, resolved, access, inside(resolved, self.workspace), source)
+        path = PathFact(
+            value,
+            resolved,
+            access,
+            inside(resolved, self.workspace),
+            source,
+            # a shell glob, or the files a filter picks (``find … -exec cat {}``: ``ROOT/{}/NAME``)
+            pattern=resolved is not None and (value in self.glob_words or "/{}" in resolved),
+            tree=tree,
         )
+        path.fold = self.fold
+        path.meta = meta
+        fact.paths.append(path)
         if access in ACCESS_CLASS:
             fact.classes.add(ACCESS_CLASS[access])
+        self.judge(fact, path)
+
+    def judge(self, fact: SimpleCommandFacts, path: PathFact) -> None:
+        """The classes and markers ``path`` gives ``fact``: a secret read, a write to the
+        system or where code runs later. A pattern counts for what it could match."""
+        resolved = path.resolved
         if resolved is None:
+            if path.access in ("read", "exec") and not path.meta:
+                # ``cat $F``, ``cat "$1"``: which file is read is not known before it runs
+                fact.markers.add("unresolved_path")
+                path.why = path.why or "its value is not known before the command runs"
             return
-        if access in ("read", "unknown", "exec") and (
-            holds_secrets(resolved, self.home) if tree else is_secret(resolved, self.home)
-        ):
-            fact.classes.add("secret_read")
+        access = path.access
+        if access in ("read", "unknown", "exec") and not path.meta:
+            if path.pattern:
+                secret = secret_set(self.home, self.fold).could_match(
+                    resolved, tree=path.tree, globstar=True
+                )
+            elif path.tree:
+                secret = holds_secrets(resolved, self.home)
+            else:
+                secret = is_secret(resolved, self.home, self.fold)
+            if secret:
+                fact.classes.add("secret_read")
         if access in ("write", "delete", "unknown"):
             if resolved.startswith(SYSTEM_PREFIXES) or resolved in ("/dev", "/sys", "/proc"):
                 fact.classes.add("system")
-            sensitive = access != "unknown" and is_sensitive_write(
-                resolved, self.home, self.workspace
-            )
+            sensitive = access != "unknown" and is_sensitive_write(resolved, self.home, self.root)
             if sensitive or (
                 access == "write"
                 and fact.program != "touch"  # an empty file, or a timestamp: nothing to run
@@ -481,6 +525,9 @@ class Classifier:
         if tree:
             role = role[: -len("_tree")]
         access = ROLE_ACCESS.get(role)
+        if role == "meta":
+            self.add_path(fact, value, "read", env, source, dynamic, cwd[0], meta=True)
+            return
         if access == "exec" and hosts_in(value):
             # code fetched and run in one go: ``deno run https://…``, ``php -f http://…``
             self.add_host(fact, value)
@@ -501,7 +548,7 @@ class Classifier:
             else:
                 self.add_path(fact, value, "read", env, source, dynamic, cwd[0], tree)
         elif role == "cwd":
-            self.add_path(fact, value, "read", env, source, dynamic, cwd[0])
+            self.add_path(fact, value, "read", env, "cwd", dynamic, cwd[0], meta=True)
             base = env.cwd if cwd[0] is None else (None if cwd[0] == UNKNOWN_CWD else cwd[0])
             where = None if dynamic else resolve(value, base, self.home)
             cwd[0] = UNKNOWN_CWD if where is None else where

@@ -165,11 +165,13 @@ def _finish(field: list[Segment], env: Env, flags: list[int]) -> list[str]:
         slash = text.find("/")
         user = text[1:] if slash < 0 else text[1:slash]
         rest = "" if slash < 0 else text[slash:]
+        # the home is literal; what follows it is still unquoted (``~/.s?h/*`` is a glob)
+        tail: list[Segment] = [(rest, False, False, False)] if rest else []
         if user == "":
-            field = [(env.home + rest, True, False, False), *field[1:]]
+            field = [(env.home, True, False, False), *tail, *field[1:]]
             flags[0] |= TILDE
         elif user == "+" and env.cwd is not None:
-            field = [(env.cwd + rest, True, False, False), *field[1:]]
+            field = [(env.cwd, True, False, False), *tail, *field[1:]]
             flags[0] |= TILDE
         elif len(field) == 1 or slash >= 0:
             flags[0] |= TILDE | TILDE_USER
@@ -206,7 +208,11 @@ def _has_glob(field: list[Segment]) -> bool:
     follows it. A lone ``[`` -- the test command ``[ -f x ]`` -- is a plain word.
     """
     for i, (text, quoted, dynamic, _) in enumerate(field):
-        if quoted or dynamic or not _GLOB_CHARS.intersection(text):
+        if quoted or dynamic:
+            continue
+        if "@(" in text or "!(" in text or "+(" in text:
+            return True  # an extglob group (``shopt -s extglob``)
+        if not _GLOB_CHARS.intersection(text):
             continue
         if "*" in text or "?" in text:
             return True

@@ -33,7 +33,7 @@ from clearance.shellparse.expand import (
     expand_word,
     word_text,
 )
-from clearance.shellparse.facts import RedirectFact, SimpleCommandFacts
+from clearance.shellparse.facts import PathFact, RedirectFact, SimpleCommandFacts
 from clearance.shellparse.handlers import _Lazy
 from clearance.shellparse.knowledge import (
     BUILD_DEFINITIONS,
@@ -65,6 +65,7 @@ from clearance.shellparse.nodes import (
     Word,
 )
 from clearance.shellparse.paths import inside, resolve
+from clearance.shellparse.world import add_selection, ground, mark_trees, selection_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
         Script,
         Statement,
     )
+    from clearance.shellparse.resolve import Resolver
 
 #: How many times commands are unwrapped inside each other (``sudo bash -c 'env sh -c …'``).
 MAX_UNWRAP = 12
@@ -120,6 +122,12 @@ _ARITH_NAME = _Lazy(r"(?<![\w$#.])\$?\{?([A-Za-z_]\w*)|\$\{?([0-9#?$!@*-])")
 _ARITH_ASSIGNED = _Lazy(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]=]*\])?\s*=(?!=)")
 _ARITH_NUMBER = _Lazy(r"\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9a-zA-Z@_]+)?)\s*")
 _COND_ARITH = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
+
+#: A ``for`` loop over at most this many values known from the text has its body judged with
+#: each of them; a longer (or unknown) list leaves the variable unknown.
+_LOOP_VALUES = 4
+#: ``Env.vars`` key of the directory stack ``pushd`` builds (entries joined by NUL).
+_DIRSTACK = "\0dirstack"
 _WRITE_OPS = {">": "write", ">|": "write", "&>": "write", ">>": "append", "&>>": "append"}
 
 
@@ -156,15 +164,35 @@ class Scope:
 class Extractor:
     """Collects ``SimpleCommandFacts`` for one parsed text."""
 
-    def __init__(self, text: str, workspace: str, home: str) -> None:
+    def __init__(
+        self,
+        text: str,
+        workspace: str | None,
+        home: str,
+        *,
+        cwd: str | None = None,
+        resolver: Resolver | None = None,
+        fold: bool = False,
+    ) -> None:
         self.text = text
         self.workspace = workspace
         self.home = home
-        self.classifier = Classifier(workspace, home)
+        self.classifier = Classifier(workspace, home, cwd=cwd, fold=fold)
+        #: Reads the file system for the facts (``None``: the text alone is judged).
+        self.resolver = resolver
+        #: What ``$(find …)`` substitutions select, by the id of their node.
+        self.selections: dict[int, list[str]] = {}
+        #: Arguments of the part being emitted that are such outputs.
+        self.pending_selections: dict[str, list[str]] = {}
         self.out: list[SimpleCommandFacts] = []
+        #: Patterns a ``for`` loop's variable holds while its body is analysed
+        #: (``for f in *.md; do cat "$f"; done``): judged as globs wherever the value is used.
+        self.loop_globs: frozenset[str] = frozenset()
         self.made = 0
         self.words = 0
         self.functions: set[str] = set()
+        #: Functions whose body changes directory (``f() { cd /x; }``).
+        self.moving_functions: set[str] = set()
         #: Files a network command wrote earlier on the line (``curl -o x.sh … && sh x.sh``).
         self.downloaded: set[str] = set()
         #: Build definitions written earlier on the line (``echo … > Makefile && make``).
@@ -193,6 +221,7 @@ class Extractor:
             return _static_output(self.out[start:], scope.stdin_text)
         stdin_text: str | None = scope.stdin_text
         upstream_network = upstream_everything = False
+        selected: list[str] | None = None
         for k, command in enumerate(commands):
             stage = scope.with_context("pipeline")
             if k:
@@ -214,7 +243,19 @@ class Extractor:
                 self._lists_everything(f) for f in produced
             )
             stdin_text = _static_output(produced, stdin_text)
+            if k and selected is not None:
+                self._read_selection(produced, selected)
+            if selected is None and self.resolver is not None:
+                self._remember_selection(-1, produced, env)
+                selected = self.selections.pop(-1, None)
         return stdin_text
+
+    def _read_selection(self, produced: list[SimpleCommandFacts], patterns: list[str]) -> None:
+        """``find … | xargs cat``: what xargs hands its command is what find selected."""
+        assert self.resolver is not None
+        for fact in produced:
+            if any(p.path == "{input}" for p in fact.paths):
+                add_selection(fact, "{input}", patterns, self.classifier, self.resolver)
 
     def command(self, command: Command, env: Env, scope: Scope) -> None:
         if isinstance(command, SimpleCommand):
@@ -230,7 +271,11 @@ class Extractor:
         elif isinstance(command, FunctionDef):
             self.functions.add(command.name)
             body = inner.with_context(f"function:{command.name}").with_marker("function_body")
-            self.command(command.body, env.copy(), body)
+            local = env.copy()
+            self.command(command.body, local, body)
+            if local.cwd != env.cwd:
+                # calling it moves the caller: where to is known only when it runs
+                self.moving_functions.add(command.name)
         elif isinstance(command, Coproc):
             self.command(command.command, env.copy(), inner.with_marker("background"))
         elif isinstance(command, Cond):
@@ -255,16 +300,31 @@ class Extractor:
             self.body(command.body, local, scope.with_context("loop"))
         elif isinstance(command, For):
             numbers = command.items is not None
+            values: list[tuple[str, bool]] | None = [] if command.items is not None else None
             for word in command.items or ():
                 self.word(word, local, scope)
                 fields, flag = expand_word(word, local)
                 numbers = numbers and not flag & (DYNAMIC | GLOB)
                 numbers = numbers and all(_ARITH_NUMBER.rx.fullmatch(f) for f in fields)
+                if values is not None and not flag & DYNAMIC:
+                    values.extend((f, bool(flag & GLOB)) for f in fields)
+                else:
+                    values = None
             local.vars.pop(command.variable, None)
             local.vars.pop(_INT_VAR + command.variable, None)
             if numbers:
                 local.vars[_INT_VAR + command.variable] = "1"
-            self.body(command.body, local, scope.with_context("loop"))
+            if values and len(values) <= _LOOP_VALUES and not numbers:
+                # a few values known from the text: the body is judged with each of them (a
+                # pattern stays a pattern: ``for f in .env*`` reads what ``.env*`` matches)
+                outer = self.loop_globs
+                for value, is_glob in values:
+                    local.vars[command.variable] = value
+                    self.loop_globs = outer | {value} if is_glob else outer
+                    self.body(command.body, local, scope.with_context("loop"))
+                self.loop_globs = outer
+            else:
+                self.body(command.body, local, scope.with_context("loop"))
         elif isinstance(command, ArithFor):
             self._arith_command(command.header, "for ((", local, scope)
             self.body(command.body, local, scope.with_context("loop"))
@@ -436,11 +496,36 @@ class Extractor:
             and not statements[0].background
             and len(statements[0].and_or.pipelines) == 1
         ):
+            start = len(self.out)
             output = self.pipeline(statements[0].and_or.pipelines[0], env.copy(), inner)
             if output is not None:
                 self.outputs[id(part)] = output
+            else:
+                self._remember_selection(id(part), self.out[start:], env)
             return
         self.body(statements, env.copy(), inner)
+
+    def _remember_selection(self, key: int, produced: list[SimpleCommandFacts], env: Env) -> None:
+        """A substitution (or a pipeline stage) that is a ``find`` prints the files it
+        selects: who reads its output reads those."""
+        finds = [f for f in produced if f.program == "find" and not f.via]
+        if len(finds) == 1 and not any(f.via for f in produced[1:]):
+            patterns = selection_of(finds[0], env.cwd, self.home)
+            if patterns:
+                self.selections[key] = patterns
+
+    def _selected_words(self, words: list[Word]) -> dict[str, list[str]]:
+        """Arguments that are the output of a ``$(find …)``, with what it selects."""
+        out: dict[str, list[str]] = {}
+        for word in words:
+            parts = word.parts
+            if len(parts) == 1 and isinstance(parts[0], DoubleQuoted):
+                parts = parts[0].parts
+            if len(parts) == 1 and isinstance(parts[0], CommandSubstitution):
+                found = self.selections.get(id(parts[0]))
+                if found is not None:
+                    out[parts[0].text] = found
+        return out
 
     def _static_word(self, word: Word) -> tuple[list[str], int] | None:
         """The fields of a word that is one command substitution with known output
@@ -583,6 +668,8 @@ class Extractor:
                 fact.program = fact.program_raw = argv[0]
                 fact.classes.add("process_control")
                 self.out.append(fact)
+            if argv[0] in self.moving_functions:
+                env.cwd = None
             return  # a call of a function defined above: its body was analysed there
 
         fact = self._new_fact(argv, command, scope, None)
@@ -601,11 +688,20 @@ class Extractor:
         stdin, stdin_text = _stdin_of(command.redirects, env, scope.stdin, scope.stdin_text)
         fact.stdin = stdin
         fact.stdin_text = stdin_text
+        self.classifier.glob_words = frozenset(
+            text
+            for r in redirects
+            if r.target is not None
+            for text, flag in [word_text(r.target, env)]
+            if flag & GLOB and not flag & DYNAMIC
+        )
         self._redirect_facts(fact, redirects, env)
         if not argv:
             fact.classes.add("write" if fact.paths else "read_only")
             self.out.append(fact)
+            self._ground(fact, env)
             return
+        self.pending_selections = self._selected_words(command.words) if self.selections else {}
         self.emit(fact, argv, flags, env, scope, stdin_text)
         if _prints_environment(fact, command, env):
             fact.classes.add("secret_read")
@@ -635,11 +731,27 @@ class Extractor:
     ) -> None:
         """Classify ``fact``, record it, then analyse every command it runs in turn."""
         _flag_markers(fact, flags)
-        nested = self.classifier.classify(fact, argv, flags, env, module)
+        classifier = self.classifier
+        classifier.glob_words = (
+            classifier.glob_words
+            | self.loop_globs
+            | frozenset(
+                a for a, f in zip(argv, flags, strict=False) if f & GLOB and not f & DYNAMIC
+            )
+        )
+        classifier.cwd = env.cwd
+        nested = classifier.classify(fact, argv, flags, env, module)
         if not module and fact.program in _BUILTIN_SEMANTICS and not flags[0] & DYNAMIC:
             self._builtin_semantics(fact, argv, flags, env, scope, nested)
+        if fact.program == "shopt" and len(argv) > 2 and argv[1] in ("-s", "-u"):
+            change = set(argv[2:]) & {"globstar", "dotglob", "nocaseglob", "extglob"}
+            if argv[1] == "-s":
+                classifier.shell_options |= change
+            else:
+                classifier.shell_options -= change
         start = len(self.out)
         self.out.append(fact)
+        self._ground(fact, env)
         self._downloads(fact, env)
         self._workspace_wide(fact)
         if "stdin_code" in fact.markers and stdin_text is not None and fact.program in _SHELLS:
@@ -656,6 +768,8 @@ class Extractor:
         """Mass destruction inside the workspace: deleting its root or its ``.git``, or
         deleting, truncating or overwriting every file at its root (``rm -rf .[!.]*``,
         ``truncate -s 0 *``)."""
+        if not self.workspace:
+            return  # no workspace: every path is outside it, judged as such
         root = self.workspace.rstrip("/")
         for path in fact.paths:
             resolved = path.resolved
@@ -675,6 +789,8 @@ class Extractor:
         """A command that names every file of the workspace: ``find .`` with no test that
         picks names, ``git ls-files`` without a pathspec, ``fd``/``rg --files`` unfiltered."""
         program = fact.program
+        if not self.workspace:
+            return False
         root = self.workspace.rstrip("/")
         argv = fact.argv
         if program == "find":
@@ -811,6 +927,34 @@ class Extractor:
         if verdict == "command" and value and not dynamic:
             nested.append(Nested(f"export {name}", shell=value.strip().lstrip("|")))
 
+    def _ground(self, fact: SimpleCommandFacts, env: Env) -> None:
+        """Check the part's paths against the machine (``world.ground``), when resolving."""
+        classifier = self.classifier
+        mark_trees(fact)
+        classifier.cwd = env.cwd
+        if fact.classes & {"build", "test"}:
+            # a build or a test writes where it runs: ``make -C /tmp/x``, ``cd /x && make``
+            moved = [p for p in fact.paths if p.source == "cwd"]
+            where = moved[-1].resolved if moved else env.cwd
+            fact.paths.append(
+                PathFact(
+                    moved[-1].path if moved else ".",
+                    where,
+                    "write",
+                    inside(where, classifier.workspace),
+                    "cwd",
+                    why="a build or test writes in the directory it runs in",
+                )
+            )
+        if self.resolver is not None:
+            selections = self.pending_selections
+            self.pending_selections = {}
+            ground(fact, classifier, self.resolver)
+            for written, patterns in selections.items():
+                if any(p.path == written for p in fact.paths):
+                    add_selection(fact, written, patterns, classifier, self.resolver)
+        classifier.glob_words = frozenset()
+
     def _downloads(self, fact: SimpleCommandFacts, env: Env) -> None:
         """Track what the line writes that later commands run: a download executed
         (``curl -o x.sh … && sh x.sh``), a build definition rewritten before a build
@@ -918,6 +1062,9 @@ class Extractor:
             if env.cwd is None:
                 child.markers.add("unknown_cwd")
             self.emit(child, list(request.argv), list(flags), env, inner, None, request.module)
+            if request.label in ("builtin", "command") and request.cwd is None:
+                # ``builtin cd /x``, ``command cd /x``: the shell itself moves
+                _builtin_effects(child, list(request.argv), list(flags), env, env.home)
             return
         assert request.shell is not None
         try:
@@ -1500,14 +1647,34 @@ def _builtin_effects(
     program = fact.program
     if program in ("cd", "pushd"):
         operands = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
-        if not operands:
+        before = env.cwd
+        if program == "pushd" and operands and operands[0][:1] in ("+", "-"):
+            env.cwd = None  # rotating the stack
+        elif not operands:
             env.cwd = home if program == "cd" and "$" not in home else None
         elif operands[0] == "-" or any(f & (DYNAMIC | GLOB) for f in flags[1:]):
             env.cwd = None
+        elif "CDPATH" in env.vars and not operands[0].startswith(("/", ".")):
+            env.cwd = None  # CDPATH may send a relative name elsewhere
         else:
             env.cwd = resolve(operands[0], env.cwd, home)
+        if program == "pushd":
+            stack = env.vars.get(_DIRSTACK)
+            if before is None:
+                env.vars.pop(_DIRSTACK, None)
+            else:
+                env.vars[_DIRSTACK] = before + ("\0" + stack if stack else "")
     elif program == "popd":
-        env.cwd = None
+        stack = env.vars.get(_DIRSTACK)
+        operands = [a for a in argv[1:] if a != "-n"]
+        if stack and not operands and "-n" not in argv:
+            top, _, rest = stack.partition("\0")
+            env.cwd = top
+            env.vars[_DIRSTACK] = rest
+        elif "-n" not in argv:
+            env.cwd = None
+            env.vars.pop(_DIRSTACK, None)
+
     elif program in ("export", "declare", "typeset", "local", "readonly"):
         for value, flag in zip(argv[1:], flags[1:], strict=False):
             name, eq, text = value.partition("=")

@@ -62,13 +62,31 @@ MARKERS = (
     "unknown_env",  # an environment variable the tables do not know rides along with the program
     "dynamic_arithmetic",  # bash evaluates a value not in the text as arithmetic or a subscript
     "workspace_wide",  # deletes, truncates or rewrites the workspace, every file in it, or .git
+    "unresolved_path",  # a path could not be resolved here (permission, link loop, a bound hit)
 )
 
 
 class PathFact:
-    """A path a command touches: as written, resolved, and where it lies."""
+    """A path a command touches: as written, resolved, and where it lies.
 
-    __slots__ = ("access", "inside_workspace", "path", "resolved", "source")
+    One path as written may give several facts: the glob itself (judged as a pattern), each
+    file it expands to (``source: glob``), the target of a symbolic link on the way
+    (``source: link``), a protected file inside a tree the command reads (``source: tree``).
+    ``why`` says how a derived fact was found.
+    """
+
+    __slots__ = (
+        "access",
+        "fold",
+        "inside_workspace",
+        "meta",
+        "path",
+        "pattern",
+        "resolved",
+        "source",
+        "tree",
+        "why",
+    )
 
     def __init__(
         self,
@@ -77,6 +95,10 @@ class PathFact:
         access: str,
         inside_workspace: bool | None,
         source: str,
+        *,
+        pattern: bool = False,
+        tree: bool = False,
+        why: str | None = None,
     ) -> None:
         self.path = path
         #: Absolute, normalised; ``None`` when it cannot be known (dynamic, unknown cwd).
@@ -88,8 +110,18 @@ class PathFact:
         self.access = access
         #: ``None`` when unknown -- which policies treat as outside.
         self.inside_workspace = inside_workspace
-        #: what put it here: ``argument``, ``redirect``, ``option``, ``cwd``
+        #: what put it here: ``argument``, ``redirect``, ``option``, ``cwd``, ``tool``; derived
+        #: facts: ``glob``, ``link``, ``tree``, ``filter``
         self.source = source
+        #: ``resolved`` is a shell glob: matchers ask whether it *could* match
+        self.pattern = pattern
+        #: the operation reaches everything under the path (``grep -r``, ``rm -r``, ``tar c``)
+        self.tree = tree
+        #: the file system here is case-insensitive: matchers compare in lower case
+        self.fold = False
+        #: only the name and metadata are read (``ls``, ``stat``, ``du``), not the contents
+        self.meta = False
+        self.why = why
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -98,6 +130,11 @@ class PathFact:
             "access": self.access,
             "inside_workspace": self.inside_workspace,
             "source": self.source,
+            "pattern": self.pattern,
+            "tree": self.tree,
+            "case_insensitive": self.fold,
+            "metadata_only": self.meta,
+            "why": self.why,
         }
 
 
@@ -126,6 +163,7 @@ class SimpleCommandFacts:
         "context",
         "depth",
         "end",
+        "excluded",
         "hosts",
         "markers",
         "options",
@@ -172,8 +210,17 @@ class SimpleCommandFacts:
         #: The text on standard input when the analysis knows it (not serialised).
         self.stdin_text: str | None = None
         self.depth = 0
+        #: Protected files a tree operation would have reached but that the program's own
+        #: defaults or options leave out: ``(path, why)`` (``rg`` skips hidden files…).
+        self.excluded: list[tuple[str, str]] = []
 
     def to_dict(self) -> dict[str, object]:
+        out = self._dict()
+        if self.excluded:
+            out["excluded"] = [{"path": p, "why": w} for p, w in self.excluded]
+        return out
+
+    def _dict(self) -> dict[str, object]:
         return {
             "argv": self.argv,
             "program": self.program,
@@ -205,7 +252,7 @@ class CommandFacts:
         commands: list[SimpleCommandFacts],
         error: ParseError | None,
         cwd: str,
-        workspace: str,
+        workspace: str | None,
     ) -> None:
         self.text = text
         self.commands = commands

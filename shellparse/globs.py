@@ -7,13 +7,21 @@ paths or names, or have a single ``*``: plain string tests decide them. Only a s
 
 Semantics: ``~/`` is the home, ``{workspace}`` the workspace root; a pattern with a ``/`` is
 anchored (absolute, or relative to the workspace), one without matches a name at any depth;
-``**`` spans segments; a pattern covers what it names and everything under it, unless it ends
-with ``$`` (exactly that path).
+``**`` spans segments (``dir/**`` covers ``dir`` itself too); a pattern covers what it names and
+everything under it, unless it ends with ``$`` (exactly that path). A pattern starting with ``!``
+excludes what it names from the other patterns of its group (``.env.*`` but not
+``!.env.example``).
+
+Besides ``match`` (a path), a set answers ``could_match`` (a shell glob: could one of the paths it
+expands to be in the set?) and ``match_tree`` (an operation on everything under a directory: is
+the directory in the set, or could something below it be?).
 """
 
 from __future__ import annotations
 
 import re
+
+TYPE_CHECKING = False
 
 _SEGMENT_REGEX: dict[str, re.Pattern[str]] = {}
 
@@ -73,11 +81,9 @@ def _match_segments(
     while pi < len(pattern):
         glob = pattern[pi]
         if glob == "**":
-            # a final ``**`` is what is inside: at least one segment (``src/**`` is not ``src``)
-            first = si + 1 if pi == len(pattern) - 1 else si
+            # a final ``**`` covers the directory itself too: ``src/**`` matches ``src``
             return any(
-                _match_segments(pattern, path, pi + 1, k, prefix)
-                for k in range(first, len(path) + 1)
+                _match_segments(pattern, path, pi + 1, k, prefix) for k in range(si, len(path) + 1)
             )
         if si >= len(path) or not segment_match(glob, path[si]):
             return False
@@ -130,6 +136,374 @@ class PathPattern:
             return bool(parts) and segment_match(name, parts[-1])
         return any(segment_match(name, part) for part in parts)
 
+    def could_match(self, glob: str, *, tree: bool = False, globstar: bool = False) -> bool:
+        """Whether a path the shell glob ``glob`` (absolute) expands to could be matched --
+        or, with ``tree``, could lie above something matched (``rm -rf d*`` reaches into it).
+
+        The shell side follows bash: a segment not starting with ``.`` never matches a name
+        that does, and ``**`` spans directories only with ``globstar``.
+        """
+        return self.could_match_segments(_shell_segments(glob, globstar), tree)
+
+    def could_match_segments(self, shell: list[Segment], tree: bool) -> bool:
+        """``could_match`` for a glob already cut into segments (``_shell_segments``)."""
+        if not self.anchored:
+            # (below a tree, a name at any depth is found by searching it, not from the text)
+            name = (self.segments[0], _pattern_tokens(self.segments[0]))
+            found = [k for k, seg in enumerate(shell) if seg[1] == "{}"]
+            after = found[0] if found else len(shell)
+            if self.exact:
+                last = len(shell) - 1
+                return last >= 0 and _name_meets(shell[last], name, last > after)
+            return any(_name_meets(seg, name, k > after) for k, seg in enumerate(shell))
+        pattern: list[tuple[str, list[tuple[bool, frozenset[str]] | None]] | None] = [
+            None if s == "**" else (s, _pattern_tokens(s)) for s in self.segments
+        ]
+        memo: dict[tuple[int, int], bool] = {}
+        return _overlap(pattern, shell, 0, 0, not self.exact, tree, memo)
+
+    def match_tree(self, path: str) -> bool:
+        """Everything under ``path`` is touched: is it, or could something below it be, in
+        the pattern? Only anchored patterns can say so from the text."""
+        if self.match(path):
+            return True
+        if not self.anchored:
+            return False
+        parts = [p for p in path.split("/") if p]
+        if self.literal is not None:
+            root = "/" + "/".join(parts)
+            return self.literal.startswith(root.rstrip("/") + "/")
+        return _match_ancestor(self.segments, parts, 0, 0)
+
+
+def _name_meets(
+    segment: Segment,
+    name: tuple[str, list[tuple[bool, frozenset[str]] | None]],
+    filtered: bool,
+) -> bool:
+    """A glob segment against a name pattern that may match at any depth (``.env*``).
+
+    A shell glob counts when it aims at names of that shape (see ``_specific``). A filter
+    (``find -name``, ``grep --include``: a segment under ``{}``) counts when it admits the
+    name's plainest instances (``.env``, ``id_rsa``, ``x.pem``): ``*.py`` admits none of them,
+    ``*`` and ``.e*`` do."""
+    text, tokens = segment
+    if isinstance(tokens, str):
+        return False
+    if not _has_wild(text):
+        return segment_match(name[0], text)
+    if not filtered:
+        return _specific(tokens) and _segment_overlap(segment, name)
+    return any(_segment_overlap(segment, ("", w), False) for w in _witnesses(name[1]))
+
+
+def _has_wild(text: str) -> bool:
+    return "*" in text or "?" in text or "[" in text or "(" in text or "\\" in text
+
+
+def _witnesses(
+    name: list[tuple[bool, frozenset[str]] | None],
+) -> list[list[tuple[bool, frozenset[str]] | None]]:
+    """The plainest names a pattern matches: each ``*`` empty or ``x``, each ``?`` ``x``,
+    each class its first member."""
+    out: list[list[tuple[bool, frozenset[str]] | None]] = [[]]
+    for token in name:
+        if token is None:
+            plain: list[tuple[bool, frozenset[str]] | None] = [(False, frozenset("x"))]
+            out = [w + extra for w in out for extra in ([], plain)][:16]
+        elif token[0]:
+            letter = "x" if "x" not in token[1] else "y"
+            out = [[*w, (False, frozenset(letter))] for w in out]
+        else:
+            out = [[*w, (False, frozenset(min(token[1])))] for w in out] if token[1] else []
+    return out
+
+
+def _specific(segment: list[tuple[bool, frozenset[str]] | None] | str) -> bool:
+    """Whether a glob segment aims at names of some shape: it starts with a literal or a
+    class (``.*``, ``id_*``, ``[.]e*``) or has no ``*`` (``.en?``). ``*``, ``*.py`` and
+    ``**`` are judged by what they match on the machine, not by every name they could
+    match (``*.py`` could match ``id_rsa.py``: so could any file name)."""
+    if isinstance(segment, str) or not segment:
+        return False
+    if None not in segment:
+        return True
+    first = segment[0]
+    return first is not None and first != _ANY
+
+
+def _match_ancestor(pattern: tuple[str, ...], path: list[str], pi: int, si: int) -> bool:
+    """Whether ``path[si:]`` is a proper prefix of something ``pattern[pi:]`` matches."""
+    while pi < len(pattern):
+        if si >= len(path):
+            return True
+        glob = pattern[pi]
+        if glob == "**":
+            return True
+        if not segment_match(glob, path[si]):
+            return False
+        pi += 1
+        si += 1
+    return False
+
+
+# --- glob against glob: could their languages meet? ------------------------------------------
+
+# A token is a character set ``(negated, characters)`` or ``None`` for ``*``; ``?`` is
+# ``(True, {"/"})``.
+_ANY: tuple[bool, frozenset[str]] = (True, frozenset("/"))
+_NOT_DOT: tuple[bool, frozenset[str]] = (True, frozenset("./"))
+_POSIX_CLASSES = {
+    "alpha": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "upper": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "lower": "abcdefghijklmnopqrstuvwxyz",
+    "digit": "0123456789",
+    "alnum": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+    "xdigit": "0123456789abcdefABCDEF",
+    "space": " \t\n\r\f\v",
+    "blank": " \t",
+    "punct": "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+    "word": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
+}
+_EXTGLOB_OPENERS = frozenset("@!+*?")
+
+
+def _bracket(text: str, i: int) -> tuple[tuple[bool, frozenset[str]] | None, int]:
+    """The class starting at ``text[i] == "["``: (set, index after it), or (None, i) when
+    there is no closing bracket (then ``[`` is literal)."""
+    j = i + 1
+    negated = j < len(text) and text[j] in "!^"
+    if negated:
+        j += 1
+    chars: set[str] = set()
+    first = True
+    while j < len(text):
+        c = text[j]
+        if c == "]" and not first:
+            return (negated, frozenset(chars)), j + 1
+        first = False
+        if c == "[" and text.startswith("[:", j):
+            end = text.find(":]", j + 2)
+            if end > 0:
+                chars.update(_POSIX_CLASSES.get(text[j + 2 : end], ""))
+                j = end + 2
+                continue
+        if c == "\\" and j + 1 < len(text):
+            c = text[j + 1]
+            j += 1
+        if j + 2 < len(text) and text[j + 1] == "-" and text[j + 2] != "]":
+            lo, hi = ord(c), ord(text[j + 2])
+            if hi - lo > 512:
+                return (True, frozenset("/")), text.find("]", j + 2) + 1 or len(text)
+            chars.update(chr(k) for k in range(lo, hi + 1))
+            j += 3
+            continue
+        chars.add(c)
+        j += 1
+    return None, i
+
+
+_PATTERN_TOKENS: dict[str, list[tuple[bool, frozenset[str]] | None]] = {}
+_SHELL_TOKENS: dict[tuple[str, bool], list[tuple[bool, frozenset[str]] | None] | str] = {}
+
+if TYPE_CHECKING:
+    #: A shell glob's segment: its text and its tokens (``"**"`` globstar, ``"{}"`` find's).
+    Segment = tuple[str, list[tuple[bool, frozenset[str]] | None] | str]
+
+
+def _shell_segments(glob: str, globstar: bool) -> list[Segment]:
+    out: list[Segment] = []
+    for text in glob.split("/"):
+        if not text:
+            continue
+        key = (text, globstar)
+        tokens = _SHELL_TOKENS.get(key)
+        if tokens is None:
+            tokens = _SHELL_TOKENS[key] = _shell_tokens(text, globstar)
+        out.append((text, tokens))
+    return out
+
+
+def _pattern_tokens(segment: str) -> list[tuple[bool, frozenset[str]] | None]:
+    found = _PATTERN_TOKENS.get(segment)
+    if found is None:
+        found = _PATTERN_TOKENS[segment] = _tokenize_pattern(segment)
+    return found
+
+
+def _tokenize_pattern(segment: str) -> list[tuple[bool, frozenset[str]] | None]:
+    out: list[tuple[bool, frozenset[str]] | None] = []
+    i = 0
+    while i < len(segment):
+        c = segment[i]
+        if c == "*":
+            if not out or out[-1] is not None:
+                out.append(None)
+            i += 1
+        elif c == "?":
+            out.append(_ANY)
+            i += 1
+        elif c == "[":
+            found, after = _bracket(segment, i)
+            if found is None:
+                out.append((False, frozenset("[")))
+                i += 1
+            else:
+                out.append(found)
+                i = after
+        else:
+            out.append((False, frozenset(c)))
+            i += 1
+    return out
+
+
+def _shell_tokens(segment: str, globstar: bool) -> list[tuple[bool, frozenset[str]] | None] | str:
+    """A shell glob segment as tokens; ``"**"`` for a globstar segment. An extglob group
+    (``@(a|b)``, ``!(x)``…) or a backslash makes the segment read as ``*`` plus its literal
+    start: wider than bash, never narrower."""
+    if (segment == "**" and globstar) or segment == "{}":
+        return "**" if segment == "**" else "{}"
+    i = 0
+    out: list[tuple[bool, frozenset[str]] | None] = []
+    while i < len(segment):
+        c = segment[i]
+        if c in _EXTGLOB_OPENERS and segment[i + 1 : i + 2] == "(":
+            return [*out, None]
+        if c == "\\" and i + 1 < len(segment):
+            out.append((False, frozenset(segment[i + 1])))
+            i += 2
+            continue
+        if c == "*":
+            if not out or out[-1] is not None:
+                out.append(None)
+            i += 1
+        elif c == "?":
+            out.append(_ANY)
+            i += 1
+        elif c == "[":
+            found, after = _bracket(segment, i)
+            if found is None:
+                out.append((False, frozenset("[")))
+                i += 1
+            else:
+                out.append(found)
+                i = after
+        else:
+            out.append((False, frozenset(c)))
+            i += 1
+    return out
+
+
+def _meet(
+    x: tuple[bool, frozenset[str]], y: tuple[bool, frozenset[str]]
+) -> tuple[bool, frozenset[str]]:
+    nx, cx = x
+    ny, cy = y
+    if not nx and not ny:
+        return False, cx & cy
+    if not nx:
+        return False, cx - cy
+    if not ny:
+        return False, cy - cx
+    return True, cx | cy
+
+
+def _segment_overlap(
+    segment: Segment,
+    pattern_segment: tuple[str, list[tuple[bool, frozenset[str]] | None]],
+    hidden: bool = True,
+) -> bool:
+    """Whether some name matches both the shell glob segment and the pattern segment. The
+    shell side obeys bash's rule that only a literal ``.`` matches a leading dot."""
+    text, shell = segment
+    ptext, pattern = pattern_segment
+    if not isinstance(shell, str) and ptext:
+        if not _has_wild(text):
+            return segment_match(ptext, text) if _has_wild(ptext) else text == ptext
+        if not _has_wild(ptext):
+            if hidden and ptext.startswith(".") and not text.startswith((".", "[")):
+                return False  # (a leading class is given the benefit of the doubt)
+            from clearance.shellparse.resolve import segment_regex
+
+            return segment_regex(text).fullmatch(ptext) is not None
+    if isinstance(shell, str):  # globstar: a name not starting with a dot; ``{}``: any name
+        # (a file ``find`` selects is never literally named ``*``: that pattern is for globs)
+        shell = [_NOT_DOT, None] if shell == "**" else [(True, frozenset("/*")), None]
+    hidden_rule = hidden and not (shell and shell[0] == (False, frozenset(".")))
+    seen: set[tuple[int, int, bool]] = set()
+    stack = [(0, 0, False)]
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        i, j, started = state
+        if i == len(shell) and j == len(pattern):
+            return True
+        a_end = i >= len(shell)
+        b_end = j >= len(pattern)
+        a = None if a_end else shell[i]
+        b = None if b_end else pattern[j]
+        if not a_end and a is None:
+            stack.append((i + 1, j, started))
+        if not b_end and b is None:
+            stack.append((i, j + 1, started))
+        if a_end or b_end:
+            continue
+        chars = _meet(_ANY if a is None else a, _ANY if b is None else b)
+        if not started and hidden_rule:
+            chars = _meet(chars, _NOT_DOT)
+        if chars[0] or chars[1]:
+            stack.append((i if a is None else i + 1, j if b is None else j + 1, True))
+    return False
+
+
+def _overlap(
+    pattern: list[tuple[str, list[tuple[bool, frozenset[str]] | None]] | None],
+    shell: list[Segment],
+    pi: int,
+    si: int,
+    prefix: bool,
+    tree: bool,
+    memo: dict[tuple[int, int], bool],
+) -> bool:
+    key = (pi, si)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    memo[key] = False
+    if pi == len(pattern):
+        result = si == len(shell) or prefix
+    elif si == len(shell):
+        result = tree or all(p is None for p in pattern[pi:])
+    else:
+        seg = pattern[pi]
+        sh = shell[si]
+        if seg is None:
+            result = _overlap(pattern, shell, pi + 1, si, prefix, tree, memo) or _overlap(
+                pattern, shell, pi, si + 1, prefix, tree, memo
+            )
+        elif sh[1] in ("**", "{}"):
+            result = (
+                _overlap(pattern, shell, pi, si + 1, prefix, tree, memo)
+                or (
+                    _segment_overlap(sh, seg)
+                    and _overlap(pattern, shell, pi + 1, si, prefix, tree, memo)
+                )
+                or (
+                    _segment_overlap(sh, seg)
+                    and _overlap(pattern, shell, pi + 1, si + 1, prefix, tree, memo)
+                )
+            )
+        else:
+            # names under a ``{}`` (what ``find`` selects) are fnmatch'ed: ``*`` matches dots
+            hidden = not any(seg[1] == "{}" for seg in shell[:si])
+            result = _segment_overlap(sh, seg, hidden) and _overlap(
+                pattern, shell, pi + 1, si + 1, prefix, tree, memo
+            )
+    memo[key] = result
+    return result
+
 
 def regex_source(pattern: str, home: str, workspace: str) -> str:
     """The same pattern as a regular expression over absolute paths (for long-lived
@@ -156,37 +530,201 @@ def regex_source(pattern: str, home: str, workspace: str) -> str:
     return glob_to_regex(pattern, home, descendants=not exact)
 
 
-class GlobSet:
-    """Several patterns; matches when one does.
+class _Index:
+    """A set of patterns sorted by shape so that one path is decided by a few hash lookups
+    and C-level ``startswith``/``endswith`` calls, whatever the number of patterns: literal
+    paths by the path's ancestors, literal names by its segments, ``name*``/``*name`` by
+    prefix and suffix tuples; only the rest is matched one by one. Nothing is compiled, so
+    a hook that matches a few paths pays nothing up front."""
 
-    A short-lived process (a hook) matches a handful of paths: string tests, nothing to
-    compile. After ``COMPILE_AFTER`` matches the set compiles itself into one regex, which a
-    long-lived process (``gate``, the runner, a benchmark) then uses.
-    """
+    __slots__ = (
+        "anchored",
+        "anchored_patterns",
+        "exact_names",
+        "exact_paths",
+        "exact_prefixes",
+        "exact_suffixes",
+        "names",
+        "prefixes",
+        "rest",
+        "suffixes",
+        "trees",
+    )
 
-    COMPILE_AFTER = 64
-
-    __slots__ = ("_calls", "_regex", "home", "patterns", "texts", "workspace")
-
-    def __init__(self, patterns: list[str] | tuple[str, ...], home: str, workspace: str) -> None:
-        self.texts = list(patterns)
-        self.home = home
-        self.workspace = workspace
-        self.patterns = [PathPattern(p, home, workspace) for p in patterns]
-        self._calls = 0
-        self._regex: re.Pattern[str] | None = None
+    def __init__(self, patterns: list[PathPattern]) -> None:
+        trees: set[str] = set()
+        exact_paths: set[str] = set()
+        names: set[str] = set()
+        exact_names: set[str] = set()
+        prefixes: list[str] = []
+        suffixes: list[str] = []
+        exact_prefixes: list[str] = []
+        exact_suffixes: list[str] = []
+        rest: list[PathPattern] = []
+        heads: list[tuple[str, PathPattern]] = []
+        for pattern in patterns:
+            if pattern.literal is not None:
+                (exact_paths if pattern.exact else trees).add(pattern.literal)
+                continue
+            if pattern.anchored:
+                fixed = []
+                for segment in pattern.segments:
+                    if any(c in segment for c in "*?["):
+                        break
+                    fixed.append(segment)
+                heads.append(("/" + "/".join(fixed), pattern))
+                continue
+            name = pattern.segments[0]
+            wild = sum(name.count(c) for c in "*?[")
+            if wild == 0:
+                (exact_names if pattern.exact else names).add(name)
+            elif wild == 1 and name.count("*") == 1 and name.startswith("*") != name.endswith("*"):
+                if name.endswith("*"):
+                    (exact_prefixes if pattern.exact else prefixes).append(name[:-1])
+                else:
+                    (exact_suffixes if pattern.exact else suffixes).append(name[1:])
+            else:
+                rest.append(pattern)
+        self.trees = frozenset(trees)
+        self.exact_paths = frozenset(exact_paths)
+        self.names = frozenset(names)
+        self.exact_names = frozenset(exact_names)
+        self.prefixes = tuple(prefixes)
+        self.suffixes = tuple(suffixes)
+        self.exact_prefixes = tuple(exact_prefixes)
+        self.exact_suffixes = tuple(exact_suffixes)
+        self.rest = tuple(rest)
+        #: anchored globs by their literal start: only a path under it can match
+        self.anchored = tuple((h, h.rstrip("/") + "/") for h, _ in heads)
+        self.anchored_patterns = tuple(p for _, p in heads)
 
     def match(self, path: str) -> bool:
-        regex = self._regex
-        if regex is not None:
-            return regex.fullmatch(path) is not None
-        self._calls += 1
-        if self._calls > self.COMPILE_AFTER and self.texts:
-            self._regex = re.compile(
-                "|".join(f"(?:{regex_source(p, self.home, self.workspace)})" for p in self.texts),
-                re.DOTALL,
-            )
-        for pattern in self.patterns:
-            if pattern.match(path):
+        if path in self.exact_paths:
+            return True
+        parts = [p for p in path.split("/") if p]
+        trees = self.trees
+        if trees:
+            if "/" in trees:
                 return True
-        return False
+            prefix = ""
+            for part in parts:
+                prefix = prefix + "/" + part
+                if prefix in trees:
+                    return True
+        if parts:
+            names = self.names
+            prefixes = self.prefixes
+            suffixes = self.suffixes
+            for part in parts:
+                if part in names:
+                    return True
+                if prefixes and part.startswith(prefixes):
+                    return True
+                if suffixes and part.endswith(suffixes):
+                    return True
+            last = parts[-1]
+            if last in self.exact_names:
+                return True
+            if self.exact_prefixes and last.startswith(self.exact_prefixes):
+                return True
+            if self.exact_suffixes and last.endswith(self.exact_suffixes):
+                return True
+        for (head, under), pattern in zip(self.anchored, self.anchored_patterns, strict=True):
+            if (path == head or path.startswith(under)) and pattern.match(path):
+                return True
+        return any(pattern.match(path) for pattern in self.rest)
+
+
+class GlobSet:
+    """Several patterns; matches when one does and no ``!`` pattern does.
+
+    Matching goes through an index of the patterns by shape (``_Index``): a few lookups per
+    path, nothing compiled. ``fold``: for a case-insensitive file system, patterns and paths
+    are compared in lower case.
+    """
+
+    __slots__ = (
+        "_could",
+        "_excluded_index",
+        "_index",
+        "excluded",
+        "fold",
+        "home",
+        "patterns",
+        "texts",
+        "workspace",
+    )
+
+    def __init__(
+        self,
+        patterns: list[str] | tuple[str, ...],
+        home: str,
+        workspace: str,
+        *,
+        fold: bool = False,
+    ) -> None:
+        self.fold = fold
+        if fold:
+            patterns = [p.lower() for p in patterns]
+            home = home.lower()
+            workspace = workspace.lower()
+        self.texts = [p for p in patterns if not p.startswith("!")]
+        negated = [p[1:] for p in patterns if p.startswith("!")]
+        self.home = home
+        self.workspace = workspace
+        self.patterns = [PathPattern(p, home, workspace) for p in self.texts]
+        self.excluded = [PathPattern(p, home, workspace) for p in negated]
+        self._index: _Index | None = None
+        self._excluded_index: _Index | None = None
+        self._could: dict[tuple[str, bool, bool], bool] = {}
+
+    def match(self, path: str) -> bool:
+        if self.fold:
+            path = path.lower()
+        index = self._index
+        if index is None:
+            index = self._index = _Index(self.patterns)
+            self._excluded_index = _Index(self.excluded)
+        if not index.match(path):
+            return False
+        excluded = self._excluded_index
+        return not (self.excluded and excluded is not None and excluded.match(path))
+
+    def could_match(self, glob: str, *, tree: bool = False, globstar: bool = False) -> bool:
+        """Whether a path the shell glob ``glob`` expands to could be in the set (see
+        :meth:`PathPattern.could_match`); exclusions are not trusted to narrow a glob."""
+        if self.fold:
+            glob = glob.lower()
+        key = (glob, tree, globstar)
+        found = self._could.get(key)
+        if found is None:
+            segments = _shell_segments(glob, globstar)
+            found = any(p.could_match_segments(segments, tree) for p in self.patterns)
+            self._could[key] = found
+        return found
+
+    def match_tree(self, path: str) -> bool:
+        """Whether an operation on everything under ``path`` touches the set."""
+        if self.fold:
+            path = path.lower()
+        if self.match(path):
+            return True
+        return any(p.match_tree(path) for p in self.patterns)
+
+
+class GlobUnion:
+    """Several sets, each with its own exclusions (a policy's ``sets: [secrets, agent_config]``)."""
+
+    __slots__ = ("sets",)
+
+    def __init__(self, sets: list[GlobSet]) -> None:
+        self.sets = sets
+
+    def match(self, path: str) -> bool:
+        return any(s.match(path) for s in self.sets)
+
+    def could_match(self, glob: str, *, tree: bool = False, globstar: bool = False) -> bool:
+        return any(s.could_match(glob, tree=tree, globstar=globstar) for s in self.sets)
+
+    def match_tree(self, path: str) -> bool:
+        return any(s.match_tree(path) for s in self.sets)

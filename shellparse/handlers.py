@@ -880,11 +880,11 @@ def git_global(
         elif opt is not None and opt.name == "--git-dir" and value:
             # the repository's configuration (pager, hooks, fsmonitor…) is read from there
             where = resolve(value, env.cwd, c.home)
-            if where != c.workspace.rstrip("/") + "/.git":
+            if not c.workspace or where != c.workspace.rstrip("/") + "/.git":
                 fact.classes.add("code_exec")
                 fact.markers.add("env_code")
     cwd = env.cwd if c.current_cwd is None else c.current_cwd
-    if cwd and _embedded_repository(cwd, c.workspace):
+    if cwd and c.workspace and _embedded_repository(cwd, c.workspace):
         fact.classes.add("code_exec")
         fact.markers.add("env_code")
 

@@ -11,17 +11,26 @@ import re
 
 from clearance.shellparse.globs import GlobSet
 
-#: Files whose content is a credential. Shared with the engine's ``secrets`` path set.
+#: Files whose content is a credential: the one notion of "secret" for every surface (the
+#: classifier's ``secret_read`` and the engine's ``secrets`` path set are both this list, read by
+#: the same matcher). ``!`` patterns are exceptions: committed templates (``.env.example``,
+#: ``.env.sample``, ``.env.template`` and ``*.example`` / ``*.sample`` / ``*.template`` of any
+#: other secret name) hold no credential; every other ``.env*`` is a secret.
 SECRET_PATTERNS = (
-    ".env",
-    ".env.*",
-    ".envrc",
+    ".env*",
+    "!*.example$",
+    "!*.sample$",
+    "!*.template$",
     "*.pem",
     "*.key",
     "*.p12",
     "*.pfx",
     "*.jks",
     "*.keystore",
+    "*.ppk",
+    "*.kdbx",
+    "*.kdb",
+    "*.agekey",
     "id_rsa*",
     "id_dsa*",
     "id_ecdsa*",
@@ -29,42 +38,128 @@ SECRET_PATTERNS = (
     ".netrc",
     "_netrc",
     ".npmrc",
+    ".yarnrc.yml",
     ".pypirc",
     ".git-credentials",
     ".htpasswd",
     ".pgpass",
     ".my.cnf",
+    ".mylogin.cnf",
     ".vault-token",
+    ".boto",
+    ".s3cfg",
+    ".passwd-s3fs",
+    ".databrickscfg",
     "credentials",
     "credentials.json",
     "*credentials*.json",
     "service-account*.json",
     "secrets.y*ml",
+    "kubeconfig",
+    "*.kubeconfig",
     "*.tfstate",
+    "*.tfstate.*",
+    "terraform.tfstate.d",
     "*.tfvars",
+    "*.tfvars.json",
+    # coding agents' own token stores
+    "~/.claude/.credentials.json",
+    "~/.claude.json",
+    "~/.codex/auth.json",
+    "~/.gemini/oauth_creds.json",
+    "~/.gemini/google_accounts.json",
+    "~/.config/github-copilot",
+    "~/.copilot",
+    "~/.cursor/cli-config.json",
+    "~/.config/Cursor/User/globalStorage",
+    "~/Library/Application Support/Cursor/User/globalStorage",
+    "~/.aider.oauth-keys.env",
+    # cloud CLIs, Kubernetes, infrastructure
     "~/.ssh",
     "~/.aws",
     "~/.gnupg",
     "~/.kube",
     "~/.azure",
     "~/.config/gcloud",
-    "~/.config/gh",
-    "~/.docker/config.json",
-    "~/.password-store",
+    "~/.oci",
+    "~/.config/doctl",
+    "~/.fly",
+    "~/.config/linode-cli",
+    "~/.aliyun",
+    "~/.bluemix",
+    "~/.config/rclone",
+    "~/.snowflake",
+    "~/.kaggle",
+    "~/.cache/huggingface/token",
+    "~/.huggingface/token",
+    "~/.netlify",
+    "~/.wrangler",
+    "~/.config/.wrangler",
+    "~/.local/share/com.vercel.cli",
+    "/var/run/secrets",
+    "/run/secrets",
     "~/.terraform.d/credentials*",
+    # forges, registries and package managers
+    "~/.config/gh",
+    "~/.config/hub",
+    "~/.config/glab-cli",
+    "~/.config/git/credentials",
+    "~/.docker/config.json",
+    "~/.config/containers/auth.json",
+    "/run/user/*/containers/auth.json",
     "~/.cargo/credentials*",
     "~/.gem/credentials",
+    "~/.local/share/gem/credentials",
+    "~/.config/pip/pip.conf",
+    "~/.pip/pip.conf",
+    "~/.config/pypoetry/auth.toml",
+    "~/.config/composer/auth.json",
+    "~/.composer/auth.json",
+    "~/.nuget/NuGet/NuGet.Config",
+    "~/.m2/settings.xml",
+    "~/.m2/settings-security.xml",
+    "~/.gradle/gradle.properties",
+    # encryption keys and password managers
+    "~/.config/sops",
+    "~/Library/Application Support/sops",
+    "~/.password-store",
+    "~/.config/op",
+    "~/.op",
+    "~/.config/Bitwarden CLI",
+    "~/Library/Application Support/Bitwarden CLI",
+    "~/.lpass",
+    "~/.config/lpass",
+    "~/.local/share/keyrings",
+    "~/.local/share/kwalletd",
+    "~/Library/Keychains",
+    "/Library/Keychains",
+    # clearance's own keys (policy cache, ledger MAC)
+    "~/.cache/clearance/key",
+    "~/.local/state/clearance/key",
+    # the system's
     "/etc/shadow",
     "/etc/gshadow",
     "/etc/sudoers",
     "/etc/sudoers.d",
     "/etc/ssh/*_key",
+    "/etc/wireguard",
     "/proc/*/environ",
     # shell and REPL histories: where typed passwords and tokens end up
     "~/.*_history",
     "~/.histfile",
     "~/.local/share/fish/fish_history",
-    # browsers' saved logins and cookies
+    # browsers' profiles: saved logins, cookies, session tokens
+    "~/.mozilla",
+    "~/snap/firefox/common/.mozilla",
+    "~/.config/google-chrome",
+    "~/.config/chromium",
+    "~/.config/BraveSoftware",
+    "~/.config/microsoft-edge",
+    "~/Library/Application Support/Google/Chrome",
+    "~/Library/Application Support/Firefox",
+    "~/Library/Application Support/BraveSoftware",
+    "~/Library/Safari",
+    "~/Library/Cookies",
     "cookies.sqlite",
     "logins.json",
     "key4.db",
@@ -163,9 +258,6 @@ SENSITIVE_WRITE_PATTERNS = (
 #: Where writing touches the machine itself rather than files: devices, the kernel.
 SYSTEM_PREFIXES = ("/dev/", "/sys/", "/proc/", "/boot/")
 
-#: Template files that look like secrets by name but hold none.
-NOT_SECRET_SUFFIXES = (".example", ".sample", ".template", ".dist", ".defaults")
-
 #: Paths that are not files in any sense a policy cares about.
 HARMLESS_DEVICES = frozenset(
     ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero")
@@ -213,6 +305,9 @@ def glob_to_regex(pattern: str, home: str, *, descendants: bool = True) -> str:
             out.append(re.escape(c))
             i += 1
     core = "".join(out)
+    if core.endswith("/.*"):
+        # ``dir/**`` covers ``dir`` itself too
+        core = core[: -len("/.*")] + "(?:/.*)?"
     tail = "(?:/.*)?" if descendants else ""
     if anchored:
         return "/" + core + tail
@@ -222,13 +317,112 @@ def glob_to_regex(pattern: str, home: str, *, descendants: bool = True) -> str:
 _secret_cache: dict[str, GlobSet] = {}
 
 
-def is_secret(resolved: str, home: str) -> bool:
-    if resolved.endswith(NOT_SECRET_SUFFIXES):
-        return False
-    found = _secret_cache.get(home)
+def secret_set(home: str, fold: bool = False) -> GlobSet:
+    """The secrets as one matcher (cached per home; ``fold``: case-insensitive)."""
+    key = home + ("\0i" if fold else "")
+    found = _secret_cache.get(key)
     if found is None:
-        found = _secret_cache[home] = GlobSet(SECRET_PATTERNS, home, "/")
-    return found.match(resolved)
+        found = _secret_cache[key] = GlobSet(SECRET_PATTERNS, home, "/", fold=fold)
+    return found
+
+
+def is_secret(resolved: str, home: str, fold: bool = False) -> bool:
+    return secret_set(home, fold).match(resolved)
+
+
+class SecretNames:
+    """The secret patterns that name a file anywhere (``.env*``, ``id_rsa*``, ``*.pem``) as
+    plain string tests on one name: what a tree search asks of every entry it reads."""
+
+    __slots__ = ("fold", "literal", "negated", "others", "prefixes", "suffixes")
+
+    others: re.Pattern[str] | None
+
+    def __init__(self, fold: bool) -> None:
+        self.fold = fold
+        literal: set[str] = set()
+        prefixes: list[str] = []
+        suffixes: list[str] = []
+        others: list[str] = []
+        negated: list[str] = []
+        for pattern in SECRET_PATTERNS:
+            text = pattern.lower() if fold else pattern
+            if text.startswith("!"):
+                negated.append(text[1:].rstrip("$"))
+                continue
+            if "/" in text:
+                continue
+            name = text.rstrip("$")
+            if not any(c in name for c in "*?["):
+                literal.add(name)
+            elif name.count("*") == 1 and "?" not in name and "[" not in name:
+                head, _, tail = name.partition("*")
+                if not tail:
+                    prefixes.append(head)
+                elif not head:
+                    suffixes.append(tail)
+                else:
+                    others.append(name)
+            else:
+                others.append(name)
+        from clearance.shellparse.globs import glob_regex_body
+
+        def one(globs: list[str]) -> re.Pattern[str] | None:
+            if not globs:
+                return None
+            body = "|".join(f"(?:{glob_regex_body(g, '[^/]*', '[^/]')})" for g in globs)
+            return re.compile(body, re.DOTALL)
+
+        self.literal = frozenset(literal)
+        self.prefixes = tuple(prefixes)
+        self.suffixes = tuple(suffixes)
+        self.others = one(others)
+        self.negated = one(negated)
+
+    def match(self, name: str) -> bool:
+        if self.fold:
+            name = name.lower()
+        hit = (
+            name in self.literal
+            or name.startswith(self.prefixes)
+            or name.endswith(self.suffixes)
+            or (self.others is not None and self.others.fullmatch(name) is not None)
+        )
+        return hit and (self.negated is None or self.negated.fullmatch(name) is None)
+
+
+_names_cache: dict[bool, SecretNames] = {}
+
+
+def secret_names(fold: bool = False) -> SecretNames:
+    found = _names_cache.get(fold)
+    if found is None:
+        found = _names_cache[fold] = SecretNames(fold)
+    return found
+
+
+_anchored_cache: dict[tuple[str, str, bool], GlobSet | None] = {}
+
+
+def anchored_secrets(root: str, home: str, fold: bool = False) -> GlobSet | None:
+    """The secret patterns with a fixed place (``~/.ssh``, ``/etc/shadow``) that could lie
+    under ``root``, or ``None`` when none can: searching a project asks nothing of them."""
+    key = (root, home, fold)
+    if key in _anchored_cache:
+        return _anchored_cache[key]
+    prefix = root.rstrip("/") + "/"
+    chosen: list[str] = []
+    for pattern in SECRET_PATTERNS:
+        if pattern.startswith("!") or "/" not in pattern.rstrip("/"):
+            continue
+        fixed = _fixed_prefix(pattern, home) or "/"
+        if fixed.startswith(prefix) or fixed == root or prefix.startswith(fixed.rstrip("/") + "/"):
+            chosen.append(pattern)
+    found = GlobSet(chosen, home, "/", fold=fold) if chosen else None
+    if len(_anchored_cache) > 256:
+        _anchored_cache.clear()
+    _anchored_cache[key] = found
+    return found
 
 
 def _fixed_prefix(pattern: str, home: str) -> str | None:
@@ -249,7 +443,7 @@ def secret_roots(home: str) -> tuple[str, ...]:
     """Directories and files that anchored secret patterns name, e.g. ``~/.ssh``."""
     found = _roots_cache.get(home)
     if found is None:
-        roots = {_fixed_prefix(p, home) for p in SECRET_PATTERNS}
+        roots = {_fixed_prefix(p, home) for p in SECRET_PATTERNS if not p.startswith("!")}
         found = _roots_cache[home] = tuple(sorted(r for r in roots if r is not None))
     return found
 
@@ -335,8 +529,12 @@ def resolve(path: str, cwd: str | None, home: str) -> str | None:
     return resolved
 
 
-def inside(resolved: str | None, workspace: str) -> bool | None:
+def inside(resolved: str | None, workspace: str | None) -> bool | None:
+    """Whether ``resolved`` is in the workspace; ``None`` when the path is unknown; ``False``
+    for every path when there is no workspace (a cwd that belongs to no project)."""
     if resolved is None:
         return None
+    if workspace is None:
+        return False
     root = workspace.rstrip("/") or "/"
     return resolved == root or resolved.startswith(root + "/") or root == "/"

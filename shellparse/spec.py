@@ -8,6 +8,9 @@ Roles say what an operand or an option value is:
 ``read`` / ``write`` / ``delete`` / ``exec``
     a path the command reads, writes, deletes, or runs as code (an ``exec`` URL is code
     fetched and run: ``deno run https://…``);
+``meta``
+    a path whose name and metadata only are read (``ls``, ``stat``, ``du``): listing ``.env``
+    is not reading it;
 ``read_tree``
     a path whose whole content is read (``tar c``, ``grep -r``): a directory that holds
     secrets (``~``, ``~/.ssh``) makes it a secret read;

@@ -103,7 +103,12 @@ def run_check(
     if as_json:
         sys.stdout.write(json.dumps(decision.to_dict(), ensure_ascii=False, indent=2) + "\n")
     else:
-        text = render_trace(decision) if explain else render_decision(decision)
+        if explain:
+            from clearance.engine.scopes import workspace_of
+
+            text = render_trace(decision, workspace_of(directory) or "")
+        else:
+            text = render_decision(decision)
         sys.stdout.write(text + "\n")
     if decision.reason_code == "policy_error" and not as_json:
         for error in decision.errors:

@@ -51,8 +51,64 @@ def render_decision(decision: ApprovalDecision) -> str:
     return "\n".join(lines)
 
 
-def render_trace(decision: ApprovalDecision) -> str:
-    lines = [render_decision(decision), "", "trace:"]
+_DERIVED = {"glob": "expanded", "link": "resolved", "tree": "in tree", "filter": "selected"}
+
+
+def _where(path: dict[str, object], workspace: str | None) -> str:
+    inside = path.get("inside_workspace")
+    if workspace == "":
+        return "no workspace"
+    if inside is True:
+        return "inside"
+    if inside is False:
+        return "outside"
+    return "unknown location"
+
+
+def render_paths(paths: list[dict[str, object]], workspace: str | None) -> list[str]:
+    """Each path as written, then as expanded (glob matches) and resolved (link targets),
+    with where it lies (inside / outside / no workspace) and why."""
+    lines: list[str] = []
+    written = [p for p in paths if str(p.get("source")) not in _DERIVED]
+    derived = [p for p in paths if str(p.get("source")) in _DERIVED]
+    ordered: list[dict[str, object]] = []
+    for path in written:
+        ordered.append(path)
+        ordered.extend(d for d in derived if d.get("path") == path.get("path"))
+    ordered.extend(d for d in derived if d not in ordered)
+    for path in ordered:
+        source = str(path.get("source") or "")
+        resolved = path.get("resolved")
+        shown = "?" if resolved is None else str(resolved)
+        notes = []
+        if path.get("pattern"):
+            notes.append("judged as a pattern")
+        if path.get("tree"):
+            notes.append("everything below")
+        if path.get("metadata_only"):
+            notes.append("names/metadata only")
+        if path.get("case_insensitive"):
+            notes.append("case-insensitive file system")
+        why = path.get("why")
+        if why:
+            notes.append(str(why))
+        tail = f"  [{'; '.join(notes)}]" if notes else ""
+        where = _where(path, workspace)
+        if source in _DERIVED:
+            lines.append(f"        {_DERIVED[source]:<9} {shown}  {where}{tail}")
+        else:
+            label = f"{path.get('access')} {path.get('path')!s} ({source})"
+            lines.append(f"      {label} -> {shown}  {where}{tail}")
+    return lines
+
+
+def render_trace(decision: ApprovalDecision, workspace: str | None = None) -> str:
+    """``workspace``: the project root the decision was made in (``""``: none), for the
+    paths' locations."""
+    lines = [render_decision(decision), ""]
+    if workspace is not None:
+        lines.append(f"workspace: {workspace or 'none (the directory belongs to no project)'}")
+    lines.append("trace:")
     for entry in decision.trace or []:
         part = entry.get("part")
         if part is None:
@@ -69,6 +125,13 @@ def render_trace(decision: ApprovalDecision) -> str:
             )
             for overridden, by in pd.overridden_by.items():
                 lines.append(f"    OVERRIDDEN {overridden} by {by}")
+            if pd.paths:
+                lines.append("    paths:")
+                lines.extend(
+                    render_paths(
+                        [p if isinstance(p, dict) else p.to_dict() for p in pd.paths], workspace
+                    )
+                )
         rules = entry.get("rules") or []
         assert isinstance(rules, list)
         if not rules:

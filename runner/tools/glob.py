@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .paths import SKIPPED_DIRS, display, resolve, skipped
+from .paths import SKIPPED_DIRS, display, protected, resolve, skipped
 from .status import Status
 
 _MAX_RESULTS = 500
@@ -41,14 +41,17 @@ class Glob(Tool[GlobInput]):
         if not root.is_dir():
             return ToolResult(Status.NOT_A_DIRECTORY, f"{shown}: not a directory", details)
         try:
-            found = sorted(
+            matched = [
                 path for path in root.glob(args.pattern) if not skipped(path.relative_to(root))
-            )
+            ]
+            found = sorted(path for path in matched if not protected(path))
         except (ValueError, NotImplementedError) as exc:
             return ToolResult(
                 Status.INVALID_PATTERN, f"invalid glob pattern {args.pattern!r}: {exc}", details
             )
         details["matches"] = len(found)
+        if len(matched) > len(found):
+            details["protected_skipped"] = len(matched) - len(found)
         if not found:
             text = f"no path under {shown} matches {args.pattern!r}"
             return ToolResult(Status.NO_MATCH, text, details)

@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import Field
 
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .paths import SKIPPED_DIRS, display, resolve
+from .paths import SKIPPED_DIRS, display, protected, resolve
 from .status import Status
 
 _MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -57,15 +57,22 @@ class Grep(Tool[GrepInput]):
             )
         if not root.exists():
             return ToolResult(Status.PATH_NOT_FOUND, f"{shown}: no such file or directory", details)
+        if protected(root):
+            text = f"{shown}: a protected file (credentials); grep never searches it"
+            return ToolResult(Status.DENIED, text, {**details, "protected": True})
         lines: list[str] = []
         searched = 0
+        left_out = 0
         more = False
         for path in _files(root, args.glob):
-            text = _text_of(path)
-            if text is None:
+            if protected(path):
+                left_out += 1
+                continue
+            content = _text_of(path)
+            if content is None:
                 continue
             searched += 1
-            for number, line in enumerate(text.splitlines(), start=1):
+            for number, line in enumerate(content.splitlines(), start=1):
                 if regex.search(line) is None:
                     continue
                 if len(lines) == args.max_matches:
@@ -76,11 +83,14 @@ class Grep(Tool[GrepInput]):
             if more:
                 break
         details.update(files_searched=searched, matches=len(lines), more=more)
+        note = f" ({left_out} protected file(s) not searched)" if left_out else ""
+        if left_out:
+            details["protected_skipped"] = left_out
         if not lines:
-            text = f"no line matches {args.pattern!r} in {searched} file(s) under {shown}"
+            text = f"no line matches {args.pattern!r} in {searched} file(s) under {shown}{note}"
             return ToolResult(Status.NO_MATCH, text, details)
         files = len({line.split(":", 1)[0] for line in lines})
-        header = f"{len(lines)} matching line(s) in {files} file(s) under {shown}:\n"
+        header = f"{len(lines)} matching line(s) in {files} file(s) under {shown}{note}:\n"
         body = header + "\n".join(lines)
         if more:
             note = f"\n[stopped after {args.max_matches} matches; narrow the search for the rest]"

@@ -4,6 +4,10 @@ Relative paths are relative to the workspace: the same directory the policy engi
 the call against, so the file decided on is the file touched. Searches skip the
 directories that belong to tools rather than to the project (version control, the
 runner's own logs, byte-code caches) and say so in their results.
+
+Protected files -- the secrets (``clearance.shellparse.paths.SECRET_PATTERNS``: the one notion
+the policy judges with) -- are never read, searched or listed by these tools, whatever the
+pattern, as written or through a symbolic link: a search says how many it left out.
 """
 
 from __future__ import annotations
@@ -29,6 +33,20 @@ def display(workspace: Path, path: Path) -> str:
     except ValueError:
         return str(path)
     return str(relative) or "."
+
+
+def protected(path: Path) -> bool:
+    """Whether ``path``, as written or resolved through links, is a secret."""
+    from clearance.shellparse.paths import is_secret
+
+    home = os.path.expanduser("~")
+    if is_secret(str(path), home):
+        return True
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return True
+    return real != str(path) and is_secret(real, home)
 
 
 def skipped(relative: Path) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .paths import display, resolve
+from .paths import display, protected, resolve
 from .status import Status
 
 _LINE_CAP = 2000
@@ -36,6 +36,9 @@ class ReadFile(Tool[ReadFileInput]):
     def run(self, args: ReadFileInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
         path = resolve(ctx.workspace, args.path)
         shown = display(ctx.workspace, path)
+        if protected(path):
+            text = f"{shown}: a protected file (credentials); read_file never returns it"
+            return ToolResult(Status.DENIED, text, {"path": shown, "protected": True})
         if not path.exists():
             return ToolResult(Status.PATH_NOT_FOUND, f"{shown}: no such file", {"path": shown})
         if not path.is_file():

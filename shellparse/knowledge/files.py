@@ -16,7 +16,7 @@ SPECS = [
     Spec(
         "ls|dir|vdir",
         "read_only",
-        operands="read",
+        operands="meta",
         flags="-a/--all -A/--almost-all --author -b/--escape --block-size= -B/--ignore-backups "
         "-c -C --color=? -d/--directory -D/--dired -f -F/--classify=? --file-type --format= "
         "--full-time -g --group-directories-first -G/--no-group -h/--human-readable --si "
@@ -31,7 +31,7 @@ SPECS = [
     Spec(
         "exa|eza|lsd",
         "read_only",
-        operands="read",
+        operands="meta",
         flags="-a/--all -l/--long -h/--header -R/--recurse -T/--tree -L/--level= --git "
         "-s/--sort= -r/--reverse -1/--oneline -G/--grid --icons=? --color=? -d/--list-dirs "
         "-D/--only-dirs -I/--ignore-glob=",
@@ -159,21 +159,21 @@ SPECS = [
     Spec(
         "tree",
         "read_only",
-        operands="read",
+        operands="meta",
         flags="-a -d -f -i -l -L= -P= -I= -p -s -h -u -g -D -F -C -n -r -t -x -J -X "
         "--dirsfirst --gitignore --noreport --charset= -o=",
     ),
     Spec(
         "stat",
         "read_only",
-        operands="read",
+        operands="meta",
         flags="-c/--format= --printf= -L/--dereference -f/--file-system -t/--terse --cached=",
         abbrev=True,
     ),
     Spec(
         "du",
         "read_only",
-        operands="read",
+        operands="meta",
         flags="-0/--null -a/--all --apparent-size -B/--block-size= -b/--bytes -c/--total "
         "-D/--dereference-args -d/--max-depth= --files0-from= -H -h/--human-readable --inodes "
         "-k -L/--dereference -l/--count-links -m -P/--no-dereference -S/--separate-dirs --si "
@@ -184,7 +184,7 @@ SPECS = [
     Spec(
         "df",
         "read_only",
-        operands="read",
+        operands="meta",
         flags="-a/--all -B/--block-size= -h/--human-readable -H/--si -i/--inodes -k "
         "-l/--local --no-sync --output=? -P/--portability --sync --total -t/--type= "
         "-T/--print-type -x/--exclude-type= --help --version",

@@ -350,7 +350,7 @@ SPECS += [
     Spec(
         "readlink|realpath|grealpath|greadlink",
         "read_only",
-        operands="read",
+        operands="meta",  # names and metadata, not contents
         flags="-f/--canonicalize -e/--canonicalize-existing -m/--canonicalize-missing "
         "-n/--no-newline -q/--quiet -s/--silent/--strip/--no-symlinks -v/--verbose "
         "-z/--zero -L/--logical -P/--physical --relative-to= --relative-base=" + _HELP,
@@ -365,7 +365,7 @@ SPECS += [
     Spec(
         "namei|lsattr|getfacl",
         "read_only",
-        operands="read",
+        operands="meta",  # names and metadata, not contents
         flags="-x/--mountpoints -m/--modes -o/--owners -l/--long -n/--nosymlinks "
         "-v/--vertical -Z/--context -R/--recursive -V -a/--all -d/--directory/--default "
         "-p/--absolute-names -c/--omit-header -e/--all-effective -E/--no-effective "

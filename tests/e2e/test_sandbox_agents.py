@@ -96,17 +96,23 @@ def planted() -> Iterator[dict[str, Path]]:
     nonce = uuid.uuid4().hex[:12]
     paths = {
         "tests": home / ".cache" / f"clearance-e2e-tests-{nonce}",
+        # the agent's project must be a project (decision #1: a directory in no project has
+        # no workspace, and nothing there is the project's own test run): the harness makes
+        # its work directory under $TMPDIR, so $TMPDIR is a repository outside /tmp
+        "projects": home / ".cache" / f"clearance-e2e-projects-{nonce}",
         "keydir": home / f".clearance-e2e-{nonce}",
         "home_target": home / f".clearance-e2e-written-{nonce}",
     }
     paths["key"] = paths["keydir"] / "id_ed25519"
     paths["tests"].mkdir(parents=True)
+    (paths["projects"] / ".git").mkdir(parents=True)
     paths["keydir"].mkdir()
     paths["key"].write_text(SECRET)
     try:
         yield paths
     finally:
         shutil.rmtree(paths["tests"], ignore_errors=True)
+        shutil.rmtree(paths["projects"], ignore_errors=True)
         shutil.rmtree(paths["keydir"], ignore_errors=True)
         paths["home_target"].unlink(missing_ok=True)
 
@@ -127,7 +133,7 @@ def _run(
         hook,
         command,
         marker=planted["home_target"],
-        extra_env={"E2E_KEEP": "1", "E2E_NETNS": "0"},
+        extra_env={"E2E_KEEP": "1", "E2E_NETNS": "0", "TMPDIR": str(planted["projects"])},
     )
     workdir = summary.raw.get("workdir")
     assert isinstance(workdir, str), summary.describe()

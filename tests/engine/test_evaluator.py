@@ -338,3 +338,11 @@ def test_session_grant_settles_an_ask_but_never_a_deny(write_policy: Write) -> N
     assert npm.decision == "allow" and npm.policy_id == "session/grant-1"
     assert check(granted, "rm x").decision == "deny"
     assert granted.default_decision == plain.default_decision
+
+
+def test_every_fail_closed_marker_says_why_in_words() -> None:
+    """A marker without its sentence would turn a fail-closed ask into an internal error."""
+    from clearance.engine.decision import FAIL_CLOSED_MARKERS
+    from clearance.engine.evaluator import _FAIL_CLOSED_TEXT
+
+    assert set(FAIL_CLOSED_MARKERS) <= set(_FAIL_CLOSED_TEXT)

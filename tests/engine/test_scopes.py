@@ -40,15 +40,16 @@ def test_discovery_order_and_repository_bound(tmp_path: Path) -> None:
     (repo / ".clearance" / "policy.yaml").write_text(ALLOW_RM.format(id="root"))
     (sub / ".clearance").mkdir()
     (sub / ".clearance" / "policy.yaml").write_text(ALLOW_RM.format(id="sub"))
-    (tmp_path / ".clearance").mkdir()
-    (tmp_path / ".clearance" / "policy.yaml").write_text(ALLOW_RM.format(id="outside"))
+    # a sibling's policy is no policy of this project
+    (tmp_path / "other" / ".clearance").mkdir(parents=True)
+    (tmp_path / "other" / ".clearance" / "policy.yaml").write_text(ALLOW_RM.format(id="outside"))
     user = Path(env["HOME"]) / ".config" / "clearance" / "policy.yaml"
     user.write_text(DENY_RM.format(id="user"))
     found = discover(str(sub), env)
     assert [scope for scope, _ in found] == ["user", "project", "project"]
     paths = [p for _, p in found]
     assert paths[1].startswith(str(repo / ".clearance")) and paths[2].startswith(str(sub))
-    assert not any(str(tmp_path / ".clearance") == os.path.dirname(p) for p in paths)
+    assert not any("other" in p for p in paths)
     assert workspace_of(str(sub)) == str(repo)
 
 

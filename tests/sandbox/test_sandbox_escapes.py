@@ -41,7 +41,21 @@ def place() -> Iterator[tuple[Path, Path]]:
 def sandbox(workspace: Path, script: str, *extra: str) -> subprocess.CompletedProcess[str]:
     assert find_bwrap() is not None, "bubblewrap must be installed (.ci/run installs it)"
     return subprocess.run(
-        [sys.executable, "-m", "clearance", "sandbox", *extra, "--", "bash", "-c", script],
+        # the scratch lies inside this checkout, whose own .git is the outermost project
+        # root (decision #1): the test's workspace is named, as the hooks name it
+        [
+            sys.executable,
+            "-m",
+            "clearance",
+            "sandbox",
+            "--workspace",
+            str(workspace),
+            *extra,
+            "--",
+            "bash",
+            "-c",
+            script,
+        ],
         cwd=workspace,
         capture_output=True,
         text=True,

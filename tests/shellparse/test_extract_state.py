@@ -42,7 +42,11 @@ class TestWorkingDirectory:
 
     def test_pushd(self) -> None:
         assert _resolved("pushd /srv && rm x", "rm", "delete") == ["/srv/x"]
-        (rm,) = _parts("pushd /srv; popd; rm x", "rm")
+        # the directory stack is tracked: popd returns where pushd left
+        assert _resolved("pushd /srv; popd; rm x", "rm", "delete") == ["/work/proj/x"]
+        assert _resolved("pushd /srv; pushd /opt; popd; rm x", "rm", "delete") == ["/srv/x"]
+        # a popd past what the line pushed goes where the text does not say
+        (rm,) = _parts("popd; rm x", "rm")
         assert rm.paths[0].resolved is None
 
 

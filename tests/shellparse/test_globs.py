@@ -91,18 +91,23 @@ def test_compiled_form_agrees(pattern: str) -> None:
         assert bool(compiled.fullmatch(path)) == bool(expected.fullmatch(path)), (pattern, path)
 
 
-def test_a_set_compiles_itself_after_many_matches() -> None:
-    globs = GlobSet([".env*", "~/.ssh"], HOME, WS)
-    results = [globs.match(f"{WS}/x{i}/.env") for i in range(GlobSet.COMPILE_AFTER + 5)]
-    assert all(results) and globs._regex is not None
-    assert globs.match(f"{HOME}/.ssh/id_rsa") and not globs.match(f"{WS}/src/app.py")
+def test_the_indexed_set_agrees_with_its_patterns() -> None:
+    # the set decides by an index of its patterns by shape; each pattern alone is the oracle
+    globs = GlobSet(PATTERNS, HOME, WS)
+    positive = [PathPattern(p, HOME, WS) for p in PATTERNS if not p.startswith("!")]
+    negative = [PathPattern(p[1:], HOME, WS) for p in PATTERNS if p.startswith("!")]
+    for path in PATHS:
+        expected = any(p.match(path) for p in positive) and not any(p.match(path) for p in negative)
+        assert globs.match(path) == expected, path
+    assert globs.match(f"{HOME}/.ssh/id_rsa") and not globs.match("/srv2/x")
 
 
 def test_semantics() -> None:
     assert GlobSet(["~/.ssh"], HOME, WS).match(f"{HOME}/.ssh/id_rsa")
     assert not GlobSet(["/home$"], HOME, WS).match(HOME)
     assert GlobSet([".env*"], HOME, WS).match(f"{WS}/deep/dir/.env.prod")
-    assert not GlobSet(["src/**"], HOME, WS).match(f"{WS}/src")
+    assert GlobSet(["src/**"], HOME, WS).match(f"{WS}/src")  # ``dir/**`` covers ``dir``
+    assert not GlobSet(["src/**"], HOME, WS).match(f"{WS}/srcx")
     assert GlobSet(["{workspace}/[*]$"], HOME, WS).match(f"{WS}/*")
     assert not GlobSet(["{workspace}/[*]$"], HOME, WS).match(f"{WS}/node_modules")
     assert GlobSet(["*marker*"], HOME, WS).match("/tmp/a\nmarker\nb")

@@ -21,6 +21,7 @@ ROLES = frozenset(
     (
         "none",
         "read",
+        "meta",
         "read_tree",
         "write",
         "delete",

@@ -1,0 +1,615 @@
+"""Facts from the machine: globs expanded, links resolved, trees searched, file systems probed.
+
+The hook, ``check`` and ``gate`` run on the machine the command will run on, right before it
+runs, so what a path *is* can be read from the file system instead of guessed from its
+spelling. ``Resolver`` does the reading, never runs anything and stays within bounds; what it
+cannot establish becomes the ``unresolved_path`` marker, and what a bound cut short says so.
+
+Bounds (one ``Resolver`` per command line or tool call):
+
+- ``MAX_ENTRIES`` directory entries read in all (glob expansion and tree searches together);
+- ``MAX_MATCHES`` paths one glob may expand to;
+- ``MAX_LINKS`` symbolic links followed for one path (Linux's own limit; more is a loop);
+- ``MAX_DEPTH`` directory levels a tree search descends;
+- ``DEADLINE`` seconds of wall time for all of it;
+- directories on network or user-space file systems (NFS, SMB, sshfs, FUSE…) are neither
+  listed nor searched nor stat'ed below their mount point: a dead server would hang us.
+
+Caches: the mount table and each file system's case sensitivity are read once per process;
+everything else is read fresh for each command line (a long-lived runner sees files change).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+MAX_ENTRIES = 50_000
+MAX_MATCHES = 1_000
+MAX_LINKS = 40
+MAX_DEPTH = 32
+DEADLINE = 0.3
+
+#: File system types never walked into (``/proc/self/mounts`` names).
+REMOTE_FS = frozenset(
+    (
+        "nfs",
+        "nfs4",
+        "cifs",
+        "smb3",
+        "smbfs",
+        "afs",
+        "9p",
+        "ceph",
+        "glusterfs",
+        "lustre",
+        "davfs",
+        "fuse",
+        "fuseblk",
+        "fuse.sshfs",
+        "fuse.rclone",
+        "fuse.s3fs",
+        "fuse.gcsfuse",
+        "autofs",
+    )
+)
+
+#: Directory listings kept per process (see ``Resolver._list``), at most this many.
+MAX_CACHED_LISTINGS = 4096
+
+_GLOB_CHARS = frozenset("*?[")
+#: (name, is a directory, is a link to a directory, is a link)
+Entry = tuple[str, bool, bool, bool]
+_LISTINGS: dict[str, tuple[tuple[int, int, int, int], list[Entry]]] = {}
+#: Per listing and name test: (the listing, names it finds secret, its subdirectories).
+_SUMMARIES: dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry]]] = {}
+_mounts: list[list[tuple[str, str]]] = []
+_case_cache: dict[int, bool] = {}
+_case_by_path: dict[str, bool] = {}
+#: ``O_PATH`` where the platform has it (Linux): resolve a path in the kernel.
+_O_PATH = getattr(os, "O_PATH", 0) if os.path.isdir("/proc/self/fd") else 0
+
+
+def remote_mounts() -> list[tuple[str, str]]:
+    """``(mount point, type)`` of remote and user-space file systems, longest first."""
+    if not _mounts:
+        found: list[tuple[str, str]] = []
+        try:
+            with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
+                for line in handle:
+                    fields = line.split()
+                    if len(fields) >= 3 and (
+                        fields[2] in REMOTE_FS or fields[2].startswith("fuse.")
+                    ):
+                        point = fields[1].replace("\\040", " ")
+                        found.append((point.rstrip("/") or "/", fields[2]))
+        except OSError:
+            pass
+        _mounts.append(sorted(found, key=lambda m: -len(m[0])))
+    return _mounts[0]
+
+
+class Problem(Exception):
+    """Why a path could not be resolved: ``permission``, ``loop``, ``remote``, ``bound``."""
+
+    def __init__(self, kind: str, path: str) -> None:
+        super().__init__(f"{kind}: {path}")
+        self.kind = kind
+        self.path = path
+
+
+def has_glob(text: str) -> bool:
+    return bool(_GLOB_CHARS.intersection(text)) or "@(" in text or "!(" in text or "+(" in text
+
+
+class Resolver:
+    """Reads the file system for one command line, within the bounds above."""
+
+    __slots__ = ("_plain", "_reals", "_stats", "deadline", "entries", "links", "problems")
+
+    def __init__(self) -> None:
+        #: Paths known to hold no link (a listed entry that is no link, in a directory that
+        #: resolves to itself): their resolution needs no system call.
+        self._plain: set[str] = set()
+        self._reals: dict[str, str] = {}
+        #: lstat results of this command line, by path (a path is read once per decision)
+        self._stats: dict[str, os.stat_result | None] = {}
+        self.deadline = time.monotonic() + DEADLINE
+        self.entries = 0
+        #: Links the command line creates before a later part uses them (``ln -s /etc x``):
+        #: link path -> target as written.
+        self.links: dict[str, str] = {}
+        #: What went wrong, for the facts: (kind, path).
+        self.problems: list[tuple[str, str]] = []
+
+    # --- bounds -----------------------------------------------------------------------------
+
+    def _tick(self, path: str, count: int = 1) -> None:
+        self.entries += count
+        if self.entries > MAX_ENTRIES:
+            raise Problem("bound", f"{path} (more than {MAX_ENTRIES} directory entries)")
+        if time.monotonic() > self.deadline:
+            raise Problem("bound", f"{path} (more than {DEADLINE}s)")
+
+    def _check_remote(self, path: str) -> None:
+        mounts = _mounts[0] if _mounts else remote_mounts()
+        if not mounts:
+            return
+        for point, kind in mounts:
+            if path != point and path.startswith(point.rstrip("/") + "/"):
+                raise Problem("remote", f"{path} (on {kind} at {point})")
+
+    def _lstat(self, path: str) -> os.stat_result | None:
+        if path in self._stats:
+            return self._stats[path]
+        self._check_remote(path)
+        try:
+            info: os.stat_result | None = os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            info = None
+        except PermissionError:
+            raise Problem("permission", path) from None
+        except OSError as exc:
+            if exc.errno == 40:  # ELOOP
+                raise Problem("loop", path) from None
+            raise Problem("permission", path) from None
+        self._stats[path] = info
+        return info
+
+    # --- links --------------------------------------------------------------------------------
+
+    def real(self, path: str) -> str:
+        """``path`` (absolute, normalised) with every existing link on it resolved -- and the
+        links the line created earlier; the part that does not exist stays as written.
+        Raises ``Problem``."""
+        if path in self._plain:
+            return path
+        known = self._reals.get(path)
+        if known is not None:
+            return known
+        self._check_remote(path)
+        if not self.links and _O_PATH:
+            found = self._real_by_kernel(path)
+            if found is not None:
+                self._reals[path] = found
+                return found
+        pending = [p for p in reversed(path.split("/")) if p]
+        resolved = ""
+        followed = 0
+        while pending:
+            name = pending.pop()
+            if name == ".":
+                continue
+            if name == "..":
+                resolved = resolved.rsplit("/", 1)[0]
+                continue
+            candidate = resolved + "/" + name
+            target = self.links.get(candidate)
+            if target is None:
+                info = self._lstat(candidate)
+                if info is None:
+                    rest = "/".join(reversed(pending))
+                    return os.path.normpath(candidate + ("/" + rest if rest else ""))
+                if not stat.S_ISLNK(info.st_mode):
+                    resolved = candidate
+                    continue
+                try:
+                    target = os.readlink(candidate)
+                except OSError:
+                    raise Problem("permission", candidate) from None
+            followed += 1
+            if followed > MAX_LINKS:
+                raise Problem("loop", path)
+            if target.startswith("/"):
+                resolved = ""
+            pending.extend(p for p in reversed(target.split("/")) if p)
+        return resolved or "/"
+
+    def _real_by_kernel(self, path: str) -> str | None:
+        """The kernel's own resolution (``open(O_PATH)``, then the name of what it opened),
+        of ``path`` or of its nearest existing ancestor: two or three system calls whatever
+        the depth. ``None`` when that cannot be asked (no ``/proc``): walk it instead."""
+        rest: list[str] = []
+        probe = path
+        while True:
+            try:
+                fd = os.open(probe, _O_PATH)
+            except (FileNotFoundError, NotADirectoryError):
+                try:
+                    if stat.S_ISLNK(os.lstat(probe).st_mode):
+                        return None  # a dangling link: its target is walked to
+                except OSError:
+                    pass
+                parent, name = probe.rsplit("/", 1) if probe != "/" else ("", "")
+                if not name:
+                    return None
+                rest.append(name)
+                probe = parent or "/"
+                continue
+            except PermissionError:
+                raise Problem("permission", probe) from None
+            except OSError as exc:
+                if exc.errno == 40:  # ELOOP
+                    raise Problem("loop", probe) from None
+                return None
+            try:
+                real = os.readlink(f"/proc/self/fd/{fd}")
+            except OSError:
+                return None
+            finally:
+                os.close(fd)
+            if not real.startswith("/") or real.endswith(" (deleted)"):
+                return None
+            if rest and not stat.S_ISDIR(self._mode(real)):
+                return None  # a dangling link or a file in the way: let the walk say so
+            tail = "/".join(reversed(rest))
+            if not tail:
+                return real
+            return os.path.normpath(real.rstrip("/") + "/" + tail)
+
+    def _mode(self, path: str) -> int:
+        try:
+            return os.stat(path).st_mode
+        except OSError:
+            return 0
+
+    def is_dir(self, path: str) -> bool:
+        try:
+            real = self.real(path)
+            self._check_remote(real)
+            return os.path.isdir(real)
+        except Problem:
+            return False
+
+    # --- globs -------------------------------------------------------------------------------
+
+    def _list(self, directory: str) -> list[Entry]:
+        """The entries of ``directory``: ``(name, is a directory, is a directory through a
+        link)``. Listings are kept per process, each checked against the directory's own
+        identity and modification time before reuse: one ``stat`` instead of a listing when
+        nothing was added, removed or renamed in it since."""
+        self._check_remote(directory)
+        try:
+            info = os.stat(directory)
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        except OSError:
+            raise Problem("permission", directory) from None
+        stamp = (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
+        cached = _LISTINGS.get(directory)
+        if cached is not None and cached[0] == stamp:
+            entries = cached[1]
+        else:
+            try:
+                with os.scandir(directory) as it:
+                    entries = [_entry(e) for e in it]
+            except (FileNotFoundError, NotADirectoryError):
+                return []
+            except OSError:
+                raise Problem("permission", directory) from None
+            if len(_LISTINGS) >= MAX_CACHED_LISTINGS:
+                _LISTINGS.clear()
+            _LISTINGS[directory] = (stamp, entries)
+        self._tick(directory, len(entries) + 1)
+        return entries
+
+    def expand(
+        self, pattern: str, *, globstar: bool = False, dotglob: bool = False, nocase: bool = False
+    ) -> list[str]:
+        """The paths an absolute glob expands to, as bash would (sorted; ``[]`` when nothing
+        matches, nullglob being off the shell then passes the word as written). Raises
+        ``Problem`` when a directory cannot be read or a bound is hit."""
+        segments = [s for s in pattern.split("/") if s]
+        current = ["/"]
+        listed = False  # whether the current paths came from a listing (so they exist)
+        for k, segment in enumerate(segments):
+            last = k == len(segments) - 1
+            if not has_glob(segment):
+                name = segment.replace("\\", "")
+                current = [("" if c == "/" else c) + "/" + name for c in current]
+                listed = False
+                continue
+            if segment == "**" and globstar:
+                current = self._globstar(current, last, dotglob)
+            else:
+                regex = segment_regex(segment, nocase)
+                hidden_ok = dotglob or segment.startswith(".")
+                matched: list[str] = []
+                for directory in current:
+                    base = "" if directory == "/" else directory
+                    try:
+                        plain = self.real(directory) == directory
+                    except Problem:
+                        plain = False
+                    for name, is_dir, via_link, is_link in self._list(directory):
+                        if name.startswith(".") and not hidden_ok:
+                            continue
+                        if regex.fullmatch(name) is None:
+                            continue
+                        if not last and not (is_dir or via_link):
+                            continue
+                        matched.append(base + "/" + name)
+                        if plain and not is_link and name not in (".", ".."):
+                            self._plain.add(matched[-1])
+                        if len(matched) > MAX_MATCHES:
+                            raise Problem("bound", f"{pattern} (more than {MAX_MATCHES} matches)")
+                current = matched
+            listed = True
+            if not current:
+                return []
+        if listed:
+            return sorted(set(current))
+        out = []
+        for path in current:
+            try:
+                if self._lstat(path) is not None:
+                    out.append(path)
+            except Problem:
+                out.append(path)
+        return sorted(set(out))
+
+    def _globstar(self, roots: list[str], last: bool, dotglob: bool) -> list[str]:
+        """``**``: the directories themselves and everything below (files too when last);
+        links to directories are not followed, as bash does."""
+        out: list[str] = []
+        stack = [(r, 0) for r in roots]
+        while stack:
+            directory, depth = stack.pop()
+            out.append(directory)
+            if depth >= MAX_DEPTH:
+                raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
+            base = "" if directory == "/" else directory
+            for name, is_dir, _, _ in self._list(directory):
+                if name.startswith(".") and not dotglob:
+                    continue
+                path = base + "/" + name
+                if is_dir:
+                    stack.append((path, depth + 1))
+                elif last:
+                    out.append(path)
+            if len(out) > MAX_MATCHES:
+                raise Problem("bound", f"{roots[0]}/** (more than {MAX_MATCHES} matches)")
+        return out
+
+    # --- trees -------------------------------------------------------------------------------
+
+    def secret_walk(
+        self,
+        root: str,
+        is_secret_name: Callable[[str], bool],
+        *,
+        key: int,
+        follow: bool = False,
+        skip_hidden: bool = False,
+    ) -> list[str]:
+        """The paths under ``root`` whose *name* is a secret's (``is_secret_name``), not
+        descending into them: ``walk`` filtered, with each listing's answer kept per process
+        beside the listing (a search repeated over an unchanged tree reads one ``stat`` per
+        directory). ``key`` identifies the test (its answers are kept under it)."""
+        out: list[str] = []
+        stack = [(root, 0)]
+        seen: set[tuple[int, int]] = set()
+        key_of = key  # names the test: the same test gives the same answers
+        while stack:
+            directory, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
+            entries = self._list(directory)
+            summary = _SUMMARIES.get((directory, key_of))
+            if summary is None or summary[0] is not entries:
+                secret = [n for n, _, _, _ in entries if is_secret_name(n)]
+                subdirs = [e for e in entries if e[1] or e[2]]
+                summary = (entries, secret, subdirs)
+                if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
+                    _SUMMARIES.clear()
+                _SUMMARIES[(directory, key_of)] = summary
+            _, secret, subdirs = summary
+            base = "" if directory == "/" else directory
+            hidden = skip_hidden
+            out.extend(base + "/" + n for n in secret if not (hidden and n.startswith(".")))
+            chosen = set(secret)
+            for name, is_dir, _via_link, _ in subdirs:
+                if name in chosen or (hidden and name.startswith(".")):
+                    continue
+                if not is_dir and not follow:
+                    continue
+                path = base + "/" + name
+                if follow:
+                    try:
+                        info = os.stat(path)
+                    except OSError:
+                        continue
+                    ident = (info.st_dev, info.st_ino)
+                    if ident in seen:
+                        continue
+                    seen.add(ident)
+                stack.append((path, depth + 1))
+        return out
+
+    def walk(self, root: str, *, follow: bool = False, skip_hidden: bool = False) -> list[str]:
+        """Every path under ``root`` (directories included, ``root`` excluded), depth first,
+        within the bounds. ``skip_hidden``: hidden names are neither listed nor entered."""
+        out: list[str] = []
+        stack = [(root, 0)]
+        seen: set[tuple[int, int]] = set()
+        while stack:
+            directory, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
+            base = "" if directory == "/" else directory
+            for name, is_dir, via_link, _ in self._list(directory):
+                if skip_hidden and name.startswith("."):
+                    continue
+                path = base + "/" + name
+                out.append(path)
+                if is_dir or (follow and via_link):
+                    if follow:
+                        try:
+                            info = os.stat(path)
+                        except OSError:
+                            continue
+                        key = (info.st_dev, info.st_ino)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                    stack.append((path, depth + 1))
+        return out
+
+
+def _entry(entry: os.DirEntry[str]) -> Entry:
+    try:
+        is_dir = entry.is_dir(follow_symlinks=False)
+        is_link = not is_dir and entry.is_symlink()
+        via_link = is_link and entry.is_dir()
+    except OSError:
+        return (entry.name, False, False, True)
+    return (entry.name, is_dir, via_link, is_link)
+
+
+# --- bash patterns as regular expressions ---------------------------------------------------
+
+_SEGMENT_CACHE: dict[tuple[str, bool], re.Pattern[str]] = {}
+
+
+def segment_regex(segment: str, nocase: bool = False) -> re.Pattern[str]:
+    """One path segment of a bash glob (``*``, ``?``, ``[…]`` with ``[:class:]``, extglob
+    ``@( )``, ``*( )``, ``+( )``, ``?( )``, ``!( )``, backslash escapes) as a regex."""
+    key = (segment, nocase)
+    found = _SEGMENT_CACHE.get(key)
+    if found is None:
+        body, _ = _translate(segment, 0, None)
+        found = _SEGMENT_CACHE[key] = re.compile(body, re.DOTALL | (re.I if nocase else 0))
+    return found
+
+
+def _translate(text: str, i: int, stop: str | None) -> tuple[str, int]:
+    from clearance.shellparse.globs import _POSIX_CLASSES
+
+    out: list[str] = []
+    while i < len(text):
+        c = text[i]
+        if stop is not None and c in stop:
+            return "".join(out), i
+        if c in "@*+?!" and text[i + 1 : i + 2] == "(":
+            alternatives: list[str] = []
+            j = i + 2
+            while True:
+                inner, j = _translate(text, j, "|)")
+                alternatives.append(inner)
+                if j >= len(text) or text[j] == ")":
+                    break
+                j += 1
+            group = "(?:" + "|".join(alternatives) + ")"
+            out.append(
+                {
+                    "@": group,
+                    "*": group + "*",
+                    "+": group + "+",
+                    "?": group + "?",
+                    "!": f"(?:(?!{group}$)[^/]*)",
+                }[c]
+            )
+            i = j + 1
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "\\" and i + 1 < len(text):
+            out.append(re.escape(text[i + 1]))
+            i += 1
+        elif c == "[":
+            end = i + 1
+            if end < len(text) and text[end] in "!^":
+                end += 1
+            if end < len(text) and text[end] == "]":
+                end += 1
+            while end < len(text) and text[end] != "]":
+                if text.startswith("[:", end):
+                    close = text.find(":]", end + 2)
+                    end = close + 2 if close > 0 else end + 1
+                else:
+                    end += 1
+            if end >= len(text):
+                out.append(re.escape(c))
+            else:
+                body = text[i + 1 : end]
+                negated = body[:1] in ("!", "^")
+                if negated:
+                    body = body[1:]
+                pieces: list[str] = []
+                k = 0
+                while k < len(body):
+                    if body.startswith("[:", k):
+                        close = body.find(":]", k + 2)
+                        if close > 0:
+                            pieces.append(re.escape(_POSIX_CLASSES.get(body[k + 2 : close], "")))
+                            k = close + 2
+                            continue
+                    ch = body[k]
+                    pieces.append("\\" + ch if ch in "\\]^[" else ("\\-" if ch == "-" else ch))
+                    if ch == "-" and 0 < k < len(body) - 1:
+                        pieces[-1] = "-"
+                    k += 1
+                out.append("[" + ("^" if negated else "") + "".join(pieces) + "]")
+                i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out), i
+
+
+# --- case sensitivity -----------------------------------------------------------------------
+
+
+def case_insensitive(path: str) -> bool:
+    """Whether the file system holding ``path`` (an existing directory, or one above it)
+    ignores case, as macOS's and Windows' defaults do: the same name with its letters'
+    case swapped names the same file. Probed once per directory and per file system per
+    process."""
+    known = _case_by_path.get(path)
+    if known is not None:
+        return known
+    answer = _probe_case(path)
+    if len(_case_by_path) > 1024:
+        _case_by_path.clear()
+    _case_by_path[path] = answer
+    return answer
+
+
+def _probe_case(path: str) -> bool:
+    probe = path
+    while True:
+        try:
+            info = os.stat(probe)
+            break
+        except OSError:
+            parent = os.path.dirname(probe)
+            if parent == probe:
+                return False
+            probe = parent
+    found = _case_cache.get(info.st_dev)
+    if found is not None:
+        return found
+    answer = False
+    walk = probe
+    while walk not in ("/", ""):
+        name = os.path.basename(walk)
+        if name.swapcase() != name:
+            other = os.path.join(os.path.dirname(walk), name.swapcase())
+            try:
+                mine = os.stat(walk)
+                twin = os.stat(other)
+                answer = (twin.st_dev, twin.st_ino) == (mine.st_dev, mine.st_ino)
+            except OSError:
+                answer = False
+            break
+        walk = os.path.dirname(walk)
+    _case_cache[info.st_dev] = answer
+    return answer

@@ -1,0 +1,638 @@
+"""Grounding: a part's path facts checked against the machine (see ``resolve`` for the reading).
+
+After the classifier has judged a part from its text, every path it touches is looked up:
+
+- a glob is expanded with bash's rules and each match becomes a fact (``source: glob``);
+  the glob stays as a fact of its own, judged as a pattern (what it *could* match);
+- every path is resolved through existing links, and those the line made earlier; a
+  different target becomes a fact (``source: link``): a deny on either wins;
+- a tree the part reads (``grep -r``, ``tar c``, ``cp -r``, ``find … -exec cat {}``) is searched
+  for protected files, each a fact (``source: tree``) -- unless the program's own defaults or
+  options leave it out (ripgrep's hidden and ignored files, ``git grep``'s untracked ones,
+  ``grep --exclude``), which the facts list under ``excluded``;
+- the files a filter selects (``grep --include``, ``rg -g``, ``find -name`` feeding ``xargs cat``
+  or ``cat "$(find …)"``) are a pattern fact (``source: filter``) judged like a glob.
+
+Whatever cannot be resolved adds the ``unresolved_path`` marker, with the reason in ``why``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from clearance.shellparse.facts import PathFact
+from clearance.shellparse.paths import anchored_secrets, glob_to_regex, inside, secret_names
+from clearance.shellparse.resolve import Problem, Resolver, has_glob, segment_regex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.classifier import Classifier
+    from clearance.shellparse.facts import SimpleCommandFacts
+
+#: Programs that search a tree when given none (``grep -r x`` searches ``.``).
+_SEARCH_CWD = frozenset(("rg", "ripgrep", "ag", "ack", "ack-grep"))
+_GREPS = frozenset(("grep", "egrep", "fgrep", "zgrep"))
+
+
+#: Programs whose recursive form changes everything below a directory.
+_RECURSIVE_CHANGES = frozenset(("rm", "chmod", "chown", "chgrp", "setfacl", "chattr", "shred"))
+
+
+def mark_trees(fact: SimpleCommandFacts) -> None:
+    """A recursive delete, chmod or ownership change (``rm -r``, ``chmod -R``, ``find …
+    -delete``, ``rsync --delete``) touches everything under its directories: such paths are
+    trees, and a protected path below one is touched (the matchers' ``match_tree``)."""
+    program = fact.program
+    recursive = program in ("find", "rsync") or (
+        program in _RECURSIVE_CHANGES and "--recursive" in fact.options
+    )
+    if not recursive:
+        return
+    for path in fact.paths:
+        if path.access in ("delete", "write") and path.source in ("argument", "option", "glob"):
+            if program == "rsync" and path.access == "write":
+                continue
+            if path.resolved is not None and "/{}" not in path.resolved:
+                path.tree = True
+
+
+def ground(fact: SimpleCommandFacts, classifier: Classifier, resolver: Resolver) -> None:
+    """Add to ``fact`` what the machine says about its paths (see the module docstring)."""
+    _default_tree(fact, classifier)
+    for path in list(fact.paths):
+        try:
+            _ground_path(fact, path, classifier, resolver)
+        except Problem as problem:
+            _unresolved(fact, path, problem)
+    if fact.program == "ln" and ("--symbolic" in fact.options or _short(fact, "s")):
+        _record_links(fact, resolver)
+
+
+def _unresolved(fact: SimpleCommandFacts, path: PathFact, problem: Problem) -> None:
+    fact.markers.add("unresolved_path")
+    note = f"not resolved ({problem.kind}: {problem.path})"
+    path.why = f"{path.why}; {note}" if path.why else note
+
+
+def _short(fact: SimpleCommandFacts, letter: str) -> bool:
+    return any(
+        a.startswith("-") and not a.startswith("--") and letter in a[1:] for a in fact.argv[1:]
+    )
+
+
+def _derived(
+    fact: SimpleCommandFacts,
+    classifier: Classifier,
+    written: str,
+    resolved: str,
+    access: str,
+    source: str,
+    why: str,
+    *,
+    pattern: bool = False,
+    tree: bool = False,
+    meta: bool = False,
+) -> PathFact | None:
+    seen = classifier.seen_paths.get(id(fact))
+    if seen is None or len(seen) < len(fact.paths):
+        seen = classifier.seen_paths[id(fact)] = {(p.resolved, p.access) for p in fact.paths}
+    if (resolved, access) in seen:
+        return None
+    seen.add((resolved, access))
+    found = PathFact(
+        written,
+        resolved,
+        access,
+        inside(resolved, classifier.workspace),
+        source,
+        pattern=pattern,
+        tree=tree,
+        why=why,
+    )
+    found.fold = classifier.fold
+    found.meta = meta
+    fact.paths.append(found)
+    classifier.judge(fact, found)
+    return found
+
+
+def _ground_path(
+    fact: SimpleCommandFacts, path: PathFact, classifier: Classifier, resolver: Resolver
+) -> None:
+    resolved = path.resolved
+    if resolved is None or path.source in ("link", "tree", "filter"):
+        return
+    if "/{}" in resolved:
+        _found_by_find(fact, path, classifier, resolver)
+        return
+    if path.pattern:
+        if path.meta and path.access == "read":
+            return  # names only (``ls *``, ``Glob``): what they list reads nothing
+        shell = classifier.shell_options
+        matches = resolver.expand(
+            resolved,
+            globstar="globstar" in shell,
+            dotglob="dotglob" in shell,
+            nocase="nocaseglob" in shell,
+        )
+        for match in matches:
+            found = _derived(
+                fact,
+                classifier,
+                path.path,
+                match,
+                path.access,
+                "glob",
+                f"matched by {path.path}",
+                tree=path.tree,
+                meta=path.meta,
+            )
+            if found is not None:
+                _ground_path(fact, found, classifier, resolver)
+        return
+    real = resolver.real(resolved)
+    target = path
+    if real != resolved:
+        linked = _derived(
+            fact,
+            classifier,
+            path.path,
+            real,
+            path.access,
+            "link",
+            f"{resolved} is a link to {real}",
+            tree=path.tree,
+            meta=path.meta,
+        )
+        target = linked or path
+    if path.tree and path.access in ("read", "unknown", "exec") and not path.meta:
+        _search_tree(fact, target, real, classifier, resolver)
+
+
+# --- trees ----------------------------------------------------------------------------------
+
+
+def _default_tree(fact: SimpleCommandFacts, classifier: Classifier) -> None:
+    """``grep -r PATTERN`` and ``rg PATTERN`` with no path search the working directory."""
+    program = fact.program
+    recursive = (
+        program in _SEARCH_CWD
+        or (program == "git" and (fact.subcommand or "").startswith("grep"))
+        or (
+            program in _GREPS
+            and ("--recursive" in fact.options or "--dereference-recursive" in fact.options)
+        )
+    )
+    if not recursive or "--files" in fact.options:
+        return
+    if any(p.tree and p.source in ("argument", "option", "glob") for p in fact.paths):
+        return
+    if fact.stdin in ("pipe", "file", "heredoc", "herestring") and program in _SEARCH_CWD:
+        return  # rg reading a pipe searches it, not the directory
+    cwd = classifier.current_cwd or classifier.cwd
+    if cwd is None or cwd.startswith("\0"):
+        return
+    roots = [(".", cwd)]
+    if program == "git":
+        specs = _git_grep_pathspecs(fact.argv)
+        if specs:
+            from clearance.shellparse.paths import resolve
+
+            roots = [(spec, resolve(spec, cwd, classifier.home) or cwd) for spec in specs]
+    for written, root in roots:
+        found = PathFact(written, root, "read", inside(root, classifier.workspace), "cwd")
+        found.tree = True
+        found.pattern = has_glob(written)
+        found.why = (
+            f"{program} searches the working directory when given no path"
+            if written == "."
+            else f"{program} searches the pathspec {written}"
+        )
+        found.fold = classifier.fold
+        fact.paths.append(found)
+        classifier.judge(fact, found)
+
+
+def _git_grep_pathspecs(argv: list[str]) -> list[str]:
+    """The pathspecs of ``git grep [options] PATTERN [--] [PATHSPEC…]``."""
+    try:
+        at = argv.index("grep") + 1
+    except ValueError:
+        return []
+    rest = argv[at:]
+    if "--" in rest:
+        return rest[rest.index("--") + 1 :]
+    given_pattern = any(a in ("-e", "-f") or a.startswith(("-e", "-f")) for a in rest)
+    operands: list[str] = []
+    k = 0
+    while k < len(rest):
+        arg = rest[k]
+        if arg in ("-e", "-f", "--max-depth", "-A", "-B", "-C", "-m", "--threads"):
+            k += 2
+            continue
+        if not arg.startswith("-"):
+            operands.append(arg)
+        k += 1
+    return operands if given_pattern else operands[1:]
+
+
+class _Filters:
+    """What a searching program leaves out of a tree, by its defaults and options."""
+
+    __slots__ = (
+        "exclude_dirs",
+        "excludes",
+        "follow",
+        "ignore",
+        "includes",
+        "program",
+        "skip_hidden",
+        "tracked",
+    )
+
+    def __init__(self, fact: SimpleCommandFacts) -> None:
+        program = fact.program or ""
+        self.program = program
+        self.skip_hidden = False
+        self.ignore = False
+        self.tracked = False
+        self.follow = False
+        self.includes: list[str] = []
+        self.excludes: list[str] = []
+        self.exclude_dirs: list[str] = []
+        argv = fact.argv[1:]
+        if program in ("rg", "ripgrep", "ag"):
+            unrestricted = sum(a.count("u") for a in argv if re.fullmatch(r"-u+", a))
+            hidden = "--hidden" in argv or "-." in argv or unrestricted >= 2
+            no_ignore = unrestricted >= 1 or any(
+                a in ("--no-ignore", "--no-ignore-vcs", "-U", "--skip-vcs-ignores") for a in argv
+            )
+            if program == "ag" and "-a" in argv:
+                hidden = no_ignore = True
+            self.skip_hidden = not hidden
+            self.ignore = not no_ignore
+            self.follow = "-L" in argv or "--follow" in argv
+            for value in _values(argv, ("-g", "--glob", "--iglob")):
+                (self.excludes if value.startswith("!") else self.includes).append(
+                    value.lstrip("!")
+                )
+        elif program == "git" and (fact.subcommand or "").startswith("grep"):
+            self.tracked = "--untracked" not in argv and "--no-index" not in argv
+            self.ignore = "--no-exclude-standard" not in argv and not self.tracked
+        elif program in ("read_file", "list"):
+            # a file tool's own filters (``Grep`` ``glob``/``type``, ``include`` fields) are
+            # given to it as ``DIR/{}/GLOB`` values
+            self.includes = [a.split("/{}/", 1)[1] for a in argv if "/{}/" in a]
+        elif program in _GREPS:
+            self.includes = list(_values(argv, ("--include",)))
+            self.excludes = list(_values(argv, ("--exclude",)))
+            self.exclude_dirs = list(_values(argv, ("--exclude-dir",)))
+            self.follow = "-R" in argv or "--dereference-recursive" in argv
+
+    def why_excluded(self, path: str, root: str, workspace: str | None) -> str | None:
+        rel = os.path.relpath(path, root)
+        parts = rel.split("/")
+        name = parts[-1]
+        if self.skip_hidden and any(p.startswith(".") for p in parts):
+            return f"{self.program} skips hidden files and directories by default (no --hidden)"
+        for glob in self.excludes:
+            if _fnmatch(glob, name) or _fnmatch(glob, rel):
+                return f"{self.program} excludes {glob!r}"
+        for glob in self.exclude_dirs:
+            if any(_fnmatch(glob, p) for p in parts[:-1]):
+                return f"{self.program} excludes the directory {glob!r}"
+        if self.includes and not any(
+            _fnmatch(glob, name) or _fnmatch(glob, rel) for glob in self.includes
+        ):
+            return f"{self.program} searches only {self.includes}"
+        if self.includes and self.program in ("rg", "ripgrep"):
+            return None  # rg's globs override its ignore rules and hidden-file default
+        if self.tracked:
+            tracked = _tracked(path, workspace or root)
+            if tracked is False:
+                return "git grep searches tracked files only, and this one is not tracked"
+        if self.ignore and _ignored(path, workspace or root):
+            return f"{self.program} skips files ignored by .gitignore/.ignore by default"
+        return None
+
+
+def _values(argv: list[str], names: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for k, arg in enumerate(argv):
+        for name in names:
+            if arg == name and k + 1 < len(argv):
+                out.append(argv[k + 1])
+            elif arg.startswith(name + "="):
+                out.append(arg[len(name) + 1 :])
+            elif len(name) == 2 and arg.startswith(name) and len(arg) > 2:
+                out.append(arg[2:])
+    return out
+
+
+def _fnmatch(glob: str, name: str) -> bool:
+    if "/" in glob:
+        return re.fullmatch(glob_to_regex(glob, "/", descendants=True), "/" + name) is not None
+    return segment_regex(glob).fullmatch(name) is not None
+
+
+def _search_tree(
+    fact: SimpleCommandFacts,
+    path: PathFact,
+    root: str,
+    classifier: Classifier,
+    resolver: Resolver,
+    name_filter: str | None = None,
+) -> None:
+    """Protected files under ``root`` that the part would read."""
+    if not resolver.is_dir(root):
+        return
+    filters = _Filters(fact)
+    for include in filters.includes:
+        _filter_fact(fact, path, root, include, classifier)
+    names = secret_names(classifier.fold)
+    placed = anchored_secrets(root, classifier.home, classifier.fold)
+    skip_hidden = filters.skip_hidden and not filters.includes
+    if placed is None:
+        # only names can make a file under ``root`` a secret: the fast search
+        members = resolver.secret_walk(
+            root, names.match, key=id(names), follow=filters.follow, skip_hidden=skip_hidden
+        )
+    else:
+        members = [
+            m
+            for m in resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden)
+            if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)
+        ]
+    for member in members:
+        if name_filter is not None and not _fnmatch(name_filter, os.path.basename(member)):
+            continue
+        why = filters.why_excluded(member, root, classifier.workspace)
+        if why is not None:
+            fact.excluded.append((member, why))
+            continue
+        _derived(
+            fact,
+            classifier,
+            path.path,
+            member,
+            "read",
+            "tree",
+            f"{member} is under {root}, which {fact.program} reads",
+        )
+
+
+def _filter_fact(
+    fact: SimpleCommandFacts, path: PathFact, root: str, glob: str, classifier: Classifier
+) -> None:
+    pattern = root.rstrip("/") + "/{}/" + glob.lstrip("/")
+    _derived(
+        fact,
+        classifier,
+        glob,
+        pattern,
+        "read",
+        "filter",
+        f"the files under {root} that {glob!r} selects",
+        pattern=True,
+    )
+
+
+def _found_by_find(
+    fact: SimpleCommandFacts, path: PathFact, classifier: Classifier, resolver: Resolver
+) -> None:
+    """``find ROOT -name NAME -exec cat {} ;`` reads ``ROOT/{}/NAME``: every file below
+    ROOT that NAME selects (all of them without a NAME)."""
+    assert path.resolved is not None
+    root, _, name = path.resolved.partition("/{}")
+    name = name.strip("/")
+    path.pattern = True
+    classifier.judge(fact, path)
+    if path.access not in ("read", "unknown", "exec"):
+        return
+    root = root or "/"
+    if has_glob(root):
+        return
+    real = resolver.real(root)
+    _search_tree(fact, path, real, classifier, resolver, name_filter=name or None)
+
+
+def selection_of(find: SimpleCommandFacts, cwd: str | None, home: str) -> list[str]:
+    """The files a ``find`` selects, as ``ROOT/{}/NAME`` patterns (``ROOT/{}`` without a
+    ``-name``); ``[]`` when its roots are not known."""
+    from clearance.shellparse.paths import resolve
+
+    argv = find.argv[1:]
+    roots: list[str] = []
+    k = 0
+    while k < len(argv) and argv[k] in ("-H", "-L", "-P"):
+        k += 1
+    while k < len(argv) and not argv[k].startswith(("-", "(", "!", ")")):
+        roots.append(argv[k])
+        k += 1
+    names = [argv[i + 1] for i in range(k, len(argv) - 1) if argv[i] in ("-name", "-iname")]
+    out: list[str] = []
+    for root in roots or ["."]:
+        base = resolve(root, cwd, home)
+        if base is None:
+            return []
+        base = "" if base == "/" else base
+        if names:
+            out.extend(f"{base}/{{}}/{n}" for n in names)
+        else:
+            out.append(f"{base}/{{}}")
+    return out
+
+
+def add_selection(
+    fact: SimpleCommandFacts,
+    written: str,
+    patterns: list[str],
+    classifier: Classifier,
+    resolver: Resolver,
+) -> None:
+    """``fact`` reads what a ``find`` upstream selected (``find … | xargs cat``,
+    ``cat "$(find …)"``)."""
+    access = next((p.access for p in fact.paths if p.path == written), "read")
+    for pattern in patterns:
+        found = _derived(
+            fact,
+            classifier,
+            written,
+            pattern,
+            access,
+            "filter",
+            f"the files find selects: {pattern}",
+            pattern=True,
+        )
+        if found is not None:
+            try:
+                _found_by_find(fact, found, classifier, resolver)
+            except Problem as problem:
+                _unresolved(fact, found, problem)
+
+
+# --- links the line creates ------------------------------------------------------------------
+
+
+def _record_links(fact: SimpleCommandFacts, resolver: Resolver) -> None:
+    """``ln -s TARGET LINK`` (or ``ln -s TARGET… DIR``): later parts see the link."""
+    operands: list[str] = []
+    args = fact.argv[1:]
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg == "--":
+            operands.extend(args[k + 1 :])
+            break
+        if arg in ("-t", "--target-directory", "-S", "--suffix"):
+            k += 2
+            continue
+        if not arg.startswith("-") or arg == "-":
+            operands.append(arg)
+        k += 1
+    written = [p for p in fact.paths if p.source in ("argument", "option")]
+    resolved = {p.path: p.resolved for p in written}
+    if len(operands) < 2:
+        return
+    *targets, last = operands
+    where = resolved.get(last)
+    if where is None:
+        return
+    into_dir = len(targets) > 1 or resolver.is_dir(where)
+    for written_target in targets:
+        name = os.path.basename(written_target.rstrip("/"))
+        link = os.path.join(where, name) if into_dir else where
+        target = written_target
+        if not target.startswith("/"):
+            # a relative target is relative to the link's directory
+            target = os.path.normpath(os.path.join(os.path.dirname(link), target))
+        resolver.links[link] = target
+
+
+# --- ignore files and the git index -----------------------------------------------------------
+
+_IGNORE_FILES = (".gitignore", ".ignore", ".rgignore")
+
+
+def _ignore_lines(directory: str) -> list[str]:
+    lines: list[str] = []
+    for name in _IGNORE_FILES:
+        try:
+            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+                lines.extend(f.read(256 * 1024).splitlines())
+        except OSError:
+            continue
+    return lines
+
+
+def _ignored(path: str, root: str) -> bool:
+    """Whether ignore files from ``root`` down to ``path``'s directory ignore it (the last
+    matching line wins; ``!`` re-includes). Unreadable or odd lines never ignore."""
+    rel_dirs = os.path.relpath(os.path.dirname(path), root).split("/")
+    if rel_dirs[:1] == [".."]:
+        return False
+    directories = [root]
+    for part in rel_dirs:
+        if part not in ("", "."):
+            directories.append(os.path.join(directories[-1], part))
+    verdict = False
+    info = os.path.join(root, ".git", "info", "exclude")
+    sources: list[tuple[str, list[str]]] = []
+    try:
+        with open(info, encoding="utf-8", errors="replace") as f:
+            sources.append((root, f.read(256 * 1024).splitlines()))
+    except OSError:
+        pass
+    sources.extend((d, _ignore_lines(d)) for d in directories)
+    for base, lines in sources:
+        rel = "/" + os.path.relpath(path, base)
+        for raw in lines:
+            line = raw.rstrip()
+            if not line or line.startswith("#"):
+                continue
+            negated = line.startswith("!")
+            dir_only = line.endswith("/")
+            body = line[1:] if negated else line
+            body = body.rstrip("/")
+            if not body:
+                continue
+            try:
+                regex = glob_to_regex(body, "/", descendants=not dir_only)
+                if dir_only:
+                    regex += "/.*"
+                if re.fullmatch(regex, rel, re.DOTALL):
+                    verdict = not negated
+            except re.error:
+                continue
+    return verdict
+
+
+def _tracked(path: str, root: str) -> bool | None:
+    """Whether the git index at ``root`` lists ``path``; ``None`` when it cannot be read."""
+    entries = _index_entries(root)
+    if entries is None:
+        return None
+    return os.path.relpath(path, root) in entries
+
+
+def _index_entries(root: str) -> set[str] | None:
+    git = os.path.join(root, ".git")
+    try:
+        if os.path.isfile(git):
+            with open(git, encoding="utf-8") as f:
+                line = f.readline().strip()
+            if not line.startswith("gitdir:"):
+                return None
+            git = os.path.join(root, line[len("gitdir:") :].strip())
+        with open(os.path.join(git, "index"), "rb") as f:
+            data = f.read(64 * 1024 * 1024)
+    except OSError:
+        return None
+    return parse_index(data)
+
+
+def parse_index(data: bytes) -> set[str] | None:
+    """The paths of a git index (versions 2, 3 and 4); ``None`` if it is not one."""
+    if len(data) < 12 or data[:4] != b"DIRC":
+        return None
+    version = int.from_bytes(data[4:8], "big")
+    count = int.from_bytes(data[8:12], "big")
+    if version not in (2, 3, 4):
+        return None
+    out: set[str] = set()
+    at = 12
+    previous = b""
+    for _ in range(count):
+        if at + 62 > len(data):
+            return None
+        flags = int.from_bytes(data[at + 60 : at + 62], "big")
+        start = at
+        at += 62
+        if version >= 3 and flags & 0x4000:
+            at += 2
+        if version == 4:
+            strip, at = _varint(data, at)
+            end = data.index(b"\0", at)
+            name = previous[: len(previous) - strip] + data[at:end]
+            at = end + 1
+        else:
+            end = data.index(b"\0", at)
+            name = data[at:end]
+            length = end - start
+            at = start + ((length + 8) // 8) * 8
+        previous = name
+        out.add(name.decode("utf-8", "surrogateescape"))
+    return out
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    byte = data[at]
+    at += 1
+    value = byte & 0x7F
+    while byte & 0x80:
+        value += 1
+        byte = data[at]
+        at += 1
+        value = (value << 7) + (byte & 0x7F)
+    return value, at
