@@ -286,11 +286,7 @@ class Classifier:
         system or where code runs later. A pattern counts for what it could match."""
         resolved = path.resolved
         if resolved is None:
-            if path.access in ("read", "exec") and not path.meta:
-                # ``cat $F``, ``cat "$1"``: which file is read is not known before it runs
-                fact.markers.add("unresolved_path")
-                path.why = path.why or "its value is not known before the command runs"
-            return
+            return  # a value not known before it runs: ``Extractor._ground`` judges it
         access = path.access
         if access in ("read", "unknown", "exec") and not path.meta:
             if path.pattern:

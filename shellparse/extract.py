@@ -256,6 +256,10 @@ class Extractor:
         for fact in produced:
             if any(p.path == "{input}" for p in fact.paths):
                 add_selection(fact, "{input}", patterns, self.classifier, self.resolver)
+                fact.markers.discard("unresolved_path")
+                _unknown_reads(fact)  # judged again, now that the selection is a path of its own
+                if any(p.why and "not resolved (" in p.why for p in fact.paths):
+                    fact.markers.add("unresolved_path")  # what the machine could not resolve
 
     def command(self, command: Command, env: Env, scope: Scope) -> None:
         if isinstance(command, SimpleCommand):
@@ -511,6 +515,10 @@ class Extractor:
         finds = [f for f in produced if f.program == "find" and not f.via]
         if len(finds) == 1 and not any(f.via for f in produced[1:]):
             patterns = selection_of(finds[0], env.cwd, self.home)
+            if patterns:
+                self.selections[key] = patterns
+        elif len(produced) == 1 and produced[0].program == "git" and not produced[0].via:
+            patterns = _ls_files_selection(produced[0], env.cwd)
             if patterns:
                 self.selections[key] = patterns
 
@@ -954,6 +962,7 @@ class Extractor:
                 if any(p.path == written for p in fact.paths):
                     add_selection(fact, written, patterns, classifier, self.resolver)
         classifier.glob_words = frozenset()
+        _unknown_reads(fact)
 
     def _downloads(self, fact: SimpleCommandFacts, env: Env) -> None:
         """Track what the line writes that later commands run: a download executed
@@ -1627,6 +1636,35 @@ def _printf(template: str, args: list[str]) -> str | None:
         if not queue or not specs:
             break
     return "".join(out)
+
+
+def _ls_files_selection(git: SimpleCommandFacts, cwd: str | None) -> list[str]:
+    """``git ls-files '*.md'`` prints the tracked files its pathspecs pick, as the
+    ``ROOT/{}/NAME`` patterns a ``find`` selection uses; ``[]`` without a pathspec (every
+    tracked file: the reader's paths stay unknown) or when a pathspec is magic or dynamic."""
+    if git.subcommand != "ls-files" or cwd is None:
+        return []
+    specs = [a for a in git.argv[2:] if not a.startswith("-")]
+    if not specs or any(s.startswith(":") or "$" in s for s in specs):
+        return []
+    base = "" if cwd == "/" else cwd.rstrip("/")
+    return [
+        f"{base}/{{}}/{spec}" if "/" not in spec else f"{base}/{spec.lstrip('./')}"
+        for spec in specs
+    ]
+
+
+def _unknown_reads(fact: SimpleCommandFacts) -> None:
+    """``cat $F``, ``cat "$1"``: a file read whose name is not known before the command runs
+    is ``unresolved_path`` -- unless a filter the line shows picks the files (``find … |
+    xargs cat``: the selection is judged as its own path)."""
+    unknown = [
+        p for p in fact.paths if p.resolved is None and p.access in ("read", "exec") and not p.meta
+    ]
+    if unknown and not any(p.source == "filter" for p in fact.paths):
+        fact.markers.add("unresolved_path")
+        for path in unknown:
+            path.why = path.why or "its value is not known before the command runs"
 
 
 def _forget_changes(env: Env, before: Env, after: Env) -> None:

@@ -113,7 +113,14 @@ def test_a_profile_the_decision_selects_is_named_and_its_widenings_recorded(
     assert any("expose .env.test" in w for w in sandbox["widenings"])
 
 
-@given(st.text(alphabet=st.characters(blacklist_characters="\0"), min_size=1, max_size=80))
+#: Commands as an agent sends them: text that can be encoded (no NUL, no lone surrogate).
+@given(
+    st.text(
+        alphabet=st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)),
+        min_size=1,
+        max_size=80,
+    )
+)
 @settings(max_examples=150, deadline=None)
 def test_nothing_in_the_command_escapes_the_wrapper(command: str) -> None:
     """The rewritten line, as the agent's shell reads it, hands the original to the wrapper as

@@ -161,7 +161,9 @@ TWINS = [
         "default/no-secret-reads",
         "git hash-object src/app.py",
     ),
-    ("mass/git", "rm -rf .git", "ask", "default/ask-workspace-wide-destruction", "rm -rf build"),
+    # ``.git`` holds hooks and configuration the agent must not rewrite: the agent-config deny
+    # is stricter than the workspace-wide ask
+    ("mass/git", "rm -rf .git", "deny", "default/no-agent-config-writes", "rm -rf build"),
     (
         "mass/find",  # it would also delete clearance's project policy: self-protection denies
         "find . -type f -delete",

@@ -62,6 +62,7 @@ FAIL_CLOSED_MARKERS = frozenset(
         "unknown_env",
         "dynamic_arithmetic",
         "workspace_wide",
+        "unresolved_path",
     )
 )
 _SET_KEYS = ("classes", "markers", "options", "via", "context", "hosts")

@@ -72,9 +72,17 @@ class TestVariables:
             assert rm.paths[0].resolved is None, command
 
     def test_loop_variable_is_unknown(self) -> None:
-        (rm,) = _parts("d=/tmp; for d in a b; do rm -r $d; done", "rm")
+        (rm,) = _parts("d=/tmp; for d in $(cat list); do rm -r $d; done", "rm")
         assert rm.paths[0].resolved is None
         assert "loop" in rm.context
+
+    def test_loop_over_a_few_known_values_is_judged_with_each(self) -> None:
+        first, second = _parts("d=/tmp; for d in a b; do rm -r $d; done", "rm")
+        assert [first.paths[0].resolved, second.paths[0].resolved] == [
+            "/work/proj/a",
+            "/work/proj/b",
+        ]
+        assert "loop" in first.context
 
     def test_home_and_pwd(self) -> None:
         assert _resolved('rm "$HOME/x"', "rm", "delete") == ["/home/u/x"]
