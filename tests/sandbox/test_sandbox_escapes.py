@@ -96,7 +96,9 @@ def test_the_benign_twin_writes_inside_the_workspace_and_tmp(place: tuple[Path, 
         "unshare -rm sh -c 'mount -o remount,rw {outside} && echo x > {outside}/new.txt'",
         "unshare -rm sh -c 'mount --bind {ws} {outside}; echo x > {outside}/new.txt'",
         "mv {outside}/target.txt {ws}/stolen.txt",
-        "rm -f {outside}/target.txt",
+        # not ``rm -f``: where the checkout lies under /tmp, the sandbox's private /tmp hides
+        # the outside folder, and ``rm -f`` of a missing file succeeds
+        "rm {outside}/target.txt",
         "touch -d 2001-01-01 {outside}/target.txt",
         "chmod 000 {outside}/target.txt",
     ],
