@@ -126,29 +126,9 @@ def load(key: str, env: Mapping[str, str] | None = None) -> list[dict[str, objec
     directory = cache_dir(env)
     if not _usable_dir(directory):
         return None
-    path = os.path.join(directory, f"policy-{key}.json")
-    try:
-        raw = read_file(path, limit=MAX_ENTRY_BYTES, owned=True, private=True)
-        mac, _, body = raw.decode("utf-8").partition("\n")
-    except (OSError, UnicodeDecodeError):
-        return None
-    secret = _secret(directory, create=False)
-    if secret is None or not compare_digest(mac, _mac(secret, body)):
-        return None
-    try:
-        entry = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(entry, dict) or entry.get("version") != __version__:
-        return None
-    files = entry.get("files")
-    packs = entry.get("packs")
-    if not isinstance(files, dict) or not isinstance(packs, list):
-        return None
-    for file_path, digest in files.items():
-        if file_digest(file_path) != digest:
-            return None
-    return packs
+    entry = _read_entry(os.path.join(directory, f"policy-{key}.json"), directory)
+    packs = None if entry is None else entry.get("packs")
+    return packs if isinstance(packs, list) else None
 
 
 def store(key: str, packs: list[dict[str, object]], env: Mapping[str, str] | None = None) -> None:

@@ -332,29 +332,7 @@ def _pattern_tokens(segment: str) -> list[tuple[bool, frozenset[str]] | None]:
 
 
 def _tokenize_pattern(segment: str) -> list[tuple[bool, frozenset[str]] | None]:
-    out: list[tuple[bool, frozenset[str]] | None] = []
-    i = 0
-    while i < len(segment):
-        c = segment[i]
-        if c == "*":
-            if not out or out[-1] is not None:
-                out.append(None)
-            i += 1
-        elif c == "?":
-            out.append(_ANY)
-            i += 1
-        elif c == "[":
-            found, after = _bracket(segment, i)
-            if found is None:
-                out.append((False, frozenset("[")))
-                i += 1
-            else:
-                out.append(found)
-                i = after
-        else:
-            out.append((False, frozenset(c)))
-            i += 1
-    return out
+    return _tokens(segment, shell=False)
 
 
 def _shell_tokens(segment: str, globstar: bool) -> list[tuple[bool, frozenset[str]] | None] | str:
@@ -363,13 +341,19 @@ def _shell_tokens(segment: str, globstar: bool) -> list[tuple[bool, frozenset[st
     start: wider than bash, never narrower."""
     if (segment == "**" and globstar) or segment == "{}":
         return "**" if segment == "**" else "{}"
-    i = 0
+    return _tokens(segment, shell=True)
+
+
+def _tokens(segment: str, *, shell: bool) -> list[tuple[bool, frozenset[str]] | None]:
+    """``*`` (``None``), ``?`` and bracket tokens of a segment; with ``shell``, a backslash
+    quotes the next character and an extglob group ends the segment as ``*``."""
     out: list[tuple[bool, frozenset[str]] | None] = []
+    i = 0
     while i < len(segment):
         c = segment[i]
-        if c in _EXTGLOB_OPENERS and segment[i + 1 : i + 2] == "(":
+        if shell and c in _EXTGLOB_OPENERS and segment[i + 1 : i + 2] == "(":
             return [*out, None]
-        if c == "\\" and i + 1 < len(segment):
+        if shell and c == "\\" and i + 1 < len(segment):
             out.append((False, frozenset(segment[i + 1])))
             i += 2
             continue
