@@ -8,7 +8,7 @@ import re
 from clearance.shellparse.classifier import network_direction
 from clearance.shellparse.errors import ParseError
 from clearance.shellparse.expand import Env
-from clearance.shellparse.extract import AnalysisBudget, Extractor, Scope
+from clearance.shellparse.extract import AnalysisBudget, Extractor, Scope, unknown_reads
 from clearance.shellparse.facts import CommandFacts, SimpleCommandFacts
 from clearance.shellparse.parser import parse
 
@@ -71,6 +71,7 @@ def classify(
     facts.commands = extractor.out
     for fact in facts.commands:
         network_direction(fact)
+        unknown_reads(fact)
     if facts.error is not None:
         for fact in facts.commands:
             fact.markers.add("parse_error")

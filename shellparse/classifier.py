@@ -286,7 +286,7 @@ class Classifier:
         system or where code runs later. A pattern counts for what it could match."""
         resolved = path.resolved
         if resolved is None:
-            return  # a value not known before it runs: ``Extractor._ground`` judges it
+            return  # a value not known before it runs: ``extract.unknown_reads`` judges it
         access = path.access
         if access in ("read", "unknown", "exec") and not path.meta:
             if path.pattern:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
 import re
 
 from clearance.shellparse.classifier import (
@@ -256,10 +257,6 @@ class Extractor:
         for fact in produced:
             if any(p.path == "{input}" for p in fact.paths):
                 add_selection(fact, "{input}", patterns, self.classifier, self.resolver)
-                fact.markers.discard("unresolved_path")
-                _unknown_reads(fact)  # judged again, now that the selection is a path of its own
-                if any(p.why and "not resolved (" in p.why for p in fact.paths):
-                    fact.markers.add("unresolved_path")  # what the machine could not resolve
 
     def command(self, command: Command, env: Env, scope: Scope) -> None:
         if isinstance(command, SimpleCommand):
@@ -962,7 +959,6 @@ class Extractor:
                 if any(p.path == written for p in fact.paths):
                     add_selection(fact, written, patterns, classifier, self.resolver)
         classifier.glob_words = frozenset()
-        _unknown_reads(fact)
 
     def _downloads(self, fact: SimpleCommandFacts, env: Env) -> None:
         """Track what the line writes that later commands run: a download executed
@@ -1649,15 +1645,16 @@ def _ls_files_selection(git: SimpleCommandFacts, cwd: str | None) -> list[str]:
         return []
     base = "" if cwd == "/" else cwd.rstrip("/")
     return [
-        f"{base}/{{}}/{spec}" if "/" not in spec else f"{base}/{spec.lstrip('./')}"
+        f"{base}/{{}}/{spec}" if "/" not in spec else os.path.normpath(os.path.join(cwd, spec))
         for spec in specs
     ]
 
 
-def _unknown_reads(fact: SimpleCommandFacts) -> None:
+def unknown_reads(fact: SimpleCommandFacts) -> None:
     """``cat $F``, ``cat "$1"``: a file read whose name is not known before the command runs
     is ``unresolved_path`` -- unless a filter the line shows picks the files (``find … |
-    xargs cat``: the selection is judged as its own path)."""
+    xargs cat``: the selection is judged as its own path). Run on every part once the whole
+    line is analysed, when every selection has been attached."""
     unknown = [
         p for p in fact.paths if p.resolved is None and p.access in ("read", "exec") and not p.meta
     ]

@@ -37,6 +37,13 @@ CASES = [
         'for f in README.md setup.cfg; do cat "$f"; done',
     ),
     (
+        "ls-files-pathspec",
+        "git ls-files ../proj/.env | xargs cat",
+        "deny",
+        "default/no-secret-reads",
+        "git ls-files src/app.py | xargs cat",
+    ),
+    (
         "loop-unknown",
         "for f in $(cat list.txt); do cat $f; done",
         "ask",
