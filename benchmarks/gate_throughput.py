@@ -1,0 +1,274 @@
+"""Whole-process ``clearance gate`` over N distinct corpus commands vs bashlex parse-only.
+
+The figure issue 16 is judged by: one ``clearance gate FILE`` process (the real CLI, the default
+embedded policy, discovery at the workspace as an agent's CI would run it) decides N distinct
+commands of /work/shared/corpus (default 20,000, a fixed-seed sample, so every run and every tree
+sees the same lines), timed from process start to exit -- interpreter start, imports, policy from
+the compiled-policy cache, every line read, decided and written. Beside it, in the same run,
+bashlex (a pure-Python bash parser) only *parses* the same commands in this process
+(``bashlex.parse`` per command, failures included in the time). The ratio is
+gate decisions/s ÷ bashlex parses/s; the issue's goal is 2.5 or better.
+
+Latency per decision (p50/p99) comes from in-process timing: a separate process of the same tree
+runs the gate's per-line code (``decide_line`` and the JSON line it writes) on the same lines with
+a ``perf_counter`` around each, because one gate process only has a total time.
+
+Targets (each may be repeated; the default is this checkout):
+
+* ``--tree DIR``: a source tree (e.g. ``git archive 0ab2982 | tar -x -C DIR``), run with this
+  interpreter and ``PYTHONPATH=DIR``;
+* ``--python PY``: an interpreter whose environment has clearance installed (a compiled build).
+
+Rounds run round-robin (one run of each target per round, bashlex once per round); every figure
+is the median over ``--rounds``, and each ratio is taken within a round, then the median.
+The input file and the gate's output are also checked: every target must print one decision per
+line; ``--diff`` compares the targets' decisions (ids and times left out) and counts lines that
+differ.
+
+Run: python benchmarks/gate_throughput.py [-n 20000] [--rounds 3] [--tree DIR]... [--python PY]...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = os.environ.get("CLEARANCE_CORPUS", "/work/shared/corpus/commands.txt")
+
+#: Run in a target's own process: per-line timing of the gate's per-line code.
+TIMING = r"""
+import json, sys, time
+try:
+    from clearance.hooks.gate import decide_line, line_output
+except ImportError:  # trees before the per-line code moved below the CLI
+    from clearance.cli.commands.gate import decide_line, line_output
+try:
+    from clearance.engine.policycache import PolicyCache
+except ImportError:
+    from clearance.engine.replay import PolicyCache
+import clearance.engine
+path, directory = sys.argv[1], sys.argv[2]
+cache = PolicyCache(None)
+lines = open(path, "rb").read().splitlines(keepends=True)
+times = []
+for number, raw in enumerate(lines, 1):
+    t0 = time.perf_counter()
+    decision, ident, *_ = decide_line(raw, number, directory, cache.get)
+    json.dumps(line_output(decision, ident, number))
+    times.append(time.perf_counter() - t0)
+times.sort()
+print(json.dumps({
+    "p50": times[len(times) // 2], "p99": times[min(len(times) - 1, int(len(times) * 0.99))],
+    "engine": clearance.engine.__file__,
+}))
+"""
+
+
+def corpus_sample(n: int, seed: int) -> list[str]:
+    """``n`` distinct corpus commands, a fixed-seed sample in corpus order."""
+    seen: dict[str, None] = {}
+    with open(CORPUS, encoding="utf-8") as fh:
+        for line in fh:
+            command = line.rstrip("\n")
+            if command.strip():
+                seen.setdefault(command, None)
+    distinct = list(seen)
+    if n >= len(distinct):
+        return distinct
+    picked = sorted(random.Random(seed).sample(range(len(distinct)), n))
+    return [distinct[i] for i in picked]
+
+
+class Target:
+    def __init__(self, label: str, python: str, tree: str | None) -> None:
+        self.label = label
+        self.python = python
+        self.tree = tree
+
+    def env(self, base: dict[str, str]) -> dict[str, str]:
+        env = dict(base)
+        if self.tree is not None:
+            env["PYTHONPATH"] = self.tree
+        else:
+            env.pop("PYTHONPATH", None)
+        return env
+
+    def gate(self, path: str, out: str, cwd: str, env: dict[str, str]) -> float:
+        """Seconds for one whole ``clearance gate`` process over ``path``."""
+        argv = [
+            self.python,
+            "-c",
+            "import sys; from clearance.cli.main import main; sys.argv[0] = 'clearance'; "
+            "raise SystemExit(main())",
+            "gate",
+            path,
+        ]
+        with open(out, "wb") as sink:
+            start = time.perf_counter()
+            proc = subprocess.run(
+                argv, cwd=cwd, env=self.env(env), stdout=sink, stderr=subprocess.PIPE, check=False
+            )
+            elapsed = time.perf_counter() - start
+        if proc.returncode not in (0, 3, 4):
+            raise SystemExit(
+                f"{self.label}: gate exited {proc.returncode}: {proc.stderr.decode()[-2000:]}"
+            )
+        return elapsed
+
+    def latency(self, path: str, cwd: str, env: dict[str, str]) -> dict[str, object]:
+        proc = subprocess.run(
+            [self.python, "-c", TIMING, path, cwd],
+            cwd=cwd,
+            env=self.env(env),
+            capture_output=True,
+            check=False,
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"{self.label}: timing failed: {proc.stderr.decode()[-2000:]}")
+        result: dict[str, object] = json.loads(proc.stdout)
+        return result
+
+
+def bashlex_rate(commands: list[str]) -> tuple[float, int]:
+    """(parses/s, failures) of bashlex over ``commands``, in this process."""
+    import bashlex  # type: ignore[import-untyped]
+
+    failures = 0
+    start = time.perf_counter()
+    for command in commands:
+        try:
+            bashlex.parse(command)
+        except Exception:
+            failures += 1
+    return len(commands) / (time.perf_counter() - start), failures
+
+
+#: A resolution bound's wording names where a walk stopped, which depends on time (0.3 s).
+BOUND = re.compile(r"\(bound: [^()]*\((?:more than [^()]*)\)\)")
+
+
+def comparable(line: bytes, bounds: bool = False) -> str:
+    """The decision without its id and time (and, ``bounds``, with where a bounded walk
+    stopped left out)."""
+    data = json.loads(line)
+    data.pop("decision_id", None)
+    data.pop("time", None)
+    text = json.dumps(data, sort_keys=True)
+    return BOUND.sub("(bound: ...)", text) if bounds else text
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=20_000, help="distinct commands (20,000)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--tree", action="append", default=[], help="a source tree to run")
+    parser.add_argument("--python", action="append", default=[], help="an installed build")
+    parser.add_argument("--no-latency", action="store_true", help="skip the p50/p99 pass")
+    parser.add_argument("--diff", action="store_true", help="compare the targets' decisions")
+    args = parser.parse_args()
+
+    targets = [Target(f"tree {t}", sys.executable, os.path.abspath(t)) for t in args.tree]
+    targets += [Target(f"python {p}", p, None) for p in args.python]
+    if not targets:
+        targets = [Target(f"tree {ROOT}", sys.executable, str(ROOT))]
+
+    commands = corpus_sample(args.n, args.seed)
+    scratch = Path(tempfile.mkdtemp(prefix="gate-throughput-"))
+    home = scratch / "home"
+    workspace = home / "project"
+    (workspace / ".git").mkdir(parents=True)
+    (workspace / "README.md").write_text("# project\n")
+    (workspace / "src").mkdir()
+    (workspace / "src" / "main.py").write_text("print('hi')\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLEARANCE_", "XDG_"))}
+    env.update(
+        HOME=str(home),
+        XDG_CACHE_HOME=str(scratch / "cache"),
+        XDG_STATE_HOME=str(scratch / "state"),
+        XDG_CONFIG_HOME=str(scratch / "config"),
+    )
+    intents = scratch / "intents.jsonl"
+    with intents.open("w", encoding="utf-8") as fh:
+        for i, command in enumerate(commands):
+            fh.write(json.dumps({"id": i, "tool": "Bash", "input": {"command": command}}) + "\n")
+    warm = scratch / "warm.jsonl"
+    warm.write_text(intents.read_text().split("\n", 1)[0] + "\n")
+
+    subprocess.run(["uptime"], check=False)
+    print(f"{len(commands):,} distinct corpus commands (seed {args.seed}), {args.rounds} rounds")
+    for target in targets:  # fills the compiled-policy cache: every timed run is warm
+        target.gate(str(warm), str(scratch / "warm.out"), str(workspace), env)
+
+    rates: dict[str, list[float]] = {t.label: [] for t in targets}
+    ratios: dict[str, list[float]] = {t.label: [] for t in targets}
+    parses: list[float] = []
+    failures = 0
+    for _ in range(args.rounds):
+        parse_rate, failures = bashlex_rate(commands)
+        parses.append(parse_rate)
+        for index, target in enumerate(targets):
+            out = scratch / f"out-{index}.jsonl"
+            seconds = target.gate(str(intents), str(out), str(workspace), env)
+            rate = len(commands) / seconds
+            rates[target.label].append(rate)
+            ratios[target.label].append(rate / parse_rate)
+            with out.open("rb") as fh:
+                produced = sum(1 for _ in fh)
+            if produced != len(commands):
+                raise SystemExit(f"{target.label}: {produced} decisions for {len(commands)} lines")
+
+    print(
+        f"bashlex parse only (in-process): {statistics.median(parses):,.0f} parses/s "
+        f"({failures} of {len(commands):,} fail to parse)"
+    )
+    for target in targets:
+        line = (
+            f"{target.label}: gate {statistics.median(rates[target.label]):,.0f} decisions/s "
+            f"(whole process), {statistics.median(ratios[target.label]):.2f}x bashlex"
+        )
+        if not args.no_latency:
+            lat = target.latency(str(intents), str(workspace), env)
+            line += (
+                f"; per decision (in-process decide_line + JSON) p50 "
+                f"{float(str(lat['p50'])) * 1e6:.0f} us, p99 {float(str(lat['p99'])) * 1e6:.0f} us"
+            )
+        print(line)
+    if len(targets) > 1:
+        first = rates[targets[0].label]
+        for target in targets[1:]:
+            pairs = [b / a for a, b in zip(first, rates[target.label], strict=True)]
+            print(f"{target.label} vs {targets[0].label}: {statistics.median(pairs):.2f}x")
+    if args.diff and len(targets) > 1:
+        base = (scratch / "out-0.jsonl").read_bytes().splitlines()
+        for index in range(1, len(targets)):
+            other = (scratch / f"out-{index}.jsonl").read_bytes().splitlines()
+            pairs = list(zip(base, other, strict=True))
+            differ = [n for n, (a, b) in enumerate(pairs, 1) if comparable(a) != comparable(b)]
+            real = [
+                n
+                for n in differ
+                if comparable(pairs[n - 1][0], True) != comparable(pairs[n - 1][1], True)
+            ]
+            print(
+                f"decisions differing, {targets[index].label} vs {targets[0].label}: "
+                f"{len(real)} of {len(base)}"
+                + (f" (lines {real[:10]})" if real else "")
+                + f"; {len(differ) - len(real)} more only where a time-bounded walk stopped"
+            )
+    subprocess.run(["uptime"], check=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
