@@ -77,8 +77,8 @@ async def http_run(port: int, bodies: list[bytes], clients: int) -> tuple[float,
 
 
 def in_process(lines: list[bytes]) -> tuple[float, list[float]]:
-    from clearance.cli.commands.gate import decide_line
-    from clearance.engine.replay import PolicyCache
+    from clearance.engine.policycache import PolicyCache
+    from clearance.hooks.gate import decide_line
 
     cache = PolicyCache(None)
     cache.get(WORKSPACE)

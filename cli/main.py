@@ -1,8 +1,9 @@
 """Entry point of the ``clearance`` command.
 
-The commands an agent runs once per tool call (``parse``, ``check``, ``hook``) are served
-without importing typer; everything else, and any call the fast reader does not understand
-(``--help`` included), goes to the typer application in ``clearance.cli.app``.
+The commands an agent runs once per tool call (``parse``, ``check``, ``hook``) and ``gate``
+(whose batches ride on its start-up too) are served without importing typer; everything else,
+and any call the fast reader does not understand (``--help`` included), goes to the typer
+application in ``clearance.cli.app``.
 """
 
 from __future__ import annotations
@@ -56,6 +57,27 @@ def _fast(args: list[str]) -> int | None:
             explain=name == "explain",
             ledger=parsed.values.get("--ledger"),
             no_ledger="--no-ledger" in parsed.flags or "--ledger" not in parsed.values,
+        )
+    if name == "gate":
+        from clearance.cli.argv import read_args
+
+        parsed = read_args(
+            rest,
+            flags=frozenset(("--json", "--summary", "--no-ledger")),
+            values=frozenset(("--format", "--cwd", "--ledger")),
+            repeated=frozenset(("--policy",)),
+        )
+        if parsed is None or len(parsed.positional) > 1:
+            return None
+        from clearance.cli.commands.gate import run_gate
+
+        return run_gate(
+            parsed.positional[0] if parsed.positional else None,
+            policies=parsed.repeated.get("--policy"),
+            output="json" if "--json" in parsed.flags else parsed.values.get("--format", "json"),
+            summary="--summary" in parsed.flags,
+            cwd=parsed.values.get("--cwd"),
+            ledger=None if "--no-ledger" in parsed.flags else parsed.values.get("--ledger"),
         )
     if name == "sandbox":
         from clearance.cli.commands.sandbox import run_sandbox

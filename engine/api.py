@@ -1,8 +1,9 @@
-"""The engine's entry points: load the policy in force, decide an intent.
+"""The engine's building blocks: load the policy in force, decide an intent under a policy.
 
-``decide_intent`` never raises and never allows what it could not judge: a policy that fails
-to load, an intent without the input its tool needs, or a bug all become a deny with the
-reason code saying which (``policy_error``, ``bad_input``, ``internal_error``).
+``decide`` never raises and never allows what it could not judge: an intent without the input
+its tool needs, or a bug, become a deny with the reason code saying which (``bad_input``,
+``internal_error``). Surfaces do not pair ``load_policy`` with ``decide`` themselves: they go
+through ``clearance.engine.entry`` (load, decide, fail closed on a policy that does not load).
 """
 
 from __future__ import annotations
@@ -215,27 +216,3 @@ def _decide(
         decision.risk = "medium" if decision.decision == "ask" else "high"
     decision.subject = subject
     return decision
-
-
-def decide_intent(
-    intent: ToolIntent,
-    *,
-    files: list[str] | None = None,
-    cwd: str | None = None,
-    home: str | None = None,
-    env: Mapping[str, str] | None = None,
-    trace: bool = False,
-) -> ApprovalDecision:
-    """Load the policy in force at the intent's directory and decide it. Never raises."""
-    cwd = os.path.abspath(cwd or intent.cwd or os.getcwd())
-    try:
-        policy = load_policy(cwd, files=files, env=env)
-    except PolicyError as exc:
-        decision = failure("policy_error", f"policy error: {exc.summary()}", tool=intent.tool)
-        decision.errors = [str(issue) for issue in exc.issues]
-        return decision
-    except Exception as exc:
-        return failure(
-            "internal_error", f"internal error loading policy: {exc!r}", tool=intent.tool
-        )
-    return decide(intent, policy, cwd=cwd, home=home, trace=trace)

@@ -70,31 +70,71 @@ DEFAULT_RISK = {"allow": "low", "ask": "medium", "deny": "high"}
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
-_ID_PREFIX: list[object] = [-1, ""]
+class _Clock:
+    """What one process caches to make ids and times cheap: the ULID's time part (per
+    millisecond), the ISO time's seconds part (per second), the Crockford pairs table, and a
+    buffer of ``os.urandom`` bytes (dropped in a forked child, so workers never share it)."""
+
+    __slots__ = ("entropy", "millis", "pairs", "prefix", "second", "stamp", "used")
+
+    def __init__(self) -> None:
+        self.millis = -1
+        self.prefix = ""
+        self.second = -1
+        self.stamp = ""
+        self.pairs: list[str] = []
+        self.entropy = b""
+        self.used = 0
+
+    def forget(self) -> None:
+        self.entropy = b""
+        self.used = 0
 
 
-def new_decision_id() -> str:
+_CLOCK = _Clock()
+#: Random bytes drawn from the OS at a time (one ULID takes 10).
+_ENTROPY_BYTES = 4000
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_CLOCK.forget)
+
+
+def new_decision_id(now: float | None = None) -> str:
     """A ULID: 48 bits of milliseconds then 80 random bits, so ids sort by time."""
-    millis = int(time.time() * 1000)
-    if _ID_PREFIX[0] != millis:
+    clock = _CLOCK
+    millis = int((time.time() if now is None else now) * 1000)
+    if clock.millis != millis:
         chars = []
         value = millis
         for _ in range(10):
             chars.append(_CROCKFORD[value & 31])
             value >>= 5
-        _ID_PREFIX[0] = millis
-        _ID_PREFIX[1] = "".join(reversed(chars))
-    value = int.from_bytes(os.urandom(10), "big")
-    tail = []
-    for _ in range(16):
-        tail.append(_CROCKFORD[value & 31])
-        value >>= 5
-    return f"{_ID_PREFIX[1]}{''.join(reversed(tail))}"
+        clock.millis = millis
+        clock.prefix = "".join(reversed(chars))
+    if clock.used + 10 > len(clock.entropy):
+        clock.entropy = os.urandom(_ENTROPY_BYTES)
+        clock.used = 0
+    start = clock.used
+    clock.used = start + 10
+    value = int.from_bytes(clock.entropy[start : start + 10], "big")
+    pairs = clock.pairs
+    if not pairs:
+        pairs = clock.pairs = [a + b for a in _CROCKFORD for b in _CROCKFORD]
+    return clock.prefix + "".join(
+        [pairs[(value >> shift) & 1023] for shift in (70, 60, 50, 40, 30, 20, 10, 0)]
+    )
 
 
-def utc_now() -> str:
-    now = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
+def utc_now(now: float | None = None) -> str:
+    """``YYYY-MM-DDTHH:MM:SS.mmmZ`` (UTC) of ``now`` (default: the current time)."""
+    if now is None:
+        now = time.time()
+    clock = _CLOCK
+    second = int(now)
+    if clock.second != second:
+        clock.second = second
+        clock.stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now))
+    return f"{clock.stamp}.{int(now % 1 * 1000):03d}Z"
 
 
 def stricter(a: str, b: str) -> str:
@@ -192,8 +232,9 @@ class ApprovalDecision:
     )
 
     def __init__(self, decision: str, reason_code: str, reason: str) -> None:
-        self.decision_id = new_decision_id()
-        self.time = utc_now()
+        now = time.time()
+        self.decision_id = new_decision_id(now)
+        self.time = utc_now(now)
         self.decision = decision
         self.reason_code = reason_code
         self.reason = reason

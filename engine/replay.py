@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from clearance.engine.intents import ToolIntent
-    from clearance.engine.rules import PolicySet
 
 
 class Change:
@@ -138,35 +137,6 @@ def intent_from_record(record: Mapping[str, object]) -> ToolIntent | None:
     )
 
 
-class PolicyCache:
-    """Loads each policy set once: exactly ``files`` for every record, or the scopes in force
-    at each record's directory (one load per distinct directory)."""
-
-    def __init__(self, files: list[str] | None, env: Mapping[str, str] | None = None) -> None:
-        self.files = files
-        self.env = env
-        self._loaded: dict[str, PolicySet | str] = {}
-
-    def get(self, cwd: str, *, strict: bool = False) -> PolicySet | str:
-        """The policy set, or the policy error as text (raised instead when ``strict``)."""
-        from clearance.engine.api import load_policy, policy_sources
-        from clearance.engine.cache import key_for
-        from clearance.engine.errors import PolicyError
-
-        try:
-            key = key_for(policy_sources(cwd, self.files, self.env))
-            found = self._loaded.get(key)
-            if found is None:
-                found = load_policy(cwd, files=self.files, env=self.env)
-        except PolicyError as exc:
-            if strict:
-                raise
-            found = exc.summary()
-            key = f"error:{cwd}"
-        self._loaded[key] = found
-        return found
-
-
 def replay(
     records: Iterable[dict[str, object]],
     *,
@@ -179,7 +149,8 @@ def replay(
     raised); without, the scopes in force at each record's directory, and a directory whose
     policy does not load is reported in ``errors`` with its records skipped.
     """
-    from clearance.engine.api import decide
+    from clearance.engine.entry import Unreplayable, cut_short, redecide
+    from clearance.engine.policycache import PolicyCache
 
     policies = PolicyCache(files, env)
     if files is not None:
@@ -187,33 +158,21 @@ def replay(
     result = ReplayResult()
     for index, record in enumerate(records):
         result.records += 1
-        why = _unreplayable(record)
-        if why is not None:
-            result.skipped.append((index, why))
+        cut = cut_short(record)
+        if cut is not None:
+            result.skipped.append((index, cut.why))
             continue
-        intent = intent_from_record(record)
         old = record.get("decision")
-        if intent is None or not isinstance(old, dict):
-            result.skipped.append((index, "the record holds no intent (a malformed payload)"))
-            continue
-        cwd = intent.cwd or _text(record.get("cwd")) or os.getcwd()
-        policy = policies.get(cwd)
-        if isinstance(policy, str):
-            message = f"policy at {cwd}: {policy}"
-            if message not in result.errors:
-                result.errors.append(message)
-            result.skipped.append((index, message))
-            continue
-        try:
-            new = decide(
-                intent,
-                policy,
-                cwd=cwd,
-                workspace=_text(record.get("workspace")),
-                home=_text(record.get("home")),
+        if not isinstance(old, dict) or old.get("decision") not in ("allow", "ask", "deny"):
+            result.skipped.append(
+                (index, "the record holds no valid decision (a malformed record)")
             )
-        except Exception as exc:  # a malformed record is a finding, never a traceback
-            result.skipped.append((index, f"the record cannot be re-decided: {exc!r}"[:300]))
+            continue
+        new = redecide(record, policies.get)
+        if isinstance(new, Unreplayable):
+            if new.code == "policy" and new.why not in result.errors:
+                result.errors.append(new.why)
+            result.skipped.append((index, new.why))
             continue
         result.replayed += 1
         if new.decision != old.get("decision"):
@@ -221,24 +180,6 @@ def replay(
         elif (new.policy_id, new.reason_code) != (old.get("policy_id"), old.get("reason_code")):
             result.rule_changes.append(Change(index, record, old, new))
     return result
-
-
-def _unreplayable(record: Mapping[str, object]) -> str | None:
-    """Why a record cannot be re-decided as recorded, or ``None``."""
-    bounded = record.get("bounded")
-    if isinstance(bounded, dict) and any(str(k).startswith("intent") for k in bounded):
-        return (
-            "the intent was too large to record whole (the ledger keeps a digest and an "
-            "excerpt): it cannot be re-decided"
-        )
-    decision = record.get("decision")
-    if not isinstance(decision, dict) or decision.get("decision") not in ("allow", "ask", "deny"):
-        return "the record holds no valid decision (a malformed record)"
-    return None
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def decision_from_dict(data: Mapping[str, object]) -> ApprovalDecision:

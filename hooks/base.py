@@ -209,7 +209,9 @@ def parse_payload(data: bytes) -> dict[str, object]:
         raise BadPayload(f"payload is not JSON: {exc}") from None
     if not isinstance(loaded, dict):
         raise BadPayload(f"payload must be a JSON object, got {_kind(loaded)}")
-    if _depth(loaded, MAX_DEPTH) > MAX_DEPTH:
+    # Nesting needs a bracket per level: with no more brackets than the limit in the whole
+    # text (counted in C), the walk over every value is not needed.
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and _depth(loaded, MAX_DEPTH) > MAX_DEPTH:
         raise BadPayload(f"payload is nested deeper than {MAX_DEPTH} levels")
     return loaded
 
@@ -384,19 +386,12 @@ def _decide(
 ) -> tuple[ApprovalDecision, dict[str, object] | None]:
     """The decision, and (``--sandbox``: the payload is given) the tool input rewritten to
     run an allowed shell command confined."""
-    from clearance.engine.api import decide, load_policy
-    from clearance.engine.decision import failure
-    from clearance.engine.errors import PolicyError
+    from clearance.engine.entry import decide_in_force
 
-    cwd = intent.cwd or os.getcwd()
-    try:
-        policy = load_policy(cwd, files=files)
-    except PolicyError as exc:
-        decision = failure("policy_error", f"policy error: {exc.summary()}", tool=intent.tool)
-        decision.errors = [str(issue) for issue in exc.issues]
-        return decision, None
-    decision = decide(intent, policy, cwd=cwd, workspace=workspace)
-    if sandbox_payload is None or decision.decision != "allow":
+    decision, policy = decide_in_force(
+        intent, files=files, cwd=intent.cwd or os.getcwd(), workspace=workspace
+    )
+    if policy is None or sandbox_payload is None or decision.decision != "allow":
         return decision, None
     from clearance.sandbox.plan import confine_tool_input
     from clearance.sandbox.settings import settings_of

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Literal, Protocol, TextIO
 
 from clearance.engine.amend import Grant, propose_grant
-from clearance.engine.api import decide, load_policy, policy_sources
+from clearance.engine.api import load_policy, policy_sources
 from clearance.engine.decision import ApprovalDecision
+from clearance.engine.entry import decide_in_force
 from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
 
@@ -188,13 +189,14 @@ class Approver:
 
     def decide(self, intent: ToolIntent) -> ApprovalDecision:
         """The engine's decision under the policy in force (session grants included)."""
-        return decide(
+        decision, _ = decide_in_force(
             intent,
-            self.policy,
+            policy=self.policy,
             cwd=str(self.workspace),
             workspace=str(self.workspace),
             home=self.home,
         )
+        return decision
 
     def settle(self, intent: ToolIntent, decision: ApprovalDecision) -> Approval:
         """Turn the decision into allow or deny, asking whoever may answer an `ask`."""

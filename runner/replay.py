@@ -16,13 +16,15 @@ decisions come from the engine, which only reads.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO, get_args
 
-from clearance.engine.api import decide, load_policy
-from clearance.engine.intents import ToolIntent
+from clearance.engine.api import load_policy
+from clearance.engine.entry import Unreplayable
+from clearance.engine.entry import redecide as redecide_record
+from clearance.engine.rules import PolicySet
 from clearance.runner.providers.base import Provider
 
 from .audit import AGENT
@@ -134,16 +136,25 @@ def redecide(
             if isinstance(checked, Invalid):
                 now = Verdict(False, str(checked.status))
             else:
-                intent = ToolIntent(
-                    tool,
-                    checked.args.model_dump(mode="json"),
-                    source=AGENT,
-                    cwd=workspace,
-                    id=intent_id,
-                    session_id=contents.run_id,
-                )
-                decision = decide(intent, policy, cwd=workspace, workspace=workspace, home=home)
-                now = Verdict(True, "ok", decision.decision, decision.policy_id, decision.reason)
+                record: dict[str, object] = {
+                    "intent": {
+                        "tool": tool,
+                        "input": checked.args.model_dump(mode="json"),
+                        "source": AGENT,
+                        "cwd": workspace,
+                        "id": intent_id,
+                        "session_id": contents.run_id,
+                    },
+                    "workspace": workspace,
+                    "home": home,
+                }
+                decision = redecide_record(record, _always(policy))
+                if isinstance(decision, Unreplayable):
+                    now = Verdict(True, "error", reason=decision.why)
+                else:
+                    now = Verdict(
+                        True, "ok", decision.decision, decision.policy_id, decision.reason
+                    )
         results.append(Redecision(intent_id, tool, subject(tool, arguments), recorded, now))
         for later in by_intent.get(intent_id, []):
             grant = later.get("grant")
@@ -153,6 +164,15 @@ def redecide(
                     workspace, files=policy_files, session=_session_pack(grants), env=env
                 )
     return results
+
+
+def _always(policy: PolicySet) -> Callable[[str], PolicySet]:
+    """A policy lookup that answers ``policy`` at every directory."""
+
+    def lookup(_cwd: str) -> PolicySet:
+        return policy
+
+    return lookup
 
 
 def _by_intent(events: Sequence[Event]) -> dict[str, list[Event]]:

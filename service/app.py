@@ -35,8 +35,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from clearance.cli.commands.gate import MAX_LINE, decide_line, line_output
 from clearance.engine.digest import compare_digest, sha256_hex
+from clearance.hooks.gate import MAX_LINE, decide_line, output_line
 from clearance.service import logs
 from clearance.service.errors import ServiceError
 from clearance.service.metrics import WorkerMetrics
@@ -356,7 +356,7 @@ class ServiceApp:
             status = 400
         elif decision.reason_code == "internal_error":
             status = 500
-        body = json.dumps(line_output(decision, ident, 1)).encode()
+        body = output_line(decision, ident, 1).rstrip("\n").encode()
         return status, body, _JSON, [(b"clearance-decision", decision.decision.encode())]
 
     async def _gate(self, data: bytes) -> tuple[int, bytes, bytes, list[tuple[bytes, bytes]]]:
@@ -370,7 +370,7 @@ class ServiceApp:
             decision, ident = await self._one(raw, number)
             if order[decision.decision] > order[worst]:
                 worst = decision.decision
-            out.append(json.dumps(line_output(decision, ident, number)).encode() + b"\n")
+            out.append(output_line(decision, ident, number).encode())
         return (
             200,
             b"".join(out),

@@ -26,7 +26,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cli": frozenset(
         {"", "engine", "shellparse", "policies", "runner", "hooks", "sandbox", "service"}
     ),
-    "service": frozenset({"", "engine", "cli"}),
+    "service": frozenset({"", "engine", "hooks"}),
 }
 
 

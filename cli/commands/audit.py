@@ -435,7 +435,9 @@ def run_explain_recorded(
     one next to the recorded decision. A decision made with exactly some ``--policy`` files is
     explained with those files again unless ``--policy`` says otherwise.
     """
-    from clearance.engine.replay import PolicyCache, decision_from_dict, intent_from_record
+    from clearance.engine.entry import Unreplayable, redecide
+    from clearance.engine.policycache import PolicyCache
+    from clearance.engine.replay import decision_from_dict
 
     out, err = out or sys.stdout, err or sys.stderr
     path = ledger_path(ledger, cwd)
@@ -455,31 +457,22 @@ def run_explain_recorded(
     if old.trace is not None:
         _write_explained(out, as_json, old, None, "recorded trace")
         return EXIT_OK
-    intent = intent_from_record(record)
-    if intent is None:
-        _write_explained(out, as_json, old, None, "no intent was recorded (malformed payload)")
-        return EXIT_OK
-    from clearance.engine.api import decide
-
-    where = intent.cwd or cwd
     recorded_files = record.get("policy_files")
     if policies is None and isinstance(recorded_files, list):
         policies = [str(f) for f in recorded_files]
-    policy = PolicyCache(policies).get(where)
-    if isinstance(policy, str):
-        err.write(f"clearance explain: the policy at {where} does not load: {policy}\n")
-        _write_explained(out, as_json, old, None, "the trace cannot be rebuilt")
-        return EXIT_USAGE
-    workspace = record.get("workspace")
-    home = record.get("home")
-    again = decide(
-        intent,
-        policy,
-        cwd=where,
-        workspace=workspace if isinstance(workspace, str) else None,
-        home=home if isinstance(home, str) else None,
-        trace=True,
-    )
+    again = redecide(record, PolicyCache(policies).get, cwd=cwd, trace=True)
+    if isinstance(again, Unreplayable):
+        if again.code == "policy":
+            err.write(
+                f"clearance explain: the policy at {again.where} does not load: {again.error}\n"
+            )
+            _write_explained(out, as_json, old, None, "the trace cannot be rebuilt")
+            return EXIT_USAGE
+        why = (
+            "no intent was recorded (malformed payload)" if again.code == "no_intent" else again.why
+        )
+        _write_explained(out, as_json, old, None, why)
+        return EXIT_OK
     if again.policy_digest == old.policy_digest:
         note = "trace rebuilt under the same policy (digest matches the record)"
         old.trace = again.trace

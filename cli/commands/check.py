@@ -70,7 +70,7 @@ def run_check(
     no_ledger: bool = True,
 ) -> int:
     from clearance.cli.commands.render import render_decision, render_trace
-    from clearance.engine.api import decide_intent
+    from clearance.engine.entry import decide_intent
 
     directory = os.path.abspath(cwd or os.getcwd())
     if not os.path.isdir(directory):

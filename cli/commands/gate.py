@@ -39,105 +39,13 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
     from typing import BinaryIO, TextIO
 
     from clearance.engine.decision import ApprovalDecision
-    from clearance.engine.intents import ToolIntent
-    from clearance.engine.rules import PolicySet
 
-MAX_LINE = 5 * 1024 * 1024
 FORMATS = ("json", "text", "github", "sarif")
 
 EXIT_ALLOW, EXIT_INTERNAL, EXIT_USAGE, EXIT_ASK, EXIT_DENY = 0, 1, 2, 3, 4
-
-
-class BadLine(Exception):
-    """The line is not an intent (reason code bad_input)."""
-
-
-def read_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[tuple[int, bytes | None]]:
-    """``(line number, bytes)``; ``None`` for a line longer than ``limit`` (not kept)."""
-    number = 0
-    while True:
-        raw = stream.readline(limit + 1)
-        if not raw:
-            return
-        number += 1
-        if len(raw) > limit and not raw.endswith(b"\n"):
-            while True:  # skip the rest of the oversized line
-                more = stream.readline(1 << 20)
-                if not more or more.endswith(b"\n"):
-                    break
-            yield number, None
-            continue
-        yield number, raw
-
-
-def parse_line(raw: bytes, default_cwd: str) -> tuple[ToolIntent, str | None, str | None]:
-    """``(intent, agent, workspace)`` of one input line; raises :class:`BadLine`."""
-    from clearance.engine.intents import ToolIntent
-    from clearance.hooks import AGENTS, protocol
-    from clearance.hooks.base import BadPayload, parse_payload
-
-    try:
-        data = parse_payload(raw)
-    except BadPayload as exc:
-        raise BadLine(str(exc).replace("payload", "line", 1)) from None
-    if "hook_event_name" in data:
-        from clearance.hooks.agents import recognize
-
-        event = data.get("hook_event_name")
-        found = recognize(data)
-        if found is not None:
-            agent = found.name
-        else:
-            raise BadLine(
-                f"hook event {event!r} is not a pre-tool event of a supported agent "
-                f"({', '.join(AGENTS)})"
-            )
-        hook = protocol(agent)
-        try:
-            intent, workspace = hook.intent(data, os.environ)
-        except BadPayload as exc:
-            raise BadLine(f"{agent} payload: {exc}") from None
-        intent.source = "gate"
-        return intent, agent, workspace
-    tool = data.get("tool")
-    tool_input = data.get("input")
-    if not isinstance(tool, str) or not tool.strip():
-        raise BadLine("an intent needs 'tool' (a non-empty string)")
-    if not isinstance(tool_input, dict):
-        raise BadLine("an intent needs 'input' (an object)")
-    cwd = data.get("cwd", default_cwd)
-    if not isinstance(cwd, str) or not cwd:
-        raise BadLine("'cwd' must be a non-empty string")
-    session = data.get("session_id")
-    if session is not None and not isinstance(session, str):
-        raise BadLine("'session_id' must be a string")
-    ident = data.get("id")
-    intent = ToolIntent(
-        tool,
-        tool_input,
-        source="gate",
-        cwd=os.path.normpath(os.path.join(default_cwd, cwd)),
-        id=None if ident is None else str(ident),
-        session_id=session,
-    )
-    return intent, None, None
-
-
-def _echo_id(raw: bytes) -> object:
-    """The line's ``id`` (or a payload's ``tool_use_id``) as given, when the line parses."""
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    if "id" in data:
-        return data["id"]
-    return data.get("tool_use_id") if "hook_event_name" in data else None
 
 
 class Summary:
@@ -212,49 +120,6 @@ def text_line(decision: ApprovalDecision, ident: object, line: int) -> str:
     return f"line {line}{shown}: {decision.decision.upper()} {reason_for(decision)}"
 
 
-def decide_line(
-    raw: bytes | None,
-    number: int,
-    directory: str,
-    policy_for: Callable[[str], PolicySet | str],
-    policy_error: str | None = None,
-) -> tuple[ApprovalDecision, object, ToolIntent | None, str | None, str | None]:
-    """One input line decided: ``(decision, echoed id, intent, agent, workspace)``.
-
-    ``raw`` is ``None`` for a line longer than :data:`MAX_LINE`; ``policy_for(cwd)`` is the
-    policy set in force at a directory (or its load error as text); ``policy_error`` denies
-    every well-formed line. Never raises: a malformed line is ``bad_input``, a bug
-    ``internal_error``. ``clearance serve`` answers with exactly this, through
-    :func:`line_output`.
-    """
-    from clearance.engine.decision import failure
-
-    ident: object = None
-    intent: ToolIntent | None = None
-    agent = workspace = None
-    if raw is None:
-        decision = failure("bad_input", f"line {number} is longer than {MAX_LINE} bytes")
-        return decision, ident, intent, agent, workspace
-    ident = _echo_id(raw)
-    try:
-        intent, agent, workspace = parse_line(raw, directory)
-    except BadLine as exc:
-        decision = failure("bad_input", f"line {number}: {exc}")
-    except Exception as exc:  # a bug: this line is denied, the batch goes on
-        decision = failure("internal_error", f"line {number}: {exc!r}")
-    else:
-        if policy_error is not None:
-            decision = failure("policy_error", policy_error, tool=intent.tool)
-        else:
-            decision = _decide(intent, workspace, policy_for)
-    return decision, ident, intent, agent, workspace
-
-
-def line_output(decision: ApprovalDecision, ident: object, number: int) -> dict[str, object]:
-    """The JSON object ``gate`` writes for one line."""
-    return {"id": ident, "line": number, **decision.to_dict()}
-
-
 def run_gate(
     source: str | None,
     *,
@@ -267,7 +132,8 @@ def run_gate(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    from clearance.engine.replay import PolicyCache
+    from clearance.engine.policycache import PolicyCache
+    from clearance.hooks.gate import decide_line, read_lines
 
     out = stdout or sys.stdout
     err = stderr or sys.stderr
@@ -316,7 +182,7 @@ def run_gate(
             if raw is not None and not raw.strip():
                 continue
             decision, ident, intent, agent, workspace = decide_line(
-                raw, number, directory, policy_cache.get, policy_error
+                raw, number, directory, policy_cache.get, policy_error, policy_cache.workspace
             )
             if decision.reason_code == "policy_error":
                 saw_policy_error = True
@@ -368,19 +234,6 @@ def run_gate(
     return worst
 
 
-def _decide(
-    intent: ToolIntent, workspace: str | None, policy_for: Callable[[str], PolicySet | str]
-) -> ApprovalDecision:
-    from clearance.engine.api import decide
-    from clearance.engine.decision import failure
-
-    cwd = intent.cwd or os.getcwd()
-    policy = policy_for(cwd)
-    if isinstance(policy, str):
-        return failure("policy_error", f"policy error: {policy}", tool=intent.tool)
-    return decide(intent, policy, cwd=cwd, workspace=workspace)
-
-
 def _print(
     out: TextIO,
     output: str,
@@ -390,7 +243,9 @@ def _print(
     source: str | None,
 ) -> None:
     if output == "json":
-        out.write(json.dumps(line_output(decision, ident, number)) + "\n")
+        from clearance.hooks.gate import output_line
+
+        out.write(output_line(decision, ident, number))
     elif output == "text":
         out.write(text_line(decision, ident, number) + "\n")
     else:

@@ -327,20 +327,29 @@ def test_fuzzed_batches_keep_one_answer_per_line(policy: str, lines: list[bytes]
     assert code == expect
 
 
-def test_a_bug_on_one_line_denies_that_line_only(
-    policy: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from clearance.cli.commands import gate as gate_module
+def test_a_bug_on_one_line_denies_that_line_only(policy: str, tmp_path: Path) -> None:
+    """A failure inside deciding one line (here the policy lookup raises, as a bug would) is
+    that line's internal_error, a deny; the lines around it are decided as usual."""
+    from clearance.engine.policycache import PolicyCache
+    from clearance.hooks.gate import decide_line
 
-    real = gate_module.parse_line
+    cache = PolicyCache([policy])
+    (tmp_path / "boom").mkdir()
 
-    def flaky(raw: bytes, cwd: str) -> object:
-        if b"boom" in raw:
+    def lookup(cwd: str) -> object:
+        if cwd.endswith("boom"):
             raise RuntimeError("boom")
-        return real(raw, cwd)
+        return cache.get(cwd)
 
-    monkeypatch.setattr(gate_module, "parse_line", flaky)
-    code, out, _ = gate([intent(1, "ls"), intent(2, "boom"), intent(3, "ls")], policy)
-    got = decisions(out)
-    assert [d["reason_code"] for d in got] == ["rule_matched", "internal_error", "rule_matched"]
-    assert got[1]["decision"] == "deny" and code == 1
+    lines = [
+        {"id": 1, "tool": "bash", "input": {"command": "ls"}},
+        {"id": 2, "tool": "bash", "input": {"command": "ls"}, "cwd": "boom"},
+        {"id": 3, "tool": "bash", "input": {"command": "ls"}},
+    ]
+    got = [
+        decide_line(json.dumps(line).encode(), n, str(tmp_path), lookup)  # type: ignore[arg-type]
+        for n, line in enumerate(lines, 1)
+    ]
+    assert [d.reason_code for d, *_ in got] == ["rule_matched", "internal_error", "rule_matched"]
+    assert got[1][0].decision == "deny" and "boom" in got[1][0].reason
+    assert [ident for _, ident, *_ in got] == [1, 2, 3]

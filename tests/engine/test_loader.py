@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_support import Write, check, policy_of
 
-from clearance.engine.api import decide_intent
+from clearance.engine.entry import decide_intent
 from clearance.engine.errors import PolicyError
 from clearance.engine.intents import ToolIntent
 
