@@ -69,13 +69,13 @@ def decide_in_force(
                 policy = load_policy(os.path.abspath(cwd), files=files, session=session, env=env)
         if workspace is None and workspace_for is not None:
             workspace = workspace_for(cwd) or ""
-    except PolicyError as exc:
-        decision = failure("policy_error", f"policy error: {exc.summary()}", tool=intent.tool)
-        decision.errors = [str(issue) for issue in exc.issues]
+    except PolicyError as broken:
+        decision = failure("policy_error", f"policy error: {broken.summary()}", tool=intent.tool)
+        decision.errors = [str(issue) for issue in broken.issues]
         return decision, None
-    except Exception as exc:  # a bug: fail closed, and say so
+    except Exception as bug:  # a bug: fail closed, and say so
         return failure(
-            "internal_error", f"internal error loading policy: {exc!r}", tool=intent.tool
+            "internal_error", f"internal error loading policy: {bug!r}", tool=intent.tool
         ), None
     return decide(intent, policy, cwd=cwd, workspace=workspace, home=home, trace=trace), policy
 

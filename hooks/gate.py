@@ -160,15 +160,15 @@ def decide_line(
         return decision, ident, intent, agent, workspace
     try:
         intent, agent, workspace, ident = parse_line(raw, directory)
-    except _Echoed as exc:
-        ident = exc.ident
-        decision = failure("bad_input", f"line {number}: {exc}")
-    except BadLine as exc:
+    except _Echoed as echoed:
+        ident = echoed.ident
+        decision = failure("bad_input", f"line {number}: {echoed}")
+    except BadLine as bad:
         ident = _echo_id(raw)
-        decision = failure("bad_input", f"line {number}: {exc}")
-    except Exception as exc:  # a bug: this line is denied, the batch goes on
+        decision = failure("bad_input", f"line {number}: {bad}")
+    except Exception as bug:  # a bug: this line is denied, the batch goes on
         ident = _echo_id(raw)
-        decision = failure("internal_error", f"line {number}: {exc!r}")
+        decision = failure("internal_error", f"line {number}: {bug!r}")
     else:
         if policy_error is not None:
             decision = failure("policy_error", policy_error, tool=intent.tool)

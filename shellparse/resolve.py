@@ -69,6 +69,12 @@ Entry = tuple[str, bool, bool, bool]
 _LISTINGS: dict[str, tuple[tuple[int, int, int, int], list[Entry]]] = {}
 #: Per listing and name test: (the listing, names it finds secret, its subdirectories).
 _SUMMARIES: dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry]]] = {}
+#: Tree walks that ran past a bound from a fresh budget, per process: (walk, root, follow,
+#: skip_hidden, name test) -> the bound's text. The same walk again fails at once with the same
+#: text instead of spending the bound again (0.3 s, or 50,000 entries, each time a batch meets
+#: ``find /`` or ``grep -r x ~``). A bound only ever makes a path unresolved (a marker no rule
+#: allows unless it names it), so a remembered one is never looser than a fresh walk.
+_OVERSIZED: dict[tuple[str, str, bool, bool, int], str] = {}
 _mounts: list[list[tuple[str, str]]] = []
 _case_cache: dict[int, bool] = {}
 _case_by_path: dict[str, bool] = {}
@@ -379,6 +385,23 @@ class Resolver:
 
     # --- trees -------------------------------------------------------------------------------
 
+    def _walk_memo(self, memo: tuple[str, str, bool, bool, int]) -> bool:
+        """Raise the bound a walk met before (``_OVERSIZED``); whether this walk starts with
+        a fresh budget (so that a bound it meets is the tree's, worth remembering)."""
+        known = _OVERSIZED.get(memo)
+        if known is not None:
+            raise Problem("bound", known)
+        return (
+            self.entries <= MAX_ENTRIES // 100
+            and self.deadline - time.monotonic() >= DEADLINE * 0.9
+        )
+
+    def _remember(self, memo: tuple[str, str, bool, bool, int], problem: Problem) -> None:
+        if problem.kind == "bound":
+            if len(_OVERSIZED) >= MAX_CACHED_LISTINGS:
+                _OVERSIZED.clear()
+            _OVERSIZED[memo] = problem.path
+
     def secret_walk(
         self,
         root: str,
@@ -392,6 +415,23 @@ class Resolver:
         descending into them: ``walk`` filtered, with each listing's answer kept per process
         beside the listing (a search repeated over an unchanged tree reads one ``stat`` per
         directory). ``key`` identifies the test (its answers are kept under it)."""
+        memo = ("secret", root, follow, skip_hidden, key)
+        fresh = self._walk_memo(memo)
+        try:
+            return self._secret_walk(root, is_secret_name, key, follow, skip_hidden)
+        except Problem as problem:
+            if fresh:
+                self._remember(memo, problem)
+            raise
+
+    def _secret_walk(
+        self,
+        root: str,
+        is_secret_name: Callable[[str], bool],
+        key: int,
+        follow: bool,
+        skip_hidden: bool,
+    ) -> list[str]:
         out: list[str] = []
         stack = [(root, 0)]
         seen: set[tuple[int, int]] = set()
@@ -435,6 +475,16 @@ class Resolver:
     def walk(self, root: str, *, follow: bool = False, skip_hidden: bool = False) -> list[str]:
         """Every path under ``root`` (directories included, ``root`` excluded), depth first,
         within the bounds. ``skip_hidden``: hidden names are neither listed nor entered."""
+        memo = ("walk", root, follow, skip_hidden, 0)
+        fresh = self._walk_memo(memo)
+        try:
+            return self._walk(root, follow, skip_hidden)
+        except Problem as problem:
+            if fresh:
+                self._remember(memo, problem)
+            raise
+
+    def _walk(self, root: str, follow: bool, skip_hidden: bool) -> list[str]:
         out: list[str] = []
         stack = [(root, 0)]
         seen: set[tuple[int, int]] = set()
