@@ -119,6 +119,12 @@ def new_decision_id(now: float | None = None) -> str:
     value = int.from_bytes(clock.entropy[start : start + 10], "big")
     pairs = clock.pairs
     if not pairs:
+        if start < 30:  # a process's first ids (a hook makes one): not worth the table
+            tail = []
+            for _ in range(16):
+                tail.append(_CROCKFORD[value & 31])
+                value >>= 5
+            return clock.prefix + "".join(reversed(tail))
         pairs = clock.pairs = [a + b for a in _CROCKFORD for b in _CROCKFORD]
     return clock.prefix + "".join(
         [pairs[(value >> shift) & 1023] for shift in (70, 60, 50, 40, 30, 20, 10, 0)]
