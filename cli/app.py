@@ -537,6 +537,14 @@ def gate_command(
     no_ledger: Annotated[
         bool, typer.Option("--no-ledger", help="Do not record (the default).")
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            help="Decide in this many processes (output in input order; one process with "
+            "--ledger).",
+        ),
+    ] = 1,
 ) -> None:
     """Decide a batch of intents. Exit: 0 all allowed, 3 some ask, 4 any deny, 2 error."""
     from clearance.cli.commands.gate import run_gate
@@ -549,6 +557,7 @@ def gate_command(
             summary=summary,
             cwd=cwd,
             ledger=None if no_ledger else ledger,
+            jobs=jobs,
         )
     )
 

@@ -64,10 +64,11 @@ def _fast(args: list[str]) -> int | None:
         parsed = read_args(
             rest,
             flags=frozenset(("--json", "--summary", "--no-ledger")),
-            values=frozenset(("--format", "--cwd", "--ledger")),
+            values=frozenset(("--format", "--cwd", "--ledger", "--jobs")),
             repeated=frozenset(("--policy",)),
         )
-        if parsed is None or len(parsed.positional) > 1:
+        jobs = parsed.values.get("--jobs", "1") if parsed is not None else "1"
+        if parsed is None or len(parsed.positional) > 1 or not jobs.isdigit():
             return None
         from clearance.cli.commands.gate import run_gate
 
@@ -78,6 +79,7 @@ def _fast(args: list[str]) -> int | None:
             summary="--summary" in parsed.flags,
             cwd=parsed.values.get("--cwd"),
             ledger=None if "--no-ledger" in parsed.flags else parsed.values.get("--ledger"),
+            jobs=int(jobs),
         )
     if name == "sandbox":
         from clearance.cli.commands.sandbox import run_sandbox

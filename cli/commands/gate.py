@@ -39,13 +39,20 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import BinaryIO, TextIO
 
     from clearance.engine.decision import ApprovalDecision
+    from clearance.engine.intents import ToolIntent
+    from clearance.engine.policycache import PolicyCache
 
 FORMATS = ("json", "text", "github", "sarif")
 
 EXIT_ALLOW, EXIT_INTERNAL, EXIT_USAGE, EXIT_ASK, EXIT_DENY = 0, 1, 2, 3, 4
+
+
+class WorkersFailed(Exception):
+    """``--jobs``: a worker process failed; the lines after the last answered are undecided."""
 
 
 class Summary:
@@ -128,17 +135,21 @@ def run_gate(
     summary: bool = False,
     cwd: str | None = None,
     ledger: str | None = None,
+    jobs: int = 1,
     stdin: BinaryIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
     from clearance.engine.policycache import PolicyCache
-    from clearance.hooks.gate import decide_line, read_lines
+    from clearance.hooks.gate import read_lines
 
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     if output not in FORMATS:
         err.write(f"clearance gate: --format must be one of {', '.join(FORMATS)}\n")
+        return EXIT_USAGE
+    if jobs < 1:
+        err.write("clearance gate: --jobs must be 1 or more\n")
         return EXIT_USAGE
     directory = os.path.abspath(cwd or os.getcwd())
     policy_cache = PolicyCache(policies)
@@ -178,12 +189,12 @@ def run_gate(
     saw_policy_error = policy_error is not None
     saw_internal = False
     try:
-        for number, raw in read_lines(stream):
-            if raw is not None and not raw.strip():
-                continue
-            decision, ident, intent, agent, workspace = decide_line(
-                raw, number, directory, policy_cache.get, policy_error, policy_cache.workspace
-            )
+        lines = ((n, r) for n, r in read_lines(stream) if r is None or r.strip())
+        if jobs > 1 and ledger is None:
+            decided = _in_parallel(lines, jobs, policies, directory, policy_error)
+        else:
+            decided = _in_order(lines, directory, policy_cache, policy_error)
+        for number, decision, ident, intent, agent, workspace in decided:
             if decision.reason_code == "policy_error":
                 saw_policy_error = True
             elif decision.reason_code == "internal_error":
@@ -211,6 +222,10 @@ def run_gate(
                 sarif.add(decision, number)
             else:
                 _print(out, output, decision, ident, number, shown_source)
+    except WorkersFailed as exc:
+        err.write(f"clearance gate: {exc}; the lines after the last answer were not decided\n")
+        out.flush()
+        return EXIT_INTERNAL
     finally:
         if stream is not stdin and shown_source is not None:
             stream.close()
@@ -232,6 +247,93 @@ def run_gate(
     if saw_internal:
         return EXIT_INTERNAL
     return worst
+
+
+Decided = tuple[int, "ApprovalDecision", object, "ToolIntent | None", str | None, str | None]
+
+
+def _in_order(
+    lines: Iterator[tuple[int, bytes | None]],
+    directory: str,
+    policy_cache: PolicyCache,
+    policy_error: str | None,
+) -> Iterator[Decided]:
+    from clearance.hooks.gate import decide_line
+
+    for number, raw in lines:
+        decision, ident, intent, agent, workspace = decide_line(
+            raw, number, directory, policy_cache.get, policy_error, policy_cache.workspace
+        )
+        yield number, decision, ident, intent, agent, workspace
+
+
+#: ``--jobs``: lines a worker decides at a time, and chunks in flight per worker.
+CHUNK_LINES = 256
+CHUNKS_AHEAD = 2
+
+#: A worker's batch state (``--jobs``): its own policy cache, the directory, the policy error.
+_WORKER: list[tuple[PolicyCache, str, str | None]] = []
+
+
+def _start_worker(policies: list[str] | None, directory: str, policy_error: str | None) -> None:
+    from clearance.engine.policycache import PolicyCache
+
+    _WORKER[:] = [(PolicyCache(policies), directory, policy_error)]
+
+
+def _decide_chunk(
+    chunk: list[tuple[int, bytes | None]],
+) -> list[tuple[int, ApprovalDecision, object]]:
+    from clearance.hooks.gate import decide_line
+
+    cache, directory, policy_error = _WORKER[0]
+    out = []
+    for number, raw in chunk:
+        decision, ident, *_ = decide_line(
+            raw, number, directory, cache.get, policy_error, cache.workspace
+        )
+        out.append((number, decision, ident))
+    return out
+
+
+def _in_parallel(
+    lines: Iterator[tuple[int, bytes | None]],
+    jobs: int,
+    policies: list[str] | None,
+    directory: str,
+    policy_error: str | None,
+) -> Iterator[Decided]:
+    """The lines decided by ``jobs`` forked workers, in input order; a worker that dies stops
+    the gate (``BrokenProcessPool`` reaches the caller: exit 1, never a missing deny)."""
+    import itertools
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(
+        jobs,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(policies, directory, policy_error),
+    ) as pool:
+        pending: deque[Future[list[tuple[int, ApprovalDecision, object]]]] = deque()
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < jobs * CHUNKS_AHEAD:
+                chunk = list(itertools.islice(lines, CHUNK_LINES))
+                if not chunk:
+                    exhausted = True
+                    break
+                pending.append(pool.submit(_decide_chunk, chunk))
+            if not pending:
+                return
+            try:
+                done = pending.popleft().result()
+            except Exception as exc:  # a worker died (killed, out of memory): stop, exit 1
+                raise WorkersFailed(f"a --jobs worker failed: {exc!r}") from None
+            for number, decision, ident in done:
+                yield number, decision, ident, None, None, None
 
 
 def _print(
