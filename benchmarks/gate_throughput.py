@@ -265,12 +265,18 @@ def main() -> int:
 
     print(
         f"bashlex parse only (in-process): {statistics.median(parses):,.0f} parses/s "
+        f"(rounds: {', '.join(f'{p:,.0f}' for p in parses)}) "
         f"({failures} of {len(commands):,} fail to parse)"
     )
     for target in targets:
+        per_round = ", ".join(
+            f"{r:,.0f}/s {x:.2f}x"
+            for r, x in zip(rates[target.label], ratios[target.label], strict=True)
+        )
         line = (
             f"{target.label}: gate {statistics.median(rates[target.label]):,.0f} decisions/s "
-            f"(whole process), {statistics.median(ratios[target.label]):.2f}x bashlex"
+            f"(whole process), {statistics.median(ratios[target.label]):.2f}x bashlex "
+            f"(rounds: {per_round})"
         )
         if not args.no_latency:
             lat = target.latency(str(intents), str(workspace), env)
@@ -283,7 +289,10 @@ def main() -> int:
         first = rates[targets[0].label]
         for target in targets[1:]:
             pairs = [b / a for a, b in zip(first, rates[target.label], strict=True)]
-            print(f"{target.label} vs {targets[0].label}: {statistics.median(pairs):.2f}x")
+            shown = ", ".join(f"{p:.2f}x" for p in pairs)
+            print(
+                f"{target.label} vs {targets[0].label}: {statistics.median(pairs):.2f}x ({shown})"
+            )
     if args.diff and len(targets) > 1:
         base = (scratch / "out-0.jsonl").read_bytes().splitlines()
         for index in range(1, len(targets)):
