@@ -141,7 +141,7 @@ def redecide(
     workspace and home the record names. ``cwd``: the directory of a record that names none
     (default: the process's)."""
     from clearance.engine.api import decide
-    from clearance.engine.replay import intent_from_record
+    from clearance.engine.ledger_replay import intent_from_record
 
     cut = cut_short(record)
     if cut is not None:

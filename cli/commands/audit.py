@@ -245,7 +245,7 @@ def run_show(
 
 def describe_record(record: dict[str, object]) -> str:
     from clearance.cli.commands.render import render_decision
-    from clearance.engine.replay import decision_from_dict
+    from clearance.engine.ledger_replay import decision_from_dict
 
     decision = record.get("decision")
     intent = record.get("intent")
@@ -436,8 +436,8 @@ def run_explain_recorded(
     explained with those files again unless ``--policy`` says otherwise.
     """
     from clearance.engine.entry import Unreplayable, redecide
+    from clearance.engine.ledger_replay import decision_from_dict
     from clearance.engine.policycache import PolicyCache
-    from clearance.engine.replay import decision_from_dict
 
     out, err = out or sys.stdout, err or sys.stderr
     path = ledger_path(ledger, cwd)
