@@ -200,9 +200,20 @@ def runs_later(resolved: str, workspace: str | None) -> bool:
     root = (workspace or "").rstrip("/")
     if not root or not resolved.startswith(root + "/"):
         return False
-    from clearance.shellparse.knowledge import autorun
+    relative = resolved[len(root) + 1 :]
+    found = _RUNS_LATER.get(relative)
+    if found is None:
+        from clearance.shellparse.knowledge import autorun
 
-    return autorun.runs_later(resolved[len(root) + 1 :])
+        found = autorun.runs_later(relative)
+        if len(_RUNS_LATER) >= 8192:
+            _RUNS_LATER.clear()
+        _RUNS_LATER[relative] = found
+    return found
+
+
+#: ``runs_later`` answers by workspace-relative path (the tables are fixed).
+_RUNS_LATER: dict[str, bool] = {}
 
 
 class Classifier:

@@ -23,7 +23,7 @@ import re
 
 from clearance.shellparse.facts import PathFact
 from clearance.shellparse.paths import anchored_secrets, glob_to_regex, inside, secret_names
-from clearance.shellparse.resolve import Problem, Resolver, has_glob, segment_regex
+from clearance.shellparse.resolve import Problem, Resolver, has_glob, racy, segment_regex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -515,14 +515,48 @@ def _record_links(fact: SimpleCommandFacts, resolver: Resolver) -> None:
 _IGNORE_FILES = (".gitignore", ".ignore", ".rgignore")
 
 
+#: Files read for the facts (ignore files, git indexes), kept per process with the identity,
+#: size and times of the file when read: reused only while one ``stat`` says it is unchanged.
+_FILES: dict[str, tuple[tuple[int, int, int, int, int], object]] = {}
+
+
+def _stamp(path: str) -> tuple[int, int, int, int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _text_lines(path: str) -> list[str]:
+    """The lines of a small text file (the first 256 KiB); ``[]`` when it cannot be read."""
+    stamp = _stamp(path)
+    if stamp is None:
+        return []
+    cached = _FILES.get(path)
+    if cached is not None and cached[0] == stamp and isinstance(cached[1], list):
+        return cached[1]
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read(256 * 1024).splitlines()
+    except OSError:
+        return []
+    _keep(path, stamp, lines)
+    return lines
+
+
+def _keep(path: str, stamp: tuple[int, int, int, int, int], value: object) -> None:
+    if racy(stamp[3]) or racy(stamp[4]):
+        return  # changed a moment ago: a change within the clock's tick would not show
+    if len(_FILES) >= 1024:
+        _FILES.clear()
+    _FILES[path] = (stamp, value)
+
+
 def _ignore_lines(directory: str) -> list[str]:
     lines: list[str] = []
     for name in _IGNORE_FILES:
-        try:
-            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
-                lines.extend(f.read(256 * 1024).splitlines())
-        except OSError:
-            continue
+        lines.extend(_text_lines(os.path.join(directory, name)))
     return lines
 
 
@@ -538,12 +572,7 @@ def _ignored(path: str, root: str) -> bool:
             directories.append(os.path.join(directories[-1], part))
     verdict = False
     info = os.path.join(root, ".git", "info", "exclude")
-    sources: list[tuple[str, list[str]]] = []
-    try:
-        with open(info, encoding="utf-8", errors="replace") as f:
-            sources.append((root, f.read(256 * 1024).splitlines()))
-    except OSError:
-        pass
+    sources: list[tuple[str, list[str]]] = [(root, _text_lines(info))]
     sources.extend((d, _ignore_lines(d)) for d in directories)
     for base, lines in sources:
         rel = "/" + os.path.relpath(path, base)
@@ -585,11 +614,20 @@ def _index_entries(root: str) -> set[str] | None:
             if not line.startswith("gitdir:"):
                 return None
             git = os.path.join(root, line[len("gitdir:") :].strip())
-        with open(os.path.join(git, "index"), "rb") as f:
+        index = os.path.join(git, "index")
+        stamp = _stamp(index)
+        cached = _FILES.get(index)
+        if stamp is not None and cached is not None and cached[0] == stamp:
+            known = cached[1]
+            return known if isinstance(known, set) else None
+        with open(index, "rb") as f:
             data = f.read(64 * 1024 * 1024)
     except OSError:
         return None
-    return parse_index(data)
+    entries = parse_index(data)
+    if stamp is not None:
+        _keep(index, stamp, entries if entries is not None else False)
+    return entries
 
 
 def parse_index(data: bytes) -> set[str] | None:
