@@ -937,10 +937,24 @@ class Extractor:
         classifier = self.classifier
         mark_trees(fact)
         classifier.cwd = env.cwd
+        moved = [p for p in fact.paths if p.source == "cwd"]
+        where = moved[-1].resolved if moved else env.cwd
+        elsewhere = where is not None and inside(where, classifier.workspace) is not True
+        if "vcs_write" in fact.classes and elsewhere and not (where or "").startswith("\0"):
+            # a commit in another repository (``git -C /elsewhere commit``, ``cd /x && git
+            # add .``) writes there, not in the project
+            fact.paths.append(
+                PathFact(
+                    moved[-1].path if moved else ".",
+                    where,
+                    "write",
+                    inside(where, classifier.workspace),
+                    "cwd",
+                    why="a commit or staging writes the repository it runs in",
+                )
+            )
         if fact.classes & {"build", "test"}:
             # a build or a test writes where it runs: ``make -C /tmp/x``, ``cd /x && make``
-            moved = [p for p in fact.paths if p.source == "cwd"]
-            where = moved[-1].resolved if moved else env.cwd
             fact.paths.append(
                 PathFact(
                     moved[-1].path if moved else ".",

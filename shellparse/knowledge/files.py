@@ -500,7 +500,7 @@ SPECS = [
                 "-r/--append -t/--list --test-label -u/--update -x/--extract/--get"
             ),
             Opt("-f/--file", value="required"),
-            Opt("-C/--directory", value="required"),
+            Opt("-C/--directory", value="required", role="cwd"),
             *opts("-T/--files-from -X/--exclude-from", value="required", role="read"),
             Opt("-I/--use-compress-program", value="required"),
             *opts(
