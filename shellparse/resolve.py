@@ -194,6 +194,15 @@ class Resolver:
 
     # --- links --------------------------------------------------------------------------------
 
+    def add_link(self, link: str, target: str) -> None:
+        """The line makes ``link`` point at ``target`` before its later parts run: what was
+        read of the file system so far may no longer hold for paths through it."""
+        self.links[link] = target
+        self._plain.clear()
+        self._reals.clear()
+        self._states.clear()
+        self._stats.clear()
+
     def real(self, path: str) -> str:
         """``path`` (absolute, normalised) with every existing link on it resolved -- and the
         links the line created earlier; the part that does not exist stays as written.

@@ -65,8 +65,12 @@ def ground(fact: SimpleCommandFacts, classifier: Classifier, resolver: Resolver)
             _ground_path(fact, path, classifier, resolver)
         except Problem as problem:
             _unresolved(fact, path, problem)
-    if fact.program == "ln" and ("--symbolic" in fact.options or _short(fact, "s")):
-        _record_links(fact, resolver)
+    program = fact.program
+    if program in ("ln", "link") or (
+        program == "cp" and ({"--symbolic-link", "--link"} & set(fact.options))
+    ):
+        symbolic = "--symbolic" in fact.options or "--symbolic-link" in fact.options
+        _record_links(fact, resolver, symbolic or (program == "ln" and _short(fact, "s")))
 
 
 def _unresolved(fact: SimpleCommandFacts, path: PathFact, problem: Problem) -> None:
@@ -455,6 +459,7 @@ def add_selection(
     ``cat "$(find …)"``)."""
     access = next((p.access for p in fact.paths if p.path == written), "read")
     for pattern in patterns:
+        tracked = pattern.endswith("/{}/" + TRACKED)
         found = _derived(
             fact,
             classifier,
@@ -462,22 +467,79 @@ def add_selection(
             pattern,
             access,
             "filter",
-            f"the files find selects: {pattern}",
+            f"every file git tracks under {pattern[: -len(TRACKED) - 4]}, none a secret"
+            if tracked
+            else f"the files the line selects upstream: {pattern}",
             pattern=True,
         )
-        if found is not None:
+        if found is not None and not tracked:
             try:
                 _found_by_find(fact, found, classifier, resolver)
             except Problem as problem:
                 _unresolved(fact, found, problem)
 
 
+# --- what git ls-files prints ----------------------------------------------------------------
+
+#: The name standing for "every other tracked file" in a ``git ls-files`` selection.
+TRACKED = "{tracked}"
+_TRACKED_SECRETS: dict[tuple[str, tuple[int, int, int, int, int], str, str, bool], list[str]] = {}
+
+
+def tracked_selection(root: str, cwd: str, home: str, fold: bool) -> list[str]:
+    """What ``git ls-files`` without a pathspec prints in ``cwd`` of the repository at
+    ``root``, as a selection: each tracked file below ``cwd`` that is a secret (by name, or by
+    a fixed place such as ``~/.ssh``), then ``CWD/{}/{tracked}`` for all the others -- none a
+    secret. ``[]`` when the index cannot be read or lists more than ``MAX_MATCHES`` secrets
+    (the reader's files stay unknown)."""
+    from clearance.shellparse.resolve import MAX_MATCHES
+
+    index = _index_file(root)
+    rel = os.path.relpath(cwd, root)
+    if index is None or rel == ".." or rel.startswith("../"):
+        return []
+    stamp = _stamp(index)
+    tracked = _index(root)
+    if stamp is None or tracked is None:
+        return []
+    entries, links = tracked
+    prefix = "" if rel == "." else rel + "/"
+    if any(not prefix or link.startswith(prefix) for link in links):
+        return []  # a tracked link (or submodule) is read through: what it reaches is unknown
+    key = (index, stamp, prefix, home, fold)
+    found = _TRACKED_SECRETS.get(key)
+    if found is None:
+        names = secret_names(fold)
+        placed = anchored_secrets(cwd, home, fold)
+        top = root.rstrip("/")
+        found = []
+        for entry in entries:
+            if prefix and not entry.startswith(prefix):
+                continue
+            path = top + "/" + entry
+            if any(names.match(part) for part in entry.split("/")) or (
+                placed is not None and placed.match(path)
+            ):
+                found.append(path)
+                if len(found) > MAX_MATCHES:
+                    return []
+        found.sort()
+        if len(_TRACKED_SECRETS) >= 64:
+            _TRACKED_SECRETS.clear()
+        if not racy(stamp[3]) and not racy(stamp[4]):
+            _TRACKED_SECRETS[key] = found
+    return [*found, cwd.rstrip("/") + "/{}/" + TRACKED]
+
+
 # --- links the line creates ------------------------------------------------------------------
 
 
-def _record_links(fact: SimpleCommandFacts, resolver: Resolver) -> None:
-    """``ln -s TARGET LINK`` (or ``ln -s TARGET… DIR``): later parts see the link."""
+def _record_links(fact: SimpleCommandFacts, resolver: Resolver, symbolic: bool) -> None:
+    """``ln [-s] TARGET LINK`` (or ``TARGET… DIR``), ``link``, ``cp -s``/``cp -l``: later
+    parts see the link. A hard link is the target under another name (``ln .env x && cat
+    x`` reads ``.env``): it is followed like a symbolic one, its target taken from the cwd."""
     operands: list[str] = []
+    directory: str | None = None
     args = fact.argv[1:]
     k = 0
     while k < len(args):
@@ -485,12 +547,20 @@ def _record_links(fact: SimpleCommandFacts, resolver: Resolver) -> None:
         if arg == "--":
             operands.extend(args[k + 1 :])
             break
-        if arg in ("-t", "--target-directory", "-S", "--suffix"):
+        if arg in ("-t", "--target-directory") and k + 1 < len(args):
+            directory = args[k + 1]
             k += 2
             continue
-        if not arg.startswith("-") or arg == "-":
+        if arg.startswith("--target-directory="):
+            directory = arg.split("=", 1)[1]
+        elif arg in ("-S", "--suffix"):
+            k += 2
+            continue
+        elif not arg.startswith("-") or arg == "-":
             operands.append(arg)
         k += 1
+    if directory is not None:
+        operands.append(directory)  # every operand is a target, linked into it
     written = [p for p in fact.paths if p.source in ("argument", "option")]
     resolved = {p.path: p.resolved for p in written}
     if len(operands) < 2:
@@ -499,15 +569,21 @@ def _record_links(fact: SimpleCommandFacts, resolver: Resolver) -> None:
     where = resolved.get(last)
     if where is None:
         return
-    into_dir = len(targets) > 1 or resolver.is_dir(where)
+    into_dir = len(targets) > 1 or directory is not None or resolver.is_dir(where)
     for written_target in targets:
         name = os.path.basename(written_target.rstrip("/"))
         link = os.path.join(where, name) if into_dir else where
         target = written_target
-        if not target.startswith("/"):
+        if not symbolic:
+            # a hard link names the target's own file: found from the cwd, links followed
+            found = resolved.get(written_target)
+            if found is None:
+                continue
+            target = found
+        elif not target.startswith("/"):
             # a relative target is relative to the link's directory
             target = os.path.normpath(os.path.join(os.path.dirname(link), target))
-        resolver.links[link] = target
+        resolver.add_link(link, target)
 
 
 # --- ignore files and the git index -----------------------------------------------------------
@@ -605,7 +681,8 @@ def _tracked(path: str, root: str) -> bool | None:
     return os.path.relpath(path, root) in entries
 
 
-def _index_entries(root: str) -> set[str] | None:
+def _index_file(root: str) -> str | None:
+    """The git index of the repository whose top is ``root`` (a ``gitdir:`` file followed)."""
     git = os.path.join(root, ".git")
     try:
         if os.path.isfile(git):
@@ -614,24 +691,43 @@ def _index_entries(root: str) -> set[str] | None:
             if not line.startswith("gitdir:"):
                 return None
             git = os.path.join(root, line[len("gitdir:") :].strip())
-        index = os.path.join(git, "index")
+    except OSError:
+        return None
+    return os.path.join(git, "index")
+
+
+def _index_entries(root: str) -> set[str] | None:
+    """The paths the git index of the repository at ``root`` tracks (``None``: unreadable)."""
+    found = _index(root)
+    return None if found is None else found[0]
+
+
+def _index(root: str) -> tuple[set[str], set[str]] | None:
+    """(tracked paths, those of them that are links or submodules), kept while unchanged."""
+    index = _index_file(root)
+    if index is None:
+        return None
+    try:
         stamp = _stamp(index)
         cached = _FILES.get(index)
         if stamp is not None and cached is not None and cached[0] == stamp:
             known = cached[1]
-            return known if isinstance(known, set) else None
+            return known if isinstance(known, tuple) else None
         with open(index, "rb") as f:
             data = f.read(64 * 1024 * 1024)
     except OSError:
         return None
-    entries = parse_index(data)
+    links: set[str] = set()
+    entries = parse_index(data, links)
+    found = None if entries is None else (entries, links)
     if stamp is not None:
-        _keep(index, stamp, entries if entries is not None else False)
-    return entries
+        _keep(index, stamp, found if found is not None else False)
+    return found
 
 
-def parse_index(data: bytes) -> set[str] | None:
-    """The paths of a git index (versions 2, 3 and 4); ``None`` if it is not one."""
+def parse_index(data: bytes, links: set[str] | None = None) -> set[str] | None:
+    """The paths of a git index (versions 2, 3 and 4); ``None`` if it is not one. ``links``
+    collects those that are not plain files: symbolic links and submodules."""
     if len(data) < 12 or data[:4] != b"DIRC":
         return None
     version = int.from_bytes(data[4:8], "big")
@@ -645,6 +741,7 @@ def parse_index(data: bytes) -> set[str] | None:
         if at + 62 > len(data):
             return None
         flags = int.from_bytes(data[at + 60 : at + 62], "big")
+        mode = int.from_bytes(data[at + 24 : at + 28], "big")
         start = at
         at += 62
         if version >= 3 and flags & 0x4000:
@@ -660,7 +757,10 @@ def parse_index(data: bytes) -> set[str] | None:
             length = end - start
             at = start + ((length + 8) // 8) * 8
         previous = name
-        out.add(name.decode("utf-8", "surrogateescape"))
+        text = name.decode("utf-8", "surrogateescape")
+        out.add(text)
+        if links is not None and mode >> 12 in (0o12, 0o16):  # 120000 link, 160000 gitlink
+            links.add(text)
     return out
 
 
