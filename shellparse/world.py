@@ -248,9 +248,12 @@ class _Filters:
         "exclude_dirs",
         "excludes",
         "follow",
+        "global_ignores",
         "ignore",
+        "ignore_files",
         "includes",
         "program",
+        "require_git",
         "skip_hidden",
         "tracked",
     )
@@ -262,6 +265,13 @@ class _Filters:
         self.ignore = False
         self.tracked = False
         self.follow = False
+        #: the per-directory ignore files the program reads, lowest precedence first
+        self.ignore_files: tuple[str, ...] = ()
+        #: ``.gitignore``, ``.git/info/exclude`` and the global excludes count only in a
+        #: git repository (ripgrep's default; ``--no-require-git`` lifts it)
+        self.require_git = True
+        #: the user's global excludes file (``core.excludesFile``) is read
+        self.global_ignores = False
         self.includes: list[str] = []
         self.excludes: list[str] = []
         self.exclude_dirs: list[str] = []
@@ -269,14 +279,33 @@ class _Filters:
         if program in ("rg", "ripgrep", "ag"):
             unrestricted = sum(a.count("u") for a in argv if re.fullmatch(r"-u+", a))
             hidden = "--hidden" in argv or "-." in argv or unrestricted >= 2
+            # (``--no-ignore-parent``, ``--no-ignore-exclude``: some of the files this reads are
+            # left out; taken as none read)
             no_ignore = unrestricted >= 1 or any(
-                a in ("--no-ignore", "--no-ignore-vcs", "-U", "--skip-vcs-ignores") for a in argv
+                a
+                in (
+                    "--no-ignore",
+                    "--no-ignore-vcs",
+                    "-U",
+                    "--skip-vcs-ignores",
+                    "--no-ignore-parent",
+                    "--no-ignore-exclude",
+                )
+                for a in argv
             )
             if program == "ag" and "-a" in argv:
                 hidden = no_ignore = True
             self.skip_hidden = not hidden
             self.ignore = not no_ignore
             self.follow = "-L" in argv or "--follow" in argv
+            if program == "ag":
+                self.ignore_files = (".gitignore", ".hgignore", ".ignore")
+                self.require_git = False
+            else:
+                dot = "--no-ignore-dot" not in argv
+                self.ignore_files = (".gitignore", *((".ignore", ".rgignore") if dot else ()))
+                self.require_git = "--no-require-git" not in argv
+                self.global_ignores = "--no-ignore-global" not in argv
             for value in _values(argv, ("-g", "--glob", "--iglob")):
                 (self.excludes if value.startswith("!") else self.includes).append(
                     value.lstrip("!")
@@ -284,6 +313,8 @@ class _Filters:
         elif program == "git" and (fact.subcommand or "").startswith("grep"):
             self.tracked = "--untracked" not in argv and "--no-index" not in argv
             self.ignore = "--no-exclude-standard" not in argv and not self.tracked
+            self.ignore_files = (".gitignore",)
+            self.global_ignores = True
         elif program in ("read_file", "list"):
             # a file tool's own filters (``Grep`` ``glob``/``type``, ``include`` fields) are
             # given to it as ``DIR/{}/GLOB`` values
@@ -294,7 +325,9 @@ class _Filters:
             self.exclude_dirs = list(_values(argv, ("--exclude-dir",)))
             self.follow = "-R" in argv or "--dereference-recursive" in argv
 
-    def why_excluded(self, path: str, root: str, workspace: str | None) -> str | None:
+    def why_excluded(
+        self, path: str, root: str, workspace: str | None, home: str = ""
+    ) -> str | None:
         rel = os.path.relpath(path, root)
         parts = rel.split("/")
         name = parts[-1]
@@ -316,8 +349,15 @@ class _Filters:
             tracked = _tracked(path, workspace or root)
             if tracked is False:
                 return "git grep searches tracked files only, and this one is not tracked"
-        if self.ignore and _ignored(path, workspace or root):
-            return f"{self.program} skips files ignored by .gitignore/.ignore by default"
+        if self.ignore:
+            top = workspace or root
+            git = os.path.lexists(os.path.join(top, ".git"))
+            vcs = git or not self.require_git
+            names = self.ignore_files if vcs else _outside_git(self.ignore_files)
+            extra = _global_ignore_lines(home) if vcs and self.global_ignores and home else []
+            found = _ignored(path, top, names, git=vcs, extra=extra)
+            if found is not None:
+                return f"{self.program} skips files ignored by default ({found})"
         return None
 
 
@@ -371,7 +411,7 @@ def _search_tree(
     for member in members:
         if name_filter is not None and not _fnmatch(name_filter, os.path.basename(member)):
             continue
-        why = filters.why_excluded(member, root, classifier.workspace)
+        why = filters.why_excluded(member, root, classifier.workspace, classifier.home)
         if why is not None:
             fact.excluded.append((member, why))
             continue
@@ -588,7 +628,32 @@ def _record_links(fact: SimpleCommandFacts, resolver: Resolver, symbolic: bool) 
 
 # --- ignore files and the git index -----------------------------------------------------------
 
-_IGNORE_FILES = (".gitignore", ".ignore", ".rgignore")
+
+def _outside_git(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The ignore files that count outside a git repository (``.ignore``, ``.rgignore``)."""
+    return tuple(n for n in names if n not in (".gitignore",))
+
+
+def _global_ignore_lines(home: str) -> list[str]:
+    """The user's global excludes (git's ``core.excludesFile``, by default
+    ``$XDG_CONFIG_HOME/git/ignore``), as git and ripgrep read them. When git would be told
+    to read other configuration (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_NOSYSTEM``…), none."""
+    if any(k in os.environ for k in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_DIR")):
+        return []
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    chosen = os.path.join(xdg, "git", "ignore")
+    for config in (os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")):
+        section = ""
+        for raw in _text_lines(config):
+            line = raw.strip()
+            if line.startswith("["):
+                section = line.strip("[]").strip().lower()
+                continue
+            key, eq, value = line.partition("=")
+            if eq and section == "core" and key.strip().lower() == "excludesfile":
+                value = value.strip().strip('"')
+                chosen = home + value[1:] if value.startswith("~/") else value
+    return _text_lines(chosen) if chosen.startswith("/") else []
 
 
 #: Files read for the facts (ignore files, git indexes), kept per process with the identity,
@@ -629,28 +694,35 @@ def _keep(path: str, stamp: tuple[int, int, int, int, int], value: object) -> No
     _FILES[path] = (stamp, value)
 
 
-def _ignore_lines(directory: str) -> list[str]:
-    lines: list[str] = []
-    for name in _IGNORE_FILES:
-        lines.extend(_text_lines(os.path.join(directory, name)))
-    return lines
-
-
-def _ignored(path: str, root: str) -> bool:
-    """Whether ignore files from ``root`` down to ``path``'s directory ignore it (the last
-    matching line wins; ``!`` re-includes). Unreadable or odd lines never ignore."""
+def _ignored(
+    path: str,
+    root: str,
+    names: tuple[str, ...],
+    *,
+    git: bool,
+    extra: list[str],
+) -> str | None:
+    """Which ignore file ignores ``path`` -- the global excludes (``extra``), then the
+    repository's ``.git/info/exclude`` (with ``git``), then ``names`` in each directory from
+    ``root`` down to ``path``'s own: the last matching line wins and ``!`` re-includes --
+    or ``None``. Unreadable or odd lines never ignore."""
     rel_dirs = os.path.relpath(os.path.dirname(path), root).split("/")
     if rel_dirs[:1] == [".."]:
-        return False
+        return None
     directories = [root]
     for part in rel_dirs:
         if part not in ("", "."):
             directories.append(os.path.join(directories[-1], part))
-    verdict = False
-    info = os.path.join(root, ".git", "info", "exclude")
-    sources: list[tuple[str, list[str]]] = [(root, _text_lines(info))]
-    sources.extend((d, _ignore_lines(d)) for d in directories)
-    for base, lines in sources:
+    verdict: str | None = None
+    sources: list[tuple[str, str, list[str]]] = [(root, "the global excludes file", extra)]
+    if git:
+        info = os.path.join(root, ".git", "info", "exclude")
+        sources.append((root, ".git/info/exclude", _text_lines(info)))
+    for directory in directories:
+        for name in names:
+            where = os.path.join(directory, name)
+            sources.append((directory, os.path.relpath(where, root), _text_lines(where)))
+    for base, label, lines in sources:
         rel = "/" + os.path.relpath(path, base)
         for raw in lines:
             line = raw.rstrip()
@@ -667,7 +739,7 @@ def _ignored(path: str, root: str) -> bool:
                 if dir_only:
                     regex += "/.*"
                 if re.fullmatch(regex, rel, re.DOTALL):
-                    verdict = not negated
+                    verdict = None if negated else f"{label}: {line}"
             except re.error:
                 continue
     return verdict

@@ -130,6 +130,8 @@ SPECS = [
         "-l/--files-with-matches --files-without-match -n/--line-number -N/--no-line-number "
         "-H/--with-filename -I/--no-filename -o/--only-matching -q/--quiet -L/--follow "
         "-u/--unrestricted -uu -uuu --hidden --no-ignore --no-ignore-vcs --no-ignore-dot "
+        "--no-ignore-global --no-ignore-parent --no-ignore-exclude --no-ignore-files "
+        "--no-require-git --ignore-file= --ignore-file-case-insensitive "
         "-a/--text -F/--fixed-strings -P/--pcre2 -U/--multiline --multiline-dotall "
         "-t/--type= -T/--type-not= --type-add= --type-list -g/--glob= --iglob= "
         "-m/--max-count= -M/--max-columns= --max-columns-preview -d/--max-depth= "
