@@ -66,6 +66,7 @@ from clearance.shellparse.nodes import (
     Word,
 )
 from clearance.shellparse.paths import inside, resolve
+from clearance.shellparse.resolve import Problem
 from clearance.shellparse.world import (
     add_selection,
     ground,
@@ -316,6 +317,11 @@ class Extractor:
             values: list[tuple[str, bool]] | None = [] if command.items is not None else None
             for word in command.items or ():
                 self.word(word, local, scope)
+                listed = self._listing(word, local)
+                if listed is not None and values is not None:
+                    values.append((listed, True))
+                    numbers = False
+                    continue
                 fields, flag = expand_word(word, local)
                 numbers = numbers and not flag & (DYNAMIC | GLOB)
                 numbers = numbers and all(_ARITH_NUMBER.rx.fullmatch(f) for f in fields)
@@ -348,6 +354,27 @@ class Extractor:
                     self.word(pattern, local, scope)
                 self.body(item.body, local, scope.with_context("branch"))
         _forget_changes(env, before, local)
+
+    def _listing(self, word: Word, env: Env) -> str | None:
+        """``for f in $(ls)``: the names ``ls`` prints are those ``*`` matches -- unless one
+        would split or expand again (a blank, a newline or a glob character in a name: ``x
+        .env`` would give ``.env``). ``*`` then, else ``None`` (the values stay unknown)."""
+        parts = word.parts
+        if self.resolver is None or env.cwd is None or len(parts) != 1:
+            return None
+        part = parts[0]
+        if not isinstance(part, CommandSubstitution):
+            return None
+        inner = part.text.strip("`") if part.backtick else part.text[2:-1]
+        if inner.split() not in (["ls"], ["ls", "-1"]):
+            return None
+        try:
+            names = self.resolver.expand(env.cwd.rstrip("/") + "/*")
+        except Problem:
+            return None
+        if any(_SPLITS_OR_GLOBS.search(n.rsplit("/", 1)[-1]) for n in names):
+            return None
+        return "*"
 
     def _inherit_redirects(self, redirects: list[Redirect], env: Env, scope: Scope) -> Scope:
         for redirect in redirects:
@@ -1674,6 +1701,9 @@ def _printf(template: str, args: list[str]) -> str | None:
             break
     return "".join(out)
 
+
+#: Characters that make an unquoted substitution's output split or expand again.
+_SPLITS_OR_GLOBS = re.compile(r"[\s*?\[]")
 
 #: ``git ls-files`` options that leave its output the tracked files' paths relative to the cwd
 #: (``--others``, ``--full-name``, ``--recurse-submodules``, ``-s``… print something else).
