@@ -2,9 +2,9 @@
 
 Resolution (``clearance.shellparse.resolve`` / ``world``) expands globs, resolves links and
 searches the trees a command reads. This script builds a project in a temporary directory (a
-git repository with ``--files`` source files in nested directories, a ``.env``, a
-``.gitignore``, links inside and out), then measures, with resolution on and off alternating
-pass by pass (on, off, off, on):
+git repository -- with a real index when ``git`` is installed -- with ``--files`` source files
+in nested directories, a ``.env``, a ``.gitignore``, links inside and out), then measures,
+with resolution on and off alternating pass by pass (on, off, off, on):
 
 * decisions per second in one process: the default pack deciding, in that project, (a) the
   everyday corpus (``tests/shellparse/data/everyday.yaml``, what agents run all day) and (b)
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -71,6 +72,11 @@ def build_project(base: Path, files: int) -> Path:
         (d / f"mod{k % per_dir}.py").write_text("x = 1\n")
     os.symlink(ws / "src" / "pkg0", ws / "src" / "link")
     os.symlink("/etc/hostname", ws / "src" / "outside")
+    if shutil.which("git"):
+        # a real index, as a real project has one (``git grep``, ``git ls-files`` read it)
+        (ws / ".git").rmdir()
+        subprocess.run(["git", "init", "-q", str(ws)], check=True)
+        subprocess.run(["git", "-C", str(ws), "add", "-A"], check=True)
     return ws
 
 

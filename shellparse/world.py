@@ -397,7 +397,19 @@ def _search_tree(
     names = secret_names(classifier.fold)
     placed = anchored_secrets(root, classifier.home, classifier.fold)
     skip_hidden = filters.skip_hidden and not filters.includes
-    if placed is None:
+    workspace = classifier.workspace
+    tracked = (
+        tracked_secrets(workspace, root, classifier.home, classifier.fold)
+        if filters.tracked and workspace is not None
+        else None
+    )
+    if tracked is not None:
+        # ``git grep``: the tracked files, which the index lists -- no directory is read
+        members = tracked
+        fact.excluded.append(
+            (root, "git grep searches tracked files only: the index says which are secrets")
+        )
+    elif placed is None:
         # only names can make a file under ``root`` a secret: the fast search
         members = resolver.secret_walk(
             root, names.match, key=id(names), follow=filters.follow, skip_hidden=skip_hidden
@@ -530,27 +542,38 @@ def tracked_selection(root: str, cwd: str, home: str, fold: bool) -> list[str]:
     """What ``git ls-files`` without a pathspec prints in ``cwd`` of the repository at
     ``root``, as a selection: each tracked file below ``cwd`` that is a secret (by name, or by
     a fixed place such as ``~/.ssh``), then ``CWD/{}/{tracked}`` for all the others -- none a
-    secret. ``[]`` when the index cannot be read or lists more than ``MAX_MATCHES`` secrets
-    (the reader's files stay unknown)."""
+    secret. ``[]`` when the index cannot be read, lists a link or a submodule below ``cwd``
+    (read through, they reach what the index does not say) or more than ``MAX_MATCHES``
+    secrets: the reader's files stay unknown."""
+    found = tracked_secrets(root, cwd, home, fold)
+    if found is None:
+        return []
+    return [*found, cwd.rstrip("/") + "/{}/" + TRACKED]
+
+
+def tracked_secrets(root: str, directory: str, home: str, fold: bool) -> list[str] | None:
+    """The files the index of the repository at ``root`` tracks below ``directory`` that
+    are secrets; ``None`` when that cannot be said (see ``tracked_selection``). Kept per
+    process while the index is unchanged: a search of tracked files reads no directory."""
     from clearance.shellparse.resolve import MAX_MATCHES
 
     index = _index_file(root)
-    rel = os.path.relpath(cwd, root)
+    rel = os.path.relpath(directory, root)
     if index is None or rel == ".." or rel.startswith("../"):
-        return []
+        return None
     stamp = _stamp(index)
     tracked = _index(root)
     if stamp is None or tracked is None:
-        return []
+        return None
     entries, links = tracked
     prefix = "" if rel == "." else rel + "/"
     if any(not prefix or link.startswith(prefix) for link in links):
-        return []  # a tracked link (or submodule) is read through: what it reaches is unknown
+        return None
     key = (index, stamp, prefix, home, fold)
     found = _TRACKED_SECRETS.get(key)
     if found is None:
         names = secret_names(fold)
-        placed = anchored_secrets(cwd, home, fold)
+        placed = anchored_secrets(directory, home, fold)
         top = root.rstrip("/")
         found = []
         for entry in entries:
@@ -562,13 +585,13 @@ def tracked_selection(root: str, cwd: str, home: str, fold: bool) -> list[str]:
             ):
                 found.append(path)
                 if len(found) > MAX_MATCHES:
-                    return []
+                    return None
         found.sort()
         if len(_TRACKED_SECRETS) >= 64:
             _TRACKED_SECRETS.clear()
         if not racy(stamp[3]) and not racy(stamp[4]):
             _TRACKED_SECRETS[key] = found
-    return [*found, cwd.rstrip("/") + "/{}/" + TRACKED]
+    return found
 
 
 # --- links the line creates ------------------------------------------------------------------
