@@ -564,7 +564,9 @@ class Extractor:
                 # every tracked file: the index says which, and which of them are secrets
                 root = self.workspace
                 if root is not None and env.cwd is not None and self.resolver is not None:
-                    patterns = tracked_selection(root, env.cwd, self.home, self.classifier.fold)
+                    patterns = tracked_selection(
+                        root, env.cwd, self.home, self.classifier.fold, self.resolver
+                    )
             if patterns:
                 self.selections[key] = patterns
 

@@ -74,7 +74,7 @@ _GLOB_CHARS = frozenset("*?[")
 Entry = tuple[str, bool, bool, bool]
 _LISTINGS: dict[str, tuple[tuple[int, int, int, int], list[Entry]]] = {}
 #: Per listing and name test: (the listing, names it finds secret, its subdirectories).
-_SUMMARIES: dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry]]] = {}
+_SUMMARIES: dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry], list[str]]] = {}
 _mounts: list[list[tuple[str, str]]] = []
 _case_cache: dict[int, bool] = {}
 _case_by_path: dict[str, bool] = {}
@@ -331,6 +331,14 @@ class Resolver:
                 self._states[walked] = (at, _MISSING)
             return os.path.normpath(at)
 
+    def is_file_link(self, path: str) -> bool:
+        """Whether ``path`` is a link that does not lead to a directory."""
+        try:
+            info = self._lstat(path)
+        except Problem:
+            return False
+        return info is not None and stat.S_ISLNK(info.st_mode) and not self.is_dir(path)
+
     def is_dir(self, path: str) -> bool:
         try:
             real = self.real(path)
@@ -371,6 +379,11 @@ class Resolver:
                 _LISTINGS[directory] = (stamp, entries)
         self._tick(directory, len(entries) + 1)
         return entries
+
+    def listing(self, directory: str) -> list[Entry]:
+        """The entries of ``directory`` (``(name, is a directory, is a directory through a
+        link, is a link)``), within the bounds; ``[]`` when it does not exist."""
+        return self._list(directory)
 
     def expand(
         self, pattern: str, *, globstar: bool = False, dotglob: bool = False, nocase: bool = False
@@ -460,11 +473,14 @@ class Resolver:
         key: int,
         follow: bool = False,
         skip_hidden: bool = False,
+        links: list[str] | None = None,
     ) -> list[str]:
         """The paths under ``root`` whose *name* is a secret's (``is_secret_name``), not
         descending into them: ``walk`` filtered, with each listing's answer kept per process
         beside the listing (a search repeated over an unchanged tree reads one ``stat`` per
-        directory). ``key`` identifies the test (its answers are kept under it)."""
+        directory). ``key`` identifies the test (its answers are kept under it). ``links``
+        collects the links to files met on the way (whatever their names: a reader that
+        follows them reads their targets)."""
         out: list[str] = []
         stack = [(root, 0)]
         seen: set[tuple[int, int]] = set()
@@ -478,14 +494,17 @@ class Resolver:
             if summary is None or summary[0] is not entries:
                 secret = [n for n, _, _, _ in entries if is_secret_name(n)]
                 subdirs = [e for e in entries if e[1] or e[2]]
-                summary = (entries, secret, subdirs)
+                linked = [n for n, _, via_link, is_link in entries if is_link and not via_link]
+                summary = (entries, secret, subdirs, linked)
                 if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
                     _SUMMARIES.clear()
                 _SUMMARIES[(directory, key_of)] = summary
-            _, secret, subdirs = summary
+            _, secret, subdirs, linked = summary
             base = "" if directory == "/" else directory
             hidden = skip_hidden
             out.extend(base + "/" + n for n in secret if not (hidden and n.startswith(".")))
+            if links is not None:
+                links.extend(base + "/" + n for n in linked if not (hidden and n.startswith(".")))
             chosen = set(secret)
             for name, is_dir, _via_link, _ in subdirs:
                 if name in chosen or (hidden and name.startswith(".")):

@@ -324,6 +324,11 @@ class _Filters:
             self.excludes = list(_values(argv, ("--exclude",)))
             self.exclude_dirs = list(_values(argv, ("--exclude-dir",)))
             self.follow = "-R" in argv or "--dereference-recursive" in argv
+        elif program == "zip":
+            # zip stores what links point at, unless -y/--symlinks stores the links
+            self.follow = not any(
+                a == "--symlinks" or (a[:1] == "-" and a[1:2] != "-" and "y" in a[1:]) for a in argv
+            )
 
     def why_excluded(
         self, path: str, root: str, workspace: str | None, home: str = ""
@@ -397,9 +402,12 @@ def _search_tree(
     names = secret_names(classifier.fold)
     placed = anchored_secrets(root, classifier.home, classifier.fold)
     skip_hidden = filters.skip_hidden and not filters.includes
+    # a reader that follows links to files (``grep -R``, ``rg -L``, ``zip -r``, ``git grep``
+    # over a tracked file turned link) reads what they point at, whatever their names
+    links: list[str] | None = [] if filters.follow or filters.tracked else None
     workspace = classifier.workspace
     tracked = (
-        tracked_secrets(workspace, root, classifier.home, classifier.fold)
+        tracked_secrets(workspace, root, classifier.home, classifier.fold, resolver)
         if filters.tracked and workspace is not None
         else None
     )
@@ -412,14 +420,18 @@ def _search_tree(
     elif placed is None:
         # only names can make a file under ``root`` a secret: the fast search
         members = resolver.secret_walk(
-            root, names.match, key=id(names), follow=filters.follow, skip_hidden=skip_hidden
+            root,
+            names.match,
+            key=id(names),
+            follow=filters.follow,
+            skip_hidden=skip_hidden,
+            links=links,
         )
     else:
-        members = [
-            m
-            for m in resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden)
-            if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)
-        ]
+        walked = resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden)
+        members = [m for m in walked if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)]
+        if links is not None:
+            links.extend(m for m in walked if resolver.is_file_link(m))
     for member in members:
         if name_filter is not None and not _fnmatch(name_filter, os.path.basename(member)):
             continue
@@ -436,6 +448,26 @@ def _search_tree(
             "tree",
             f"{member} is under {root}, which {fact.program} reads",
         )
+    for link in links or ():
+        if name_filter is not None and not _fnmatch(name_filter, os.path.basename(link)):
+            continue
+        if filters.why_excluded(link, root, classifier.workspace, classifier.home) is not None:
+            continue
+        try:
+            target = resolver.real(link)
+        except Problem as problem:
+            _unresolved(fact, path, problem)
+            continue
+        if target != link:
+            _derived(
+                fact,
+                classifier,
+                path.path,
+                target,
+                "read",
+                "tree",
+                f"{link} (under {root}, which {fact.program} reads) is a link to {target}",
+            )
 
 
 def _filter_fact(
@@ -536,25 +568,31 @@ def add_selection(
 #: The name standing for "every other tracked file" in a ``git ls-files`` selection.
 TRACKED = "{tracked}"
 _TRACKED_SECRETS: dict[tuple[str, tuple[int, int, int, int, int], str, str, bool], list[str]] = {}
+#: The directories holding tracked files below a prefix, with their tracked names.
+_TRACKED_DIRS: dict[tuple[str, tuple[int, int, int, int, int], str], dict[str, set[str]]] = {}
 
 
-def tracked_selection(root: str, cwd: str, home: str, fold: bool) -> list[str]:
+def tracked_selection(root: str, cwd: str, home: str, fold: bool, resolver: Resolver) -> list[str]:
     """What ``git ls-files`` without a pathspec prints in ``cwd`` of the repository at
     ``root``, as a selection: each tracked file below ``cwd`` that is a secret (by name, or by
     a fixed place such as ``~/.ssh``), then ``CWD/{}/{tracked}`` for all the others -- none a
     secret. ``[]`` when the index cannot be read, lists a link or a submodule below ``cwd``
     (read through, they reach what the index does not say) or more than ``MAX_MATCHES``
     secrets: the reader's files stay unknown."""
-    found = tracked_secrets(root, cwd, home, fold)
+    found = tracked_secrets(root, cwd, home, fold, resolver)
     if found is None:
         return []
     return [*found, cwd.rstrip("/") + "/{}/" + TRACKED]
 
 
-def tracked_secrets(root: str, directory: str, home: str, fold: bool) -> list[str] | None:
+def tracked_secrets(
+    root: str, directory: str, home: str, fold: bool, resolver: Resolver
+) -> list[str] | None:
     """The files the index of the repository at ``root`` tracks below ``directory`` that
-    are secrets; ``None`` when that cannot be said (see ``tracked_selection``). Kept per
-    process while the index is unchanged: a search of tracked files reads no directory."""
+    are secrets; ``None`` when that cannot be said (see ``tracked_selection``) -- or when a
+    tracked file has become a link in the working tree (``rm notes && ln -s ~/.ssh/id_rsa
+    notes``: a reader follows it, and the index still says "file"). Each directory holding
+    tracked files is listed for that (listings are reused while unchanged)."""
     from clearance.shellparse.resolve import MAX_MATCHES
 
     index = _index_file(root)
@@ -570,6 +608,25 @@ def tracked_secrets(root: str, directory: str, home: str, fold: bool) -> list[st
     if any(not prefix or link.startswith(prefix) for link in links):
         return None
     key = (index, stamp, prefix, home, fold)
+    places = _TRACKED_DIRS.get(key[:3])
+    if places is None:
+        places = {}
+        top = root.rstrip("/")
+        for entry in entries:
+            if not prefix or entry.startswith(prefix):
+                folder, _, name = (top + "/" + entry).rpartition("/")
+                places.setdefault(folder, set()).add(name)
+        if len(_TRACKED_DIRS) >= 64:
+            _TRACKED_DIRS.clear()
+        if not racy(stamp[3]) and not racy(stamp[4]):
+            _TRACKED_DIRS[key[:3]] = places
+    for folder, names_there in places.items():
+        try:
+            listing = resolver.listing(folder)
+        except Problem:
+            return None
+        if any(is_link and name in names_there for name, _, _, is_link in listing):
+            return None
     found = _TRACKED_SECRETS.get(key)
     if found is None:
         names = secret_names(fold)

@@ -188,3 +188,18 @@ def test_a_tracked_link_leaves_the_selection_unknown(tmp_path: Path) -> None:
     decision = _decide(policy, (workspace, home), "git ls-files | xargs cat")
     assert decision.decision == "ask"
     assert "unresolved_path" in decision.parts[-1].markers
+
+
+def test_a_tracked_file_turned_link_leaves_the_selection_unknown(tmp_path: Path) -> None:
+    """The index says "file", the working tree has a link (``rm README.md && ln -s
+    ~/.ssh/id_rsa README.md`` in an earlier call): ``cat`` follows it, so the files stay
+    unknown until the index is updated."""
+    workspace, home = _tree(tmp_path, track_secret=False)
+    readme = Path(workspace) / "README.md"
+    readme.unlink()
+    readme.symlink_to(Path(home) / ".ssh" / "id_rsa")
+    time.sleep(2.1)
+    policy = load_policy(workspace, files=[default_pack_path()], use_cache=False)
+    decision = _decide(policy, (workspace, home), "git ls-files | xargs cat")
+    assert decision.decision == "ask"
+    assert "unresolved_path" in decision.parts[-1].markers
