@@ -8,6 +8,7 @@ a ``Nested`` request, which the extractor analyses as a command of its own.
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from clearance.shellparse.expand import DYNAMIC, GLOB, RESOLVED, TILDE_USER
@@ -167,9 +168,20 @@ def runs_later(resolved: str, workspace: str | None) -> bool:
     root = (workspace or "").rstrip("/")
     if not root or not resolved.startswith(root + "/"):
         return False
-    from clearance.shellparse.knowledge import autorun
+    relative = resolved[len(root) + 1 :]
+    found = _RUNS_LATER.get(relative)
+    if found is None:
+        from clearance.shellparse.knowledge import autorun
 
-    return autorun.runs_later(resolved[len(root) + 1 :])
+        found = autorun.runs_later(relative)
+        if len(_RUNS_LATER) >= 8192:
+            _RUNS_LATER.clear()
+        _RUNS_LATER[relative] = found
+    return found
+
+
+#: ``runs_later`` answers by workspace-relative path (the tables are fixed).
+_RUNS_LATER: dict[str, bool] = {}
 
 
 class Classifier:
@@ -511,10 +523,16 @@ class Classifier:
                 self.add_host(fact, value)
             else:
                 self.add_path(fact, value, "read", env, source, dynamic, cwd[0], tree)
-        elif role == "cwd":
-            self.add_path(fact, value, "read", env, "cwd", dynamic, cwd[0], meta=True)
+        elif role in ("cwd", "cwd_file"):
+            # ``git -C DIR``, ``cargo --manifest-path DIR/Cargo.toml`` (``workdirs``): the
+            # program works there from now on
+            place = value
+            if role == "cwd_file":
+                self.add_path(fact, value, "read", env, source, dynamic, cwd[0])
+                place = posixpath.dirname(value.rstrip("/")) or "."
+            self.add_path(fact, place, "read", env, "cwd", dynamic, cwd[0], meta=True)
             base = env.cwd if cwd[0] is None else (None if cwd[0] == UNKNOWN_CWD else cwd[0])
-            where = None if dynamic else resolve(value, base, self.home)
+            where = None if dynamic else resolve(place, base, self.home)
             cwd[0] = UNKNOWN_CWD if where is None else where
         elif role == "code":
             fact.classes.add("code_exec")

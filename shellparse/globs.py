@@ -24,6 +24,8 @@ import re
 TYPE_CHECKING = False
 
 _SEGMENT_REGEX: dict[str, re.Pattern[str]] = {}
+#: Answers a set keeps (``GlobSet.match``/``match_tree``), at most this many each.
+MAX_MEMO = 8192
 
 
 def glob_regex_body(glob: str, star: str, one: str) -> str:
@@ -518,8 +520,8 @@ class _Index:
     """A set of patterns sorted by shape so that one path is decided by a few hash lookups
     and C-level ``startswith``/``endswith`` calls, whatever the number of patterns: literal
     paths by the path's ancestors, literal names by its segments, ``name*``/``*name`` by
-    prefix and suffix tuples; only the rest is matched one by one. Nothing is compiled, so
-    a hook that matches a few paths pays nothing up front."""
+    prefix and suffix tuples; the rest (a few names with several wildcards) by one small
+    regex searched over the path. Anchored globs are matched segment by segment."""
 
     __slots__ = (
         "anchored",
@@ -531,6 +533,7 @@ class _Index:
         "names",
         "prefixes",
         "rest",
+        "rest_regex",
         "suffixes",
         "trees",
     )
@@ -578,6 +581,9 @@ class _Index:
         self.exact_prefixes = tuple(exact_prefixes)
         self.exact_suffixes = tuple(exact_suffixes)
         self.rest = tuple(rest)
+        #: the rest (names with several wildcards, ``*credentials*.json``) as one regex
+        #: searched over the whole path: one C-level call instead of a test per segment
+        self.rest_regex = _names_regex(rest) if rest else None
         #: anchored globs by their literal start: only a path under it can match
         self.anchored = tuple((h, h.rstrip("/") + "/") for h, _ in heads)
         self.anchored_patterns = tuple(p for _, p in heads)
@@ -616,7 +622,21 @@ class _Index:
         for (head, under), pattern in zip(self.anchored, self.anchored_patterns, strict=True):
             if (path == head or path.startswith(under)) and pattern.match(path):
                 return True
-        return any(pattern.match(path) for pattern in self.rest)
+        regex = self.rest_regex
+        return regex is not None and regex.search(path) is not None
+
+
+def _names_regex(patterns: list[PathPattern]) -> re.Pattern[str]:
+    """Unanchored name patterns as one regex over an absolute path: a name at any depth
+    (``/NAME/`` or ``/NAME`` at the end), or only the last one for an exact pattern."""
+    anywhere = [glob_regex_body(p.segments[0], "[^/]*", "[^/]") for p in patterns if not p.exact]
+    last = [glob_regex_body(p.segments[0], "[^/]*", "[^/]") for p in patterns if p.exact]
+    alternatives = []
+    if anywhere:
+        alternatives.append("/(?=[^/])(?:" + "|".join(anywhere) + ")(?:/|$)")
+    if last:
+        alternatives.append("/(?=[^/])(?:" + "|".join(last) + ")$")
+    return re.compile("|".join(alternatives), re.DOTALL)
 
 
 class GlobSet:
@@ -631,6 +651,8 @@ class GlobSet:
         "_could",
         "_excluded_index",
         "_index",
+        "_matched",
+        "_trees",
         "excluded",
         "fold",
         "home",
@@ -661,10 +683,24 @@ class GlobSet:
         self._index: _Index | None = None
         self._excluded_index: _Index | None = None
         self._could: dict[tuple[str, bool, bool], bool] = {}
+        #: answers of ``match`` and ``match_tree`` by path: a set is immutable and a path's
+        #: answer depends on nothing else, so the same path is never matched twice
+        self._matched: dict[str, bool] = {}
+        self._trees: dict[str, bool] = {}
 
     def match(self, path: str) -> bool:
         if self.fold:
             path = path.lower()
+        memo = self._matched
+        found = memo.get(path)
+        if found is None:
+            found = self._match(path)
+            if len(memo) >= MAX_MEMO:
+                memo.clear()
+            memo[path] = found
+        return found
+
+    def _match(self, path: str) -> bool:
         index = self._index
         if index is None:
             index = self._index = _Index(self.patterns)
@@ -691,9 +727,14 @@ class GlobSet:
         """Whether an operation on everything under ``path`` touches the set."""
         if self.fold:
             path = path.lower()
-        if self.match(path):
-            return True
-        return any(p.match_tree(path) for p in self.patterns)
+        memo = self._trees
+        found = memo.get(path)
+        if found is None:
+            found = self.match(path) or any(p.match_tree(path) for p in self.patterns)
+            if len(memo) >= MAX_MEMO:
+                memo.clear()
+            memo[path] = found
+        return found
 
 
 class GlobUnion:

@@ -494,12 +494,27 @@ def _sensitive_matchers(
     return found
 
 
+#: ``is_sensitive_write`` answers by (path, home, workspace): they depend on nothing else.
+_sensitive_answers: dict[tuple[str, str, str], bool] = {}
+
+
 def is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
     """Writing ``resolved`` makes code run later or changes what an agent may do.
 
     A pattern covers what it names and everything under it; a relative pattern is in the
     workspace, at any depth (nested repositories).
     """
+    key = (resolved, home, workspace)
+    found = _sensitive_answers.get(key)
+    if found is None:
+        found = _is_sensitive_write(resolved, home, workspace)
+        if len(_sensitive_answers) >= 8192:
+            _sensitive_answers.clear()
+        _sensitive_answers[key] = found
+    return found
+
+
+def _is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
     absolute, tails, globs = _sensitive_matchers(home, workspace)
     for path in absolute:
         if resolved == path or resolved.startswith(path + "/"):

@@ -15,8 +15,12 @@ Bounds (one ``Resolver`` per command line or tool call):
 - directories on network or user-space file systems (NFS, SMB, sshfs, FUSE…) are neither
   listed nor searched nor stat'ed below their mount point: a dead server would hang us.
 
-Caches: the mount table and each file system's case sensitivity are read once per process;
-everything else is read fresh for each command line (a long-lived runner sees files change).
+Caches: the mount table and each file system's case sensitivity are read once per process.
+Directory listings (and ``world``'s ignore files and git indexes) are kept per process but
+reused only while one ``stat`` shows the same identity, size and times -- and never when those
+times are less than ``RACY_NS`` old, since two changes within one tick of the clock look alike.
+Links, ``lstat`` and resolved paths are kept for one command line only (one ``Resolver``):
+a long-lived runner sees files change between calls.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ MAX_MATCHES = 1_000
 MAX_LINKS = 40
 MAX_DEPTH = 32
 DEADLINE = 0.3
+#: A cached listing or file is trusted only if it last changed longer ago than this.
+RACY_NS = 2_000_000_000
 
 #: File system types never walked into (``/proc/self/mounts`` names).
 REMOTE_FS = frozenset(
@@ -68,7 +74,7 @@ _GLOB_CHARS = frozenset("*?[")
 Entry = tuple[str, bool, bool, bool]
 _LISTINGS: dict[str, tuple[tuple[int, int, int, int], list[Entry]]] = {}
 #: Per listing and name test: (the listing, names it finds secret, its subdirectories).
-_SUMMARIES: dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry]]] = {}
+_SUMMARIES: dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry], list[str]]] = {}
 #: Tree walks that ran past a bound from a fresh budget, per process: (walk, root, follow,
 #: skip_hidden, name test) -> the bound's text. The same walk again fails at once with the same
 #: text instead of spending the bound again (0.3 s, or 50,000 entries, each time a batch meets
@@ -80,6 +86,12 @@ _case_cache: dict[int, bool] = {}
 _case_by_path: dict[str, bool] = {}
 #: ``O_PATH`` where the platform has it (Linux): resolve a path in the kernel.
 _O_PATH = getattr(os, "O_PATH", 0) if os.path.isdir("/proc/self/fd") else 0
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+#: What ``Resolver._states`` knows of a path (beside its resolution).
+_UNKNOWN = 0
+_DIR = 1
+_OTHER = 2
+_MISSING = 3
 
 
 def remote_mounts() -> list[tuple[str, str]]:
@@ -110,6 +122,12 @@ class Problem(Exception):
         self.path = path
 
 
+def racy(stamp_ns: int) -> bool:
+    """Whether a file time is too recent to vouch for a cached reading: two changes within
+    one tick of the file system's clock leave the same time (git's "racily clean" entries)."""
+    return time.time_ns() - stamp_ns < RACY_NS
+
+
 def has_glob(text: str) -> bool:
     return bool(_GLOB_CHARS.intersection(text)) or "@(" in text or "!(" in text or "+(" in text
 
@@ -117,13 +135,25 @@ def has_glob(text: str) -> bool:
 class Resolver:
     """Reads the file system for one command line, within the bounds above."""
 
-    __slots__ = ("_plain", "_reals", "_stats", "deadline", "entries", "links", "problems")
+    __slots__ = (
+        "_plain",
+        "_reals",
+        "_states",
+        "_stats",
+        "deadline",
+        "entries",
+        "links",
+        "problems",
+    )
 
     def __init__(self) -> None:
         #: Paths known to hold no link (a listed entry that is no link, in a directory that
         #: resolves to itself): their resolution needs no system call.
         self._plain: set[str] = set()
         self._reals: dict[str, str] = {}
+        #: What the kernel said of a path this line: (resolved, ``_DIR``/``_OTHER``/
+        #: ``_MISSING``/``_UNKNOWN``) -- so that its entries need one ``lstat`` each.
+        self._states: dict[str, tuple[str, int]] = {}
         #: lstat results of this command line, by path (a path is read once per decision)
         self._stats: dict[str, os.stat_result | None] = {}
         self.deadline = time.monotonic() + DEADLINE
@@ -170,6 +200,15 @@ class Resolver:
 
     # --- links --------------------------------------------------------------------------------
 
+    def add_link(self, link: str, target: str) -> None:
+        """The line makes ``link`` point at ``target`` before its later parts run: what was
+        read of the file system so far may no longer hold for paths through it."""
+        self.links[link] = target
+        self._plain.clear()
+        self._reals.clear()
+        self._states.clear()
+        self._stats.clear()
+
     def real(self, path: str) -> str:
         """``path`` (absolute, normalised) with every existing link on it resolved -- and the
         links the line created earlier; the part that does not exist stays as written.
@@ -181,7 +220,7 @@ class Resolver:
             return known
         self._check_remote(path)
         if not self.links and _O_PATH:
-            found = self._real_by_kernel(path)
+            found = self._real_fast(path)
             if found is not None:
                 self._reals[path] = found
                 return found
@@ -217,27 +256,60 @@ class Resolver:
             pending.extend(p for p in reversed(target.split("/")) if p)
         return resolved or "/"
 
+    def _real_fast(self, path: str) -> str | None:
+        """``real`` by the kernel, reusing what this line already resolved: a path whose
+        directory is known costs one ``lstat`` (none when the directory does not exist).
+        ``None``: ask the walk instead (a link that dangles, a file where a directory
+        should be, no ``/proc``)."""
+        known = self._states.get(path)
+        if known is not None:
+            return known[0]
+        parent, _, name = path.rpartition("/")
+        above = self._states.get(parent or "/")
+        if above is not None and name not in ("", ".", ".."):
+            real_parent, state = above
+            base = real_parent.rstrip("/")
+            if state == _MISSING:
+                self._states[path] = (base + "/" + name, _MISSING)
+                return base + "/" + name
+            if state == _DIR:
+                info = self._lstat(path)
+                if info is None:
+                    self._states[path] = (base + "/" + name, _MISSING)
+                    return base + "/" + name
+                if not stat.S_ISLNK(info.st_mode):
+                    kind = _DIR if stat.S_ISDIR(info.st_mode) else _OTHER
+                    self._states[path] = (base + "/" + name, kind)
+                    return base + "/" + name
+        return self._real_by_kernel(path)
+
     def _real_by_kernel(self, path: str) -> str | None:
         """The kernel's own resolution (``open(O_PATH)``, then the name of what it opened),
-        of ``path`` or of its nearest existing ancestor: two or three system calls whatever
-        the depth. ``None`` when that cannot be asked (no ``/proc``): walk it instead."""
+        of ``path`` or of its nearest existing ancestor: three system calls whatever the
+        depth (two more per missing level). ``None`` when that cannot be asked (no
+        ``/proc``): walk it instead. What it learns is kept for the line (``_states``)."""
         rest: list[str] = []
         probe = path
         while True:
             try:
                 fd = os.open(probe, _O_PATH)
-            except (FileNotFoundError, NotADirectoryError):
+            except FileNotFoundError:
                 try:
-                    if stat.S_ISLNK(os.lstat(probe).st_mode):
-                        return None  # a dangling link: its target is walked to
+                    # a dangling link also says "not found": its target is walked to
+                    link = os.open(probe, _O_PATH | _O_NOFOLLOW)
                 except OSError:
                     pass
+                else:
+                    os.close(link)
+                    return None
                 parent, name = probe.rsplit("/", 1) if probe != "/" else ("", "")
                 if not name:
                     return None
                 rest.append(name)
                 probe = parent or "/"
                 continue
+            except NotADirectoryError:
+                return None  # a file in the way: let the walk say so
             except PermissionError:
                 raise Problem("permission", probe) from None
             except OSError as exc:
@@ -252,18 +324,26 @@ class Resolver:
                 os.close(fd)
             if not real.startswith("/") or real.endswith(" (deleted)"):
                 return None
-            if rest and not stat.S_ISDIR(self._mode(real)):
-                return None  # a dangling link or a file in the way: let the walk say so
-            tail = "/".join(reversed(rest))
-            if not tail:
+            if not rest:
+                self._states[path] = (real, _UNKNOWN)
                 return real
-            return os.path.normpath(real.rstrip("/") + "/" + tail)
+            # ``probe/name`` said "not found", not "not a directory": probe is a directory
+            self._states[probe] = (real, _DIR)
+            at = real.rstrip("/")
+            walked = probe.rstrip("/")
+            for name in reversed(rest):
+                at += "/" + name
+                walked += "/" + name
+                self._states[walked] = (at, _MISSING)
+            return os.path.normpath(at)
 
-    def _mode(self, path: str) -> int:
+    def is_file_link(self, path: str) -> bool:
+        """Whether ``path`` is a link that does not lead to a directory."""
         try:
-            return os.stat(path).st_mode
-        except OSError:
-            return 0
+            info = self._lstat(path)
+        except Problem:
+            return False
+        return info is not None and stat.S_ISLNK(info.st_mode) and not self.is_dir(path)
 
     def is_dir(self, path: str) -> bool:
         try:
@@ -301,9 +381,15 @@ class Resolver:
                 raise Problem("permission", directory) from None
             if len(_LISTINGS) >= MAX_CACHED_LISTINGS:
                 _LISTINGS.clear()
-            _LISTINGS[directory] = (stamp, entries)
+            if not racy(info.st_mtime_ns) and not racy(info.st_ctime_ns):
+                _LISTINGS[directory] = (stamp, entries)
         self._tick(directory, len(entries) + 1)
         return entries
+
+    def listing(self, directory: str) -> list[Entry]:
+        """The entries of ``directory`` (``(name, is a directory, is a directory through a
+        link, is a link)``), within the bounds; ``[]`` when it does not exist."""
+        return self._list(directory)
 
     def expand(
         self, pattern: str, *, globstar: bool = False, dotglob: bool = False, nocase: bool = False
@@ -410,15 +496,18 @@ class Resolver:
         key: int,
         follow: bool = False,
         skip_hidden: bool = False,
+        links: list[str] | None = None,
     ) -> list[str]:
         """The paths under ``root`` whose *name* is a secret's (``is_secret_name``), not
         descending into them: ``walk`` filtered, with each listing's answer kept per process
         beside the listing (a search repeated over an unchanged tree reads one ``stat`` per
-        directory). ``key`` identifies the test (its answers are kept under it)."""
+        directory). ``key`` identifies the test (its answers are kept under it). ``links``
+        collects the links to files met on the way (whatever their names: a reader that
+        follows them reads their targets)."""
         memo = ("secret", root, follow, skip_hidden, key)
         fresh = self._walk_memo(memo)
         try:
-            return self._secret_walk(root, is_secret_name, key, follow, skip_hidden)
+            return self._secret_walk(root, is_secret_name, key, follow, skip_hidden, links)
         except Problem as problem:
             if fresh:
                 self._remember(memo, problem)
@@ -431,6 +520,7 @@ class Resolver:
         key: int,
         follow: bool,
         skip_hidden: bool,
+        links: list[str] | None,
     ) -> list[str]:
         out: list[str] = []
         stack = [(root, 0)]
@@ -445,14 +535,17 @@ class Resolver:
             if summary is None or summary[0] is not entries:
                 secret = [n for n, _, _, _ in entries if is_secret_name(n)]
                 subdirs = [e for e in entries if e[1] or e[2]]
-                summary = (entries, secret, subdirs)
+                linked = [n for n, _, via_link, is_link in entries if is_link and not via_link]
+                summary = (entries, secret, subdirs, linked)
                 if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
                     _SUMMARIES.clear()
                 _SUMMARIES[(directory, key_of)] = summary
-            _, secret, subdirs = summary
+            _, secret, subdirs, linked = summary
             base = "" if directory == "/" else directory
             hidden = skip_hidden
             out.extend(base + "/" + n for n in secret if not (hidden and n.startswith(".")))
+            if links is not None:
+                links.extend(base + "/" + n for n in linked if not (hidden and n.startswith(".")))
             chosen = set(secret)
             for name, is_dir, _via_link, _ in subdirs:
                 if name in chosen or (hidden and name.startswith(".")):

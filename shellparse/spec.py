@@ -28,7 +28,8 @@ Roles say what an operand or an option value is:
     ``url_or_path``: a ``host:path`` or URL, else a local path read);
 ``cwd``
     a directory the command works in (``git -C``, ``make -C``, ``sudo -D``); later relative
-    paths, and a wrapped command, resolve from it;
+    paths, and a wrapped command, resolve from it; ``cwd_file``: a file read, the command
+    working in its directory (``cargo --manifest-path``); ``workdirs`` lists them all;
 ``code``
     program text for an interpreter (``python -c``); ``shell`` a shell command string;
 ``module``

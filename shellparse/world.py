@@ -23,7 +23,7 @@ import re
 
 from clearance.shellparse.facts import PathFact
 from clearance.shellparse.paths import anchored_secrets, glob_to_regex, inside, secret_names
-from clearance.shellparse.resolve import Problem, Resolver, has_glob, segment_regex
+from clearance.shellparse.resolve import Problem, Resolver, has_glob, racy, segment_regex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -65,8 +65,12 @@ def ground(fact: SimpleCommandFacts, classifier: Classifier, resolver: Resolver)
             _ground_path(fact, path, classifier, resolver)
         except Problem as problem:
             _unresolved(fact, path, problem)
-    if fact.program == "ln" and ("--symbolic" in fact.options or _short(fact, "s")):
-        _record_links(fact, resolver)
+    program = fact.program
+    if program in ("ln", "link") or (
+        program == "cp" and ({"--symbolic-link", "--link"} & set(fact.options))
+    ):
+        symbolic = "--symbolic" in fact.options or "--symbolic-link" in fact.options
+        _record_links(fact, resolver, symbolic or (program == "ln" and _short(fact, "s")))
 
 
 def _unresolved(fact: SimpleCommandFacts, path: PathFact, problem: Problem) -> None:
@@ -244,9 +248,12 @@ class _Filters:
         "exclude_dirs",
         "excludes",
         "follow",
+        "global_ignores",
         "ignore",
+        "ignore_files",
         "includes",
         "program",
+        "require_git",
         "skip_hidden",
         "tracked",
     )
@@ -258,6 +265,13 @@ class _Filters:
         self.ignore = False
         self.tracked = False
         self.follow = False
+        #: the per-directory ignore files the program reads, lowest precedence first
+        self.ignore_files: tuple[str, ...] = ()
+        #: ``.gitignore``, ``.git/info/exclude`` and the global excludes count only in a
+        #: git repository (ripgrep's default; ``--no-require-git`` lifts it)
+        self.require_git = True
+        #: the user's global excludes file (``core.excludesFile``) is read
+        self.global_ignores = False
         self.includes: list[str] = []
         self.excludes: list[str] = []
         self.exclude_dirs: list[str] = []
@@ -265,14 +279,33 @@ class _Filters:
         if program in ("rg", "ripgrep", "ag"):
             unrestricted = sum(a.count("u") for a in argv if re.fullmatch(r"-u+", a))
             hidden = "--hidden" in argv or "-." in argv or unrestricted >= 2
+            # (``--no-ignore-parent``, ``--no-ignore-exclude``: some of the files this reads are
+            # left out; taken as none read)
             no_ignore = unrestricted >= 1 or any(
-                a in ("--no-ignore", "--no-ignore-vcs", "-U", "--skip-vcs-ignores") for a in argv
+                a
+                in (
+                    "--no-ignore",
+                    "--no-ignore-vcs",
+                    "-U",
+                    "--skip-vcs-ignores",
+                    "--no-ignore-parent",
+                    "--no-ignore-exclude",
+                )
+                for a in argv
             )
             if program == "ag" and "-a" in argv:
                 hidden = no_ignore = True
             self.skip_hidden = not hidden
             self.ignore = not no_ignore
             self.follow = "-L" in argv or "--follow" in argv
+            if program == "ag":
+                self.ignore_files = (".gitignore", ".hgignore", ".ignore")
+                self.require_git = False
+            else:
+                dot = "--no-ignore-dot" not in argv
+                self.ignore_files = (".gitignore", *((".ignore", ".rgignore") if dot else ()))
+                self.require_git = "--no-require-git" not in argv
+                self.global_ignores = "--no-ignore-global" not in argv
             for value in _values(argv, ("-g", "--glob", "--iglob")):
                 (self.excludes if value.startswith("!") else self.includes).append(
                     value.lstrip("!")
@@ -280,6 +313,8 @@ class _Filters:
         elif program == "git" and (fact.subcommand or "").startswith("grep"):
             self.tracked = "--untracked" not in argv and "--no-index" not in argv
             self.ignore = "--no-exclude-standard" not in argv and not self.tracked
+            self.ignore_files = (".gitignore",)
+            self.global_ignores = True
         elif program in ("read_file", "list"):
             # a file tool's own filters (``Grep`` ``glob``/``type``, ``include`` fields) are
             # given to it as ``DIR/{}/GLOB`` values
@@ -289,8 +324,15 @@ class _Filters:
             self.excludes = list(_values(argv, ("--exclude",)))
             self.exclude_dirs = list(_values(argv, ("--exclude-dir",)))
             self.follow = "-R" in argv or "--dereference-recursive" in argv
+        elif program == "zip":
+            # zip stores what links point at, unless -y/--symlinks stores the links
+            self.follow = not any(
+                a == "--symlinks" or (a[:1] == "-" and a[1:2] != "-" and "y" in a[1:]) for a in argv
+            )
 
-    def why_excluded(self, path: str, root: str, workspace: str | None) -> str | None:
+    def why_excluded(
+        self, path: str, root: str, workspace: str | None, home: str = ""
+    ) -> str | None:
         rel = os.path.relpath(path, root)
         parts = rel.split("/")
         name = parts[-1]
@@ -312,8 +354,15 @@ class _Filters:
             tracked = _tracked(path, workspace or root)
             if tracked is False:
                 return "git grep searches tracked files only, and this one is not tracked"
-        if self.ignore and _ignored(path, workspace or root):
-            return f"{self.program} skips files ignored by .gitignore/.ignore by default"
+        if self.ignore:
+            top = workspace or root
+            git = os.path.lexists(os.path.join(top, ".git"))
+            vcs = git or not self.require_git
+            names = self.ignore_files if vcs else _outside_git(self.ignore_files)
+            extra = _global_ignore_lines(home) if vcs and self.global_ignores and home else []
+            found = _ignored(path, top, names, git=vcs, extra=extra)
+            if found is not None:
+                return f"{self.program} skips files ignored by default ({found})"
         return None
 
 
@@ -353,21 +402,40 @@ def _search_tree(
     names = secret_names(classifier.fold)
     placed = anchored_secrets(root, classifier.home, classifier.fold)
     skip_hidden = filters.skip_hidden and not filters.includes
-    if placed is None:
+    # a reader that follows links to files (``grep -R``, ``rg -L``, ``zip -r``, ``git grep``
+    # over a tracked file turned link) reads what they point at, whatever their names
+    links: list[str] | None = [] if filters.follow or filters.tracked else None
+    workspace = classifier.workspace
+    tracked = (
+        tracked_secrets(workspace, root, classifier.home, classifier.fold, resolver)
+        if filters.tracked and workspace is not None
+        else None
+    )
+    if tracked is not None:
+        # ``git grep``: the tracked files, which the index lists -- no directory is read
+        members = tracked
+        fact.excluded.append(
+            (root, "git grep searches tracked files only: the index says which are secrets")
+        )
+    elif placed is None:
         # only names can make a file under ``root`` a secret: the fast search
         members = resolver.secret_walk(
-            root, names.match, key=id(names), follow=filters.follow, skip_hidden=skip_hidden
+            root,
+            names.match,
+            key=id(names),
+            follow=filters.follow,
+            skip_hidden=skip_hidden,
+            links=links,
         )
     else:
-        members = [
-            m
-            for m in resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden)
-            if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)
-        ]
+        walked = resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden)
+        members = [m for m in walked if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)]
+        if links is not None:
+            links.extend(m for m in walked if resolver.is_file_link(m))
     for member in members:
         if name_filter is not None and not _fnmatch(name_filter, os.path.basename(member)):
             continue
-        why = filters.why_excluded(member, root, classifier.workspace)
+        why = filters.why_excluded(member, root, classifier.workspace, classifier.home)
         if why is not None:
             fact.excluded.append((member, why))
             continue
@@ -380,6 +448,26 @@ def _search_tree(
             "tree",
             f"{member} is under {root}, which {fact.program} reads",
         )
+    for link in links or ():
+        if name_filter is not None and not _fnmatch(name_filter, os.path.basename(link)):
+            continue
+        if filters.why_excluded(link, root, classifier.workspace, classifier.home) is not None:
+            continue
+        try:
+            target = resolver.real(link)
+        except Problem as problem:
+            _unresolved(fact, path, problem)
+            continue
+        if target != link:
+            _derived(
+                fact,
+                classifier,
+                path.path,
+                target,
+                "read",
+                "tree",
+                f"{link} (under {root}, which {fact.program} reads) is a link to {target}",
+            )
 
 
 def _filter_fact(
@@ -455,6 +543,7 @@ def add_selection(
     ``cat "$(find …)"``)."""
     access = next((p.access for p in fact.paths if p.path == written), "read")
     for pattern in patterns:
+        tracked = pattern.endswith("/{}/" + TRACKED)
         found = _derived(
             fact,
             classifier,
@@ -462,22 +551,115 @@ def add_selection(
             pattern,
             access,
             "filter",
-            f"the files find selects: {pattern}",
+            f"every file git tracks under {pattern[: -len(TRACKED) - 4]}, none a secret"
+            if tracked
+            else f"the files the line selects upstream: {pattern}",
             pattern=True,
         )
-        if found is not None:
+        if found is not None and not tracked:
             try:
                 _found_by_find(fact, found, classifier, resolver)
             except Problem as problem:
                 _unresolved(fact, found, problem)
 
 
+# --- what git ls-files prints ----------------------------------------------------------------
+
+#: The name standing for "every other tracked file" in a ``git ls-files`` selection.
+TRACKED = "{tracked}"
+_TRACKED_SECRETS: dict[tuple[str, tuple[int, int, int, int, int], str, str, bool], list[str]] = {}
+#: The directories holding tracked files below a prefix, with their tracked names.
+_TRACKED_DIRS: dict[tuple[str, tuple[int, int, int, int, int], str], dict[str, set[str]]] = {}
+
+
+def tracked_selection(root: str, cwd: str, home: str, fold: bool, resolver: Resolver) -> list[str]:
+    """What ``git ls-files`` without a pathspec prints in ``cwd`` of the repository at
+    ``root``, as a selection: each tracked file below ``cwd`` that is a secret (by name, or by
+    a fixed place such as ``~/.ssh``), then ``CWD/{}/{tracked}`` for all the others -- none a
+    secret. ``[]`` when the index cannot be read, lists a link or a submodule below ``cwd``
+    (read through, they reach what the index does not say) or more than ``MAX_MATCHES``
+    secrets: the reader's files stay unknown."""
+    found = tracked_secrets(root, cwd, home, fold, resolver)
+    if found is None:
+        return []
+    return [*found, cwd.rstrip("/") + "/{}/" + TRACKED]
+
+
+def tracked_secrets(
+    root: str, directory: str, home: str, fold: bool, resolver: Resolver
+) -> list[str] | None:
+    """The files the index of the repository at ``root`` tracks below ``directory`` that
+    are secrets; ``None`` when that cannot be said (see ``tracked_selection``) -- or when a
+    tracked file has become a link in the working tree (``rm notes && ln -s ~/.ssh/id_rsa
+    notes``: a reader follows it, and the index still says "file"). Each directory holding
+    tracked files is listed for that (listings are reused while unchanged)."""
+    from clearance.shellparse.resolve import MAX_MATCHES
+
+    index = _index_file(root)
+    rel = os.path.relpath(directory, root)
+    if index is None or rel == ".." or rel.startswith("../"):
+        return None
+    stamp = _stamp(index)
+    tracked = _index(root)
+    if stamp is None or tracked is None:
+        return None
+    entries, links = tracked
+    prefix = "" if rel == "." else rel + "/"
+    if any(not prefix or link.startswith(prefix) for link in links):
+        return None
+    key = (index, stamp, prefix, home, fold)
+    places = _TRACKED_DIRS.get(key[:3])
+    if places is None:
+        places = {}
+        top = root.rstrip("/")
+        for entry in entries:
+            if not prefix or entry.startswith(prefix):
+                folder, _, name = (top + "/" + entry).rpartition("/")
+                places.setdefault(folder, set()).add(name)
+        if len(_TRACKED_DIRS) >= 64:
+            _TRACKED_DIRS.clear()
+        if not racy(stamp[3]) and not racy(stamp[4]):
+            _TRACKED_DIRS[key[:3]] = places
+    for folder, names_there in places.items():
+        try:
+            listing = resolver.listing(folder)
+        except Problem:
+            return None
+        if any(is_link and name in names_there for name, _, _, is_link in listing):
+            return None
+    found = _TRACKED_SECRETS.get(key)
+    if found is None:
+        names = secret_names(fold)
+        placed = anchored_secrets(directory, home, fold)
+        top = root.rstrip("/")
+        found = []
+        for entry in entries:
+            if prefix and not entry.startswith(prefix):
+                continue
+            path = top + "/" + entry
+            if any(names.match(part) for part in entry.split("/")) or (
+                placed is not None and placed.match(path)
+            ):
+                found.append(path)
+                if len(found) > MAX_MATCHES:
+                    return None
+        found.sort()
+        if len(_TRACKED_SECRETS) >= 64:
+            _TRACKED_SECRETS.clear()
+        if not racy(stamp[3]) and not racy(stamp[4]):
+            _TRACKED_SECRETS[key] = found
+    return found
+
+
 # --- links the line creates ------------------------------------------------------------------
 
 
-def _record_links(fact: SimpleCommandFacts, resolver: Resolver) -> None:
-    """``ln -s TARGET LINK`` (or ``ln -s TARGET… DIR``): later parts see the link."""
+def _record_links(fact: SimpleCommandFacts, resolver: Resolver, symbolic: bool) -> None:
+    """``ln [-s] TARGET LINK`` (or ``TARGET… DIR``), ``link``, ``cp -s``/``cp -l``: later
+    parts see the link. A hard link is the target under another name (``ln .env x && cat
+    x`` reads ``.env``): it is followed like a symbolic one, its target taken from the cwd."""
     operands: list[str] = []
+    directory: str | None = None
     args = fact.argv[1:]
     k = 0
     while k < len(args):
@@ -485,12 +667,20 @@ def _record_links(fact: SimpleCommandFacts, resolver: Resolver) -> None:
         if arg == "--":
             operands.extend(args[k + 1 :])
             break
-        if arg in ("-t", "--target-directory", "-S", "--suffix"):
+        if arg in ("-t", "--target-directory") and k + 1 < len(args):
+            directory = args[k + 1]
             k += 2
             continue
-        if not arg.startswith("-") or arg == "-":
+        if arg.startswith("--target-directory="):
+            directory = arg.split("=", 1)[1]
+        elif arg in ("-S", "--suffix"):
+            k += 2
+            continue
+        elif not arg.startswith("-") or arg == "-":
             operands.append(arg)
         k += 1
+    if directory is not None:
+        operands.append(directory)  # every operand is a target, linked into it
     written = [p for p in fact.paths if p.source in ("argument", "option")]
     resolved = {p.path: p.resolved for p in written}
     if len(operands) < 2:
@@ -499,53 +689,120 @@ def _record_links(fact: SimpleCommandFacts, resolver: Resolver) -> None:
     where = resolved.get(last)
     if where is None:
         return
-    into_dir = len(targets) > 1 or resolver.is_dir(where)
+    into_dir = len(targets) > 1 or directory is not None or resolver.is_dir(where)
     for written_target in targets:
         name = os.path.basename(written_target.rstrip("/"))
         link = os.path.join(where, name) if into_dir else where
         target = written_target
-        if not target.startswith("/"):
+        if not symbolic:
+            # a hard link names the target's own file: found from the cwd, links followed
+            found = resolved.get(written_target)
+            if found is None:
+                continue
+            target = found
+        elif not target.startswith("/"):
             # a relative target is relative to the link's directory
             target = os.path.normpath(os.path.join(os.path.dirname(link), target))
-        resolver.links[link] = target
+        resolver.add_link(link, target)
 
 
 # --- ignore files and the git index -----------------------------------------------------------
 
-_IGNORE_FILES = (".gitignore", ".ignore", ".rgignore")
+
+def _outside_git(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The ignore files that count outside a git repository (``.ignore``, ``.rgignore``)."""
+    return tuple(n for n in names if n not in (".gitignore",))
 
 
-def _ignore_lines(directory: str) -> list[str]:
-    lines: list[str] = []
-    for name in _IGNORE_FILES:
-        try:
-            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
-                lines.extend(f.read(256 * 1024).splitlines())
-        except OSError:
-            continue
+def _global_ignore_lines(home: str) -> list[str]:
+    """The user's global excludes (git's ``core.excludesFile``, by default
+    ``$XDG_CONFIG_HOME/git/ignore``), as git and ripgrep read them. When git would be told
+    to read other configuration (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_NOSYSTEM``…), none."""
+    if any(k in os.environ for k in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_DIR")):
+        return []
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    chosen = os.path.join(xdg, "git", "ignore")
+    for config in (os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")):
+        section = ""
+        for raw in _text_lines(config):
+            line = raw.strip()
+            if line.startswith("["):
+                section = line.strip("[]").strip().lower()
+                continue
+            key, eq, value = line.partition("=")
+            if eq and section == "core" and key.strip().lower() == "excludesfile":
+                value = value.strip().strip('"')
+                chosen = home + value[1:] if value.startswith("~/") else value
+    return _text_lines(chosen) if chosen.startswith("/") else []
+
+
+#: Files read for the facts (ignore files, git indexes), kept per process with the identity,
+#: size and times of the file when read: reused only while one ``stat`` says it is unchanged.
+_FILES: dict[str, tuple[tuple[int, int, int, int, int], object]] = {}
+
+
+def _stamp(path: str) -> tuple[int, int, int, int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _text_lines(path: str) -> list[str]:
+    """The lines of a small text file (the first 256 KiB); ``[]`` when it cannot be read."""
+    stamp = _stamp(path)
+    if stamp is None:
+        return []
+    cached = _FILES.get(path)
+    if cached is not None and cached[0] == stamp and isinstance(cached[1], list):
+        return cached[1]
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read(256 * 1024).splitlines()
+    except OSError:
+        return []
+    _keep(path, stamp, lines)
     return lines
 
 
-def _ignored(path: str, root: str) -> bool:
-    """Whether ignore files from ``root`` down to ``path``'s directory ignore it (the last
-    matching line wins; ``!`` re-includes). Unreadable or odd lines never ignore."""
+def _keep(path: str, stamp: tuple[int, int, int, int, int], value: object) -> None:
+    if racy(stamp[3]) or racy(stamp[4]):
+        return  # changed a moment ago: a change within the clock's tick would not show
+    if len(_FILES) >= 1024:
+        _FILES.clear()
+    _FILES[path] = (stamp, value)
+
+
+def _ignored(
+    path: str,
+    root: str,
+    names: tuple[str, ...],
+    *,
+    git: bool,
+    extra: list[str],
+) -> str | None:
+    """Which ignore file ignores ``path`` -- the global excludes (``extra``), then the
+    repository's ``.git/info/exclude`` (with ``git``), then ``names`` in each directory from
+    ``root`` down to ``path``'s own: the last matching line wins and ``!`` re-includes --
+    or ``None``. Unreadable or odd lines never ignore."""
     rel_dirs = os.path.relpath(os.path.dirname(path), root).split("/")
     if rel_dirs[:1] == [".."]:
-        return False
+        return None
     directories = [root]
     for part in rel_dirs:
         if part not in ("", "."):
             directories.append(os.path.join(directories[-1], part))
-    verdict = False
-    info = os.path.join(root, ".git", "info", "exclude")
-    sources: list[tuple[str, list[str]]] = []
-    try:
-        with open(info, encoding="utf-8", errors="replace") as f:
-            sources.append((root, f.read(256 * 1024).splitlines()))
-    except OSError:
-        pass
-    sources.extend((d, _ignore_lines(d)) for d in directories)
-    for base, lines in sources:
+    verdict: str | None = None
+    sources: list[tuple[str, str, list[str]]] = [(root, "the global excludes file", extra)]
+    if git:
+        info = os.path.join(root, ".git", "info", "exclude")
+        sources.append((root, ".git/info/exclude", _text_lines(info)))
+    for directory in directories:
+        for name in names:
+            where = os.path.join(directory, name)
+            sources.append((directory, os.path.relpath(where, root), _text_lines(where)))
+    for base, label, lines in sources:
         rel = "/" + os.path.relpath(path, base)
         for raw in lines:
             line = raw.rstrip()
@@ -562,7 +819,7 @@ def _ignored(path: str, root: str) -> bool:
                 if dir_only:
                     regex += "/.*"
                 if re.fullmatch(regex, rel, re.DOTALL):
-                    verdict = not negated
+                    verdict = None if negated else f"{label}: {line}"
             except re.error:
                 continue
     return verdict
@@ -576,7 +833,8 @@ def _tracked(path: str, root: str) -> bool | None:
     return os.path.relpath(path, root) in entries
 
 
-def _index_entries(root: str) -> set[str] | None:
+def _index_file(root: str) -> str | None:
+    """The git index of the repository whose top is ``root`` (a ``gitdir:`` file followed)."""
     git = os.path.join(root, ".git")
     try:
         if os.path.isfile(git):
@@ -585,15 +843,43 @@ def _index_entries(root: str) -> set[str] | None:
             if not line.startswith("gitdir:"):
                 return None
             git = os.path.join(root, line[len("gitdir:") :].strip())
-        with open(os.path.join(git, "index"), "rb") as f:
+    except OSError:
+        return None
+    return os.path.join(git, "index")
+
+
+def _index_entries(root: str) -> set[str] | None:
+    """The paths the git index of the repository at ``root`` tracks (``None``: unreadable)."""
+    found = _index(root)
+    return None if found is None else found[0]
+
+
+def _index(root: str) -> tuple[set[str], set[str]] | None:
+    """(tracked paths, those of them that are links or submodules), kept while unchanged."""
+    index = _index_file(root)
+    if index is None:
+        return None
+    try:
+        stamp = _stamp(index)
+        cached = _FILES.get(index)
+        if stamp is not None and cached is not None and cached[0] == stamp:
+            known = cached[1]
+            return known if isinstance(known, tuple) else None
+        with open(index, "rb") as f:
             data = f.read(64 * 1024 * 1024)
     except OSError:
         return None
-    return parse_index(data)
+    links: set[str] = set()
+    entries = parse_index(data, links)
+    found = None if entries is None else (entries, links)
+    if stamp is not None:
+        _keep(index, stamp, found if found is not None else False)
+    return found
 
 
-def parse_index(data: bytes) -> set[str] | None:
-    """The paths of a git index (versions 2, 3 and 4); ``None`` if it is not one."""
+def parse_index(data: bytes, links: set[str] | None = None) -> set[str] | None:
+    """The paths of a git index (versions 2, 3 and 4); ``None`` if it is not one. ``links``
+    collects those that are not plain files: symbolic links and submodules."""
     if len(data) < 12 or data[:4] != b"DIRC":
         return None
     version = int.from_bytes(data[4:8], "big")
@@ -607,6 +893,7 @@ def parse_index(data: bytes) -> set[str] | None:
         if at + 62 > len(data):
             return None
         flags = int.from_bytes(data[at + 60 : at + 62], "big")
+        mode = int.from_bytes(data[at + 24 : at + 28], "big")
         start = at
         at += 62
         if version >= 3 and flags & 0x4000:
@@ -622,7 +909,10 @@ def parse_index(data: bytes) -> set[str] | None:
             length = end - start
             at = start + ((length + 8) // 8) * 8
         previous = name
-        out.add(name.decode("utf-8", "surrogateescape"))
+        text = name.decode("utf-8", "surrogateescape")
+        out.add(text)
+        if links is not None and mode >> 12 in (0o12, 0o16):  # 120000 link, 160000 gitlink
+            links.add(text)
     return out
 
 

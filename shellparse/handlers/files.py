@@ -496,9 +496,7 @@ def tar(call: HandlerCall) -> None:
     mode = next((_TAR_MODES[n] for n in _TAR_MODES if n in names), "")
     archive = next(iter(_option_values(parsed, "--file")), None)
     directory = next(iter(_option_values(parsed, "--directory")), None)
-    cwd = c.current_cwd
-    if directory is not None:
-        cwd = resolve(directory, env.cwd if cwd is None else cwd, c.home) or cwd
+    cwd = c.current_cwd  # -C/--directory moved it already (role ``cwd``, see ``workdirs``)
     for value in _option_values(parsed, "--use-compress-program"):
         argv = value.split()
         nested.append(_nested("tar --use-compress-program", argv=argv, flags=[0] * len(argv)))

@@ -131,6 +131,8 @@ SPECS = [
         "-l/--files-with-matches --files-without-match -n/--line-number -N/--no-line-number "
         "-H/--with-filename -I/--no-filename -o/--only-matching -q/--quiet -L/--follow "
         "-u/--unrestricted -uu -uuu --hidden --no-ignore --no-ignore-vcs --no-ignore-dot "
+        "--no-ignore-global --no-ignore-parent --no-ignore-exclude --no-ignore-files "
+        "--no-require-git --ignore-file= --ignore-file-case-insensitive "
         "-a/--text -F/--fixed-strings -P/--pcre2 -U/--multiline --multiline-dotall "
         "-t/--type= -T/--type-not= --type-add= --type-list -g/--glob= --iglob= "
         "-m/--max-count= -M/--max-columns= --max-columns-preview -d/--max-depth= "
@@ -501,7 +503,7 @@ SPECS = [
                 "-r/--append -t/--list --test-label -u/--update -x/--extract/--get"
             ),
             Opt("-f/--file", value="required"),
-            Opt("-C/--directory", value="required"),
+            Opt("-C/--directory", value="required", role="cwd"),
             *opts("-T/--files-from -X/--exclude-from", value="required", role="read"),
             Opt("-I/--use-compress-program", value="required"),
             *opts(

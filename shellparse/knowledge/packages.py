@@ -304,7 +304,8 @@ _PIP_INSTALL_FLAGS = (
 
 _CARGO_OPTIONS = [
     *opts("--target-dir --artifact-dir --out-dir", value="required", role="write"),
-    *opts("--manifest-path --lockfile-path", value="required", role="read"),
+    Opt("--manifest-path", value="required", role="cwd_file"),
+    Opt("--lockfile-path", value="required", role="read"),
     Opt("--config", value="required", adds="code_exec"),
 ]
 _CARGO_FLAGS = (
@@ -597,6 +598,10 @@ SPECS = [
     Spec(
         "poetry",
         "",
+        options=[
+            Opt("-C/--directory", value="required", role="cwd"),
+            Opt("-P/--project", value="required", role="cwd"),
+        ],
         subcommands={
             "install": sub("install", _INSTALL),
             "add": sub("add", _INSTALL),
@@ -773,7 +778,7 @@ SPECS = [
         default=sub("cargo", "unknown"),
         options=[
             Opt("-C", value="required", role="cwd"),
-            Opt("--manifest-path", value="required", role="read"),
+            Opt("--manifest-path", value="required", role="cwd_file"),
             # ``--config KEY=VALUE`` can name programs cargo runs (a rustc wrapper, a runner)
             Opt("--config", value="required", adds="code_exec"),
         ],
@@ -794,6 +799,7 @@ SPECS = [
     Spec(
         "go",
         "",
+        options=[Opt("-C", value="required", role="cwd")],
         subcommands={
             **shared(
                 ("build", "vet", "list", "doc", "fix"),

@@ -311,6 +311,13 @@ SPECS = [
             "compose": sub(
                 "compose",
                 "",
+                options=[
+                    Opt("--project-directory", value="required", role="cwd"),
+                    Opt("-f/--file", value="required", role="cwd_file"),
+                    Opt("--env-file", value="required", role="read"),
+                ],
+                flags="-p/--project-name= --profile= --ansi= --progress= --parallel= "
+                "--compatibility --dry-run",
                 subcommands={
                     **shared(
                         (

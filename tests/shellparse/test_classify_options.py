@@ -237,9 +237,10 @@ def test_option_values_are_not_paths(command: str, program: str, absent: str) ->
 
 def test_option_value_roles() -> None:
     tar = _part("tar -C vendor -xzf a.tgz", "tar")
-    assert {(p.access, p.resolved) for p in tar.paths} == {
-        ("read", "/work/proj/a.tgz"),
-        ("write", "/work/proj/vendor"),
+    assert {(p.access, p.resolved, p.source) for p in tar.paths} == {
+        ("read", "/work/proj/a.tgz", "option"),
+        ("write", "/work/proj/vendor", "option"),
+        ("read", "/work/proj/vendor", "cwd"),  # where tar works (``workdirs``)
     }
     curl = _part("curl -o out.html https://x.io", "curl")
     assert [(p.access, p.resolved) for p in curl.paths] == [("write", "/work/proj/out.html")]

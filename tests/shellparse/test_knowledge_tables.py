@@ -35,6 +35,7 @@ ROLES = frozenset(
         "url_or_path",
         "url_or_path_tree",
         "cwd",
+        "cwd_file",
         "code",
         "shell",
         "module",
