@@ -8,11 +8,13 @@ by ``scopes``) → ``decision`` (the ApprovalDecision; ``schema`` is its JSON co
 them: ``ledger`` (the hash-chained, keyed audit log), ``state`` (where clearance keeps its own
 state, per user, outside every workspace), ``safefiles`` (files opened without following links),
 ``regex`` (rule regexes in linear time), ``replay``, ``lint``, ``testing`` (the work of
-``clearance test``), ``cache`` (validated packs between processes), ``canonical`` (the argv
+``clearance test``), ``types`` (TypedDicts of packs, rules, triggers and trace entries),
+``cache`` (validated packs between processes), ``canonical`` (the argv
 ``argv`` patterns match: global options taken out), ``amend`` (session grants, built beside
 the policy), ``messages`` (validation errors in the policy's words).
 
-May import: ``clearance`` (the version), ``clearance.shellparse``, ``clearance.policies``,
+May import: ``clearance`` (the version), ``clearance.vocab`` (the closed vocabularies),
+``clearance.shellparse``, ``clearance.policies``,
 and ``re2`` (the ``google-re2`` wheel, lazily, only when a rule has a regex).
 Never the runner, the hooks or the CLI (tests/test_architecture.py checks).
 """

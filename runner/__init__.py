@@ -9,7 +9,7 @@ the only code that touches the workspace) -> observe (`observation`). Every stag
 event in the run's JSON Lines log (`events`), which `replay` reads back without executing
 anything.
 
-May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,
-``clearance.policies``, ``clearance.sandbox`` (the bash tool's confinement). Never the hooks
-or the CLI (tests/test_architecture.py checks).
+May import: ``clearance`` (the version), ``clearance.vocab``, ``clearance.engine``,
+``clearance.shellparse``, ``clearance.policies``, ``clearance.sandbox`` (the bash tool's
+confinement). Never the hooks or the CLI (tests/test_architecture.py checks).
 """

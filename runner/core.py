@@ -24,6 +24,7 @@ from clearance import __version__
 from clearance.engine.errors import PolicyError
 from clearance.runner.providers.base import Provider
 from clearance.runner.providers.types import ProviderError, Usage
+from clearance.vocab import RUN_EXIT
 
 from .approval import Approver
 from .audit import Audit
@@ -38,16 +39,8 @@ from .tools.runtime import ToolRuntime
 from .tools.status import Status
 from .turn import Turn, collect
 
-#: Exit status of `clearance run` for each way a run ends.
-EXIT_CODES: dict[str, int] = {
-    "final_answer": 0,
-    "internal_error": 1,
-    "policy_error": 2,
-    "turn_limit": 3,
-    "budget_limit": 4,
-    "provider_error": 5,
-    "interrupted": 130,
-}
+#: Exit status of `clearance run` for each way a run ends (``clearance.vocab.RunExit``).
+EXIT_CODES: dict[str, int] = RUN_EXIT
 
 
 @dataclass(frozen=True)

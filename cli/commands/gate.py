@@ -37,6 +37,8 @@ import json
 import os
 import sys
 
+from clearance.vocab import EXIT_FOR_DECISION, DecisionExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -49,7 +51,11 @@ if TYPE_CHECKING:
 MAX_LINE = 5 * 1024 * 1024
 FORMATS = ("json", "text", "github", "sarif")
 
-EXIT_ALLOW, EXIT_INTERNAL, EXIT_USAGE, EXIT_ASK, EXIT_DENY = 0, 1, 2, 3, 4
+EXIT_ALLOW, EXIT_INTERNAL, EXIT_USAGE = (
+    DecisionExit.ALLOW,
+    DecisionExit.INTERNAL,
+    DecisionExit.USAGE,
+)
 
 
 class BadLine(Exception):
@@ -308,7 +314,7 @@ def run_gate(
 
         sarif = SarifLog(directory, shown_source)
     totals = Summary()
-    worst = EXIT_ALLOW
+    worst: int = EXIT_ALLOW
     saw_policy_error = policy_error is not None
     saw_internal = False
     try:
@@ -338,9 +344,7 @@ def run_gate(
                     err.write(f"clearance gate: {problem}\n")
                     return EXIT_INTERNAL
             totals.add(decision)
-            worst = max(
-                worst, {"allow": EXIT_ALLOW, "ask": EXIT_ASK, "deny": EXIT_DENY}[decision.decision]
-            )
+            worst = max(worst, EXIT_FOR_DECISION[decision.decision])
             if sarif is not None:
                 sarif.add(decision, number)
             else:
