@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from clearance.engine.errors import PolicyIssue
+    from clearance.engine.types import PackData
     from clearance.shellparse.facts import SimpleCommandFacts
 
 
@@ -55,7 +56,7 @@ def load_policy(
     cwd: str,
     *,
     files: list[str] | None = None,
-    session: list[dict[str, object]] | None = None,
+    session: list[PackData] | None = None,
     env: Mapping[str, str] | None = None,
     use_cache: bool = True,
     check: bool = True,

@@ -17,6 +17,7 @@ from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.engine.matchers import Matcher
+    from clearance.engine.types import PackData, RuleData
 
 #: Order in which scopes are listed (and win ties between equally strict rules).
 SCOPE_ORDER = ("managed", "user", "project", "session", "cli", "default")
@@ -46,7 +47,7 @@ class CompiledRule:
         "when",
     )
 
-    def __init__(self, data: dict[str, object], pack: Pack, order: int) -> None:
+    def __init__(self, data: RuleData, pack: Pack, order: int) -> None:
         self.id = str(data["id"])
         self.pack = pack
         self.policy_id = f"{pack.id}/{self.id}"
@@ -152,7 +153,7 @@ class Pack:
         "scope",
     )
 
-    def __init__(self, data: dict[str, object]) -> None:
+    def __init__(self, data: PackData) -> None:
         self.id = str(data["id"])
         self.scope = str(data["scope"])
         self.path = str(data["path"])
@@ -173,7 +174,7 @@ class Pack:
 class PolicySet:
     """All rules in force, with the index the evaluator uses."""
 
-    def __init__(self, packs: list[dict[str, object]]) -> None:
+    def __init__(self, packs: list[PackData]) -> None:
         #: The pack data it was built from (session grants rebuild the set from it).
         self.sources = list(packs)
         self.packs: list[Pack] = []
