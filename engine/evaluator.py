@@ -62,11 +62,10 @@ def evaluate(
 
 def _matching(policy: PolicySet, part: PartView, ctx: Context) -> list[CompiledRule]:
     """The candidate rules that match ``part``, in rule order (the fast path: no trace)."""
-    tool, kind = ctx.tool, ctx.tool_kind
     return [
         rule
-        for rule in policy.candidates(part.program, part.class_key)
-        if rule.applies_to(tool, kind) and rule.matcher.test(part, ctx)
+        for rule in policy.applicable(part.program, part.class_key, ctx.tool, ctx.tool_kind)
+        if rule.matcher.test(part, ctx)
     ]
 
 

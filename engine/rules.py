@@ -219,6 +219,7 @@ class PolicySet:
                     for name in classes:
                         self.by_class.setdefault(name, []).append(rule)
         self._candidates: dict[tuple[str | None, frozenset[str]], list[CompiledRule]] = {}
+        self._applicable: dict[tuple[str | None, frozenset[str], str, str], list[CompiledRule]] = {}
         # Overrides: each named rule that exists and may be relaxed; the others are kept as
         # problems (lint reports them; the rule simply does not settle them).
         by_id: dict[str, list[CompiledRule]] = {}
@@ -278,6 +279,23 @@ class PolicySet:
             found = [chosen[order] for order in sorted(chosen)]
             if len(self._candidates) < 4096:
                 self._candidates[key] = found
+        return found
+
+    def applicable(
+        self, program: str | None, classes: frozenset[str], tool: str, tool_kind: str
+    ) -> list[CompiledRule]:
+        """The candidates that apply to this tool (``CompiledRule.applies_to``), in rule
+        order: what the evaluator tests a part against."""
+        key = (program, classes, tool, tool_kind)
+        found = self._applicable.get(key)
+        if found is None:
+            found = [
+                rule
+                for rule in self.candidates(program, classes)
+                if rule.applies_to(tool, tool_kind)
+            ]
+            if len(self._applicable) < 4096:
+                self._applicable[key] = found
         return found
 
     def find(self, policy_id: str) -> CompiledRule | None:
