@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from clearance import __version__
 from clearance.engine.errors import PolicyError
@@ -26,6 +27,7 @@ from clearance.runner.providers.base import Provider
 from clearance.runner.providers.types import ProviderError, Usage
 from clearance.vocab import RUN_EXIT
 
+from . import logs
 from .approval import Approver
 from .audit import Audit
 from .events import EventLog, LogWriteError, RunEndReason, sigint_deferred
@@ -91,8 +93,11 @@ class AgentRun:
         runtime: ToolRuntime,
         log: EventLog,
         sleep: Callable[[float], None] = time.sleep,
+        diagnostics: Any = None,
     ) -> None:
         self.settings = settings
+        #: The operator's diagnostics (``runner/logs.py``): what the event log cannot say.
+        self.diag = diagnostics if diagnostics is not None else logs.logger(log.run_id)
         self.provider = provider
         self.approver = approver
         self.audit = audit
@@ -137,11 +142,22 @@ class AgentRun:
             reason, error = "policy_error", "\n".join(str(issue) for issue in exc.issues)
         except LogWriteError as exc:  # a full disk: the run cannot go on unrecorded
             reason, error = "internal_error", str(exc)
+            self.diag.error("event_log_write_failed", error=error, log=str(self.log.path))
         except BaseException as exc:
             error = repr(exc)
+            self.diag.exception("run_crashed", error=error)
             raise
         finally:
             self._finish(reason, final, error)
+            if reason == "policy_error":
+                self.diag.warning("policy_error", error=error)
+            self.diag.info(
+                "run_finished",
+                reason=reason,
+                exit_code=RUN_EXIT[reason],
+                turns=self.turns,
+                tool_calls=self.tool_calls,
+            )
         return RunResult(
             self.run_id,
             reason,
@@ -204,7 +220,8 @@ class AgentRun:
                 return
             try:
                 self._write_finish(reason, final, error)
-            except LogWriteError:
+            except LogWriteError as exc:
+                self.diag.error("run_finished_unrecorded", reason=reason, error=str(exc))
                 with contextlib.suppress(OSError):
                     self.log.close()
 
@@ -288,6 +305,14 @@ class AgentRun:
                 discarded={"text": turn.text, "tool_calls": len(turn.calls)},
             )
             delay = self.settings.retry.delay(failure, attempt)
+            self.diag.warning(
+                "provider_error",
+                turn=number,
+                attempt=attempt,
+                kind=str(failure.kind),
+                message=failure.message,
+                retry_in_s=delay,
+            )
             if delay is None:
                 return failure
             self.log.emit(
