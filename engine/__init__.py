@@ -9,7 +9,8 @@ them: ``ledger`` (the hash-chained, keyed audit log), ``state`` (where clearance
 state, per user, outside every workspace), ``safefiles`` (files opened without following links),
 ``regex`` (rule regexes in linear time), ``replay``, ``lint``, ``testing`` (the work of
 ``clearance test``), ``types`` (TypedDicts of packs, rules, triggers and trace entries),
-``cache`` (validated packs between processes), ``canonical`` (the argv
+``cache`` (validated packs between processes), ``telemetry`` (a decision as OpenTelemetry
+attributes, for every exporter), ``canonical`` (the argv
 ``argv`` patterns match: global options taken out), ``amend`` (session grants, built beside
 the policy), ``messages`` (validation errors in the policy's words).
 

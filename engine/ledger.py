@@ -116,6 +116,16 @@ MAX_RECORD_BYTES = 512 * 1024
 #: Reading: a line longer than this is not one clearance wrote (``verify`` says so).
 MAX_LINE_BYTES = 4 * 1024 * 1024
 
+#: What an append can find wrong before it writes (recorded in ``findings``).
+FINDING_KINDS = (
+    "truncated",
+    "head_missing",
+    "head_lag",
+    "head_forged",
+    "head_mismatch",
+    "newline_removed",
+    "key_replaced",
+)
 #: What :func:`verify` can find wrong, in the order a reader meets them.
 BAD_KINDS = (
     "unparseable",
@@ -126,24 +136,8 @@ BAD_KINDS = (
     "unauthenticated",
     "forged",
     "key_missing",
-    "truncated",
-    "head_missing",
-    "head_lag",
-    "head_forged",
-    "head_mismatch",
-    "newline_removed",
-    "key_replaced",
+    *FINDING_KINDS,
     "torn",
-)
-#: What an append can find wrong before it writes (recorded in ``findings``).
-FINDING_KINDS = (
-    "truncated",
-    "head_missing",
-    "head_lag",
-    "head_forged",
-    "head_mismatch",
-    "newline_removed",
-    "key_replaced",
 )
 
 

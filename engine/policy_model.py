@@ -18,6 +18,24 @@ from clearance.vocab import CLASSES, MARKERS
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 
 
+#: ``when`` fields that also accept one string (``program: git`` for ``[git]``).
+WHEN_ONE_OR_MANY = (
+    "program",
+    "argv",
+    "subcommand",
+    "flags",
+    "classes",
+    "hosts",
+    "redirects",
+    "markers",
+    "via",
+    "context",
+    "tool",
+    "only_flags",
+    "only_hosts",
+)
+
+
 def _near(word: str, choices: Any) -> str:
     from clearance.engine.messages import did_you_mean
 
@@ -106,22 +124,7 @@ class When(_Strict):
     context: list[str] | None = None
     tool: list[str] | None = None
 
-    @field_validator(
-        "program",
-        "argv",
-        "subcommand",
-        "flags",
-        "classes",
-        "hosts",
-        "redirects",
-        "markers",
-        "via",
-        "context",
-        "tool",
-        "only_flags",
-        "only_hosts",
-        mode="before",
-    )
+    @field_validator(*WHEN_ONE_OR_MANY, mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
         return _listify(value)

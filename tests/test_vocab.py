@@ -44,7 +44,7 @@ def _literals() -> dict[str, tuple[str, ...]]:
         ("Decision", vocab.DECISIONS),
         ("Risk", vocab.RISKS),
         ("ReasonCode", tuple(vocab.REASON_CODES)),
-        ("EffectClass", vocab.CLASSES),
+        ("EffectClass", tuple(vocab.CLASSES)),
         ("Marker", tuple(vocab.MARKERS)),
         ("Access", vocab.ACCESSES),
         ("ToolKind", vocab.TOOL_KINDS),
@@ -64,6 +64,7 @@ def test_the_sets_hang_together() -> None:
         assert sentence and sentence.format(program="x")
     assert all(meaning.strip() for meaning in vocab.REASON_CODES.values())
     assert all(meaning.strip() for meaning in vocab.MARKERS.values())
+    assert all(meaning.strip() for meaning in vocab.CLASSES.values())
     assert set(vocab.PSEUDO_PROGRAMS) == set(vocab.FILE_TOOL_KINDS) | set(vocab.WEB_TOOL_KINDS)
     assert set(vocab.PSEUDO_PROGRAMS) < set(vocab.TOOL_KINDS)
     assert set(vocab.READING_PSEUDO_PROGRAMS) <= set(vocab.PSEUDO_PROGRAMS.values())
@@ -131,7 +132,7 @@ def test_policies_readme_matcher_table_lists_the_vocabulary() -> None:
     kinds = re.search(r"our kinds \(`([^`]*)`\)", table)
     access = re.search(r"with that access \(`([^`]*)`", table)
     assert classes and markers and kinds and access
-    assert tuple(classes.group(1).split()) == vocab.CLASSES
+    assert tuple(classes.group(1).split()) == tuple(vocab.CLASSES)
     assert tuple(markers.group(1).split()) == tuple(vocab.MARKERS)
     assert tuple(kinds.group(1).split()) == vocab.TOOL_KINDS
     assert tuple(access.group(1).split()) == vocab.ACCESSES

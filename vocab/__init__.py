@@ -144,28 +144,28 @@ REASON_CODES: dict[ReasonCode, str] = {
 
 # -- command facts ---------------------------------------------------------------------------
 
-#: Effect classes (closed set).
-CLASSES: tuple[EffectClass, ...] = (
-    "read_only",
-    "test",
-    "build",
-    "write",
-    "delete",
-    "network",
-    "network_read",  # with network: a query that sends nothing local (listings, fetches, plans)
-    "network_write",  # with network: sends, creates, applies, deletes, runs, uploads, publishes
-    "package_install",
-    "vcs_read",
-    "vcs_write",
-    "vcs_destructive",
-    "privilege",
-    "code_exec",
-    "remote_code_exec",
-    "secret_read",
-    "process_control",
-    "system",
-    "unknown",
-)
+#: Effect classes (closed set): what a part does, with the one-line meaning of each.
+CLASSES: dict[EffectClass, str] = {
+    "read_only": "reads or lists, changes nothing",
+    "test": "runs the project's tests",
+    "build": "builds, lints, formats or type-checks the project",
+    "write": "creates or changes files",
+    "delete": "deletes files or directories",
+    "network": "talks to the network",
+    "network_read": "with network: a query that sends nothing local (listings, fetches, plans)",
+    "network_write": "with network: sends, creates, applies, deletes, runs, uploads, publishes",
+    "package_install": "installs or updates packages",
+    "vcs_read": "reads version-control state (status, log, diff)",
+    "vcs_write": "records in version control (commit, branch, tag, push)",
+    "vcs_destructive": "discards version-control history or work (reset --hard, clean, force)",
+    "privilege": "runs with raised privileges (sudo, su, doas)",
+    "code_exec": "runs code the line does not show (a script, an interpreter, a build hook)",
+    "remote_code_exec": "runs code fetched from the network (curl … | sh)",
+    "secret_read": "reads a secret: a key, a credential, a token, the environment",
+    "process_control": "signals or controls other processes (kill, pkill)",
+    "system": "changes the system: services, mounts, disks, users, the kernel",
+    "unknown": "what it does is not known",
+}
 
 #: Markers (closed set): what the analysis could not establish, or must flag.
 MARKERS: dict[Marker, str] = {
