@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from clearance.engine.decision import STRICTNESS, ApprovalDecision, PartDecision
+from clearance.vocab import DECISIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -233,7 +234,7 @@ def _unreplayable(record: Mapping[str, object]) -> str | None:
             "excerpt): it cannot be re-decided"
         )
     decision = record.get("decision")
-    if not isinstance(decision, dict) or decision.get("decision") not in ("allow", "ask", "deny"):
+    if not isinstance(decision, dict) or decision.get("decision") not in DECISIONS:
         return "the record holds no valid decision (a malformed record)"
     return None
 
@@ -247,7 +248,7 @@ def decision_from_dict(data: Mapping[str, object]) -> ApprovalDecision:
     renderers of ``check`` and ``explain`` can show it."""
     verdict = data.get("decision")
     decision = ApprovalDecision(
-        verdict if verdict in ("allow", "ask", "deny") else "deny",
+        verdict if verdict in DECISIONS else "deny",
         str(data.get("reason_code") or "internal_error"),
         str(data.get("reason") or ""),
     )
@@ -316,7 +317,7 @@ def _part_from_dict(index: int, data: Mapping[str, object]) -> PartDecision:
     part.paths = [dict(p) for p in _list(data.get("paths")) if isinstance(p, dict)]
     part.hosts = [str(x) for x in _list(data.get("hosts"))]
     verdict = data.get("decision")
-    part.decision = verdict if verdict in ("allow", "ask", "deny") else "deny"
+    part.decision = verdict if verdict in DECISIONS else "deny"
     part.reason_code = str(data.get("reason_code") or "default")
     part.reason = str(data.get("reason") or "")
     policy_id = data.get("policy_id")
