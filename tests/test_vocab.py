@@ -71,6 +71,8 @@ def test_the_sets_hang_together() -> None:
     from clearance.runner.events import RunEndReason
 
     assert set(get_args(RunEndReason)) == set(vocab.RUN_EXIT)
+    statuses = {k.lower(): v for k, v in vars(vocab.RunExit).items() if k.isupper()}
+    assert statuses == vocab.RUN_EXIT
 
 
 def test_the_decision_schema_is_built_from_the_vocabulary() -> None:

@@ -19,8 +19,6 @@ checks.
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal, TypeAlias
@@ -289,9 +287,11 @@ WEB_TOOL_KINDS = ("fetch", "search")
 READING_PSEUDO_PROGRAMS = ("read_file", "list")
 
 # -- exit statuses ---------------------------------------------------------------------------
+# Plain classes of int constants, not ``IntEnum``s: building an enum class costs milliseconds
+# at import, and this module is imported by every hook call.
 
 
-class DecisionExit(IntEnum):
+class DecisionExit:
     """Exit status of ``clearance check`` and ``clearance gate`` (the worst line's)."""
 
     ALLOW = 0
@@ -309,14 +309,14 @@ EXIT_FOR_DECISION: dict[str, int] = {
 }
 
 
-class InstallExit(IntEnum):
+class InstallExit:
     """Exit status of ``clearance hook install``."""
 
     OK = 0
     REFUSED = 2  # nothing written: the reason is printed
 
 
-class RunExit(IntEnum):
+class RunExit:
     """Exit status of ``clearance run``, by how the run ended (``RunEndReason``)."""
 
     FINAL_ANSWER = 0
@@ -329,4 +329,12 @@ class RunExit(IntEnum):
 
 
 #: ``RunEndReason`` -> exit status of ``clearance run``.
-RUN_EXIT: dict[str, int] = {member.name.lower(): member.value for member in RunExit}
+RUN_EXIT: dict[str, int] = {
+    "final_answer": RunExit.FINAL_ANSWER,
+    "internal_error": RunExit.INTERNAL_ERROR,
+    "policy_error": RunExit.POLICY_ERROR,
+    "turn_limit": RunExit.TURN_LIMIT,
+    "budget_limit": RunExit.BUDGET_LIMIT,
+    "provider_error": RunExit.PROVIDER_ERROR,
+    "interrupted": RunExit.INTERRUPTED,
+}
