@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from clearance.engine import yamlsrc
 from clearance.engine.errors import PolicyError, PolicyIssue
-from clearance.engine.policy_model import PolicyFile
+from clearance.engine.policy_schema import PolicyFile
 from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 
 TYPE_CHECKING = False

@@ -21,7 +21,7 @@ class RuleExamples(TypedDict, total=False):
 
 
 class RuleData(TypedDict):
-    """One rule, normalised: the policy file's fields (``policy_model.Rule``), plus where it
+    """One rule, normalised: the policy file's fields (``policy_schema.Rule``), plus where it
     stands in its file."""
 
     id: str

@@ -76,7 +76,7 @@ def test_the_sets_hang_together() -> None:
 
 
 def test_the_decision_schema_is_built_from_the_vocabulary() -> None:
-    from clearance.engine.schema import ApprovalDecisionModel, PartDecisionModel, PathModel
+    from clearance.engine.decision_schema import ApprovalDecisionModel, PartDecisionModel, PathModel
 
     fields = ApprovalDecisionModel.model_fields
     assert get_args(fields["decision"].annotation) == vocab.DECISIONS

@@ -4,8 +4,8 @@ One place per word. Decisions, reason codes (each with its one-line meaning), ri
 classes and markers of command facts, which markers fail closed (and the reason code and
 sentence a decision they escalate carries), path accesses, tool kinds and the pseudo-program
 names of file and web tools, and the exit statuses of the commands. Every other place derives
-from here: the engine's decisions and their pydantic schema (``engine/schema.py``, checked by
-``tests/test_vocab.py``), the policy file's schema (``engine/policy_model.py``),
+from here: the engine's decisions and their pydantic schema (``engine/decision_schema.py``,
+checked by ``tests/test_vocab.py``), the policy file's schema (``engine/policy_schema.py``),
 ``policies/README.md``'s tables (checked by a test), shellparse's facts.
 
 The ``Literal`` types exist for the type checker only (``typing`` is not imported on the hook

@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from clearance.engine.decision_schema import Access, Decision, Risk
 from clearance.engine.pathsets import PATH_SETS
-from clearance.engine.schema import Access, Decision, Risk
 from clearance.vocab import CLASSES, MARKERS
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
