@@ -45,13 +45,14 @@ def percentile(values: list[float], q: float) -> float:
 def generated_rules(n: int, programs: list[str]) -> list[dict[str, object]]:
     """N rules shaped like real ones: nine in ten about one program (spread over the
     corpus's own programs), one in ten about an effect class and a path."""
-    from clearance.shellparse.facts import CLASSES
+    from clearance.shellparse.facts import CLASSES as CLASS_MEANINGS
 
+    classes = tuple(CLASS_MEANINGS)
     rules: list[dict[str, object]] = []
     for i in range(n):
         if i % 10 == 9:
             when: dict[str, object] = {
-                "classes": [CLASSES[i % len(CLASSES)]],
+                "classes": [classes[i % len(classes)]],
                 "paths": {"match": [f"generated-{i}/**"]},
             }
         else:

@@ -5,9 +5,9 @@ importing typer; ``clearance.cli.app`` is the typer application for everything e
 ``clearance.cli.commands`` holds one module per command, each a thin layer over the engine, the
 runner and the agent adapters (``clearance.hooks``).
 
-May import: everything (``clearance.engine``, ``clearance.shellparse``, ``clearance.runner``,
-``clearance.hooks``, ``clearance.sandbox``, ``clearance.service`` -- the last only inside the
-org-scale commands: ``serve``, ``audit ship``, ``audit verify --db``, ``replay --db``). Nothing
-below it imports the CLI, except the service, which answers with
+May import: everything (``clearance.vocab``, ``clearance.engine``, ``clearance.shellparse``,
+``clearance.runner``, ``clearance.hooks``, ``clearance.sandbox``, ``clearance.service`` -- the
+last only inside the org-scale commands: ``serve``, ``audit ship``, ``audit verify --db``,
+``replay --db``). Nothing below it imports the CLI, except the service, which answers with
 ``clearance.cli.commands.gate``'s per-line code.
 """

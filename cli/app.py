@@ -76,6 +76,12 @@ def parse_command(
     )
 
 
+DecisionJsonOption = Annotated[bool, typer.Option("--json", help="Print the decision as JSON.")]
+CwdOption = Annotated[str | None, typer.Option("--cwd", help="Directory it would run in.")]
+ToolInputOption = Annotated[
+    str | None, typer.Option("--input", help="The tool input as a JSON object.")
+]
+NoLedgerOption = Annotated[bool, typer.Option("--no-ledger", help="Do not record.")]
 PolicyOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -120,19 +126,17 @@ def check_command(
         list[str] | None,
         typer.Argument(help="The command line: one quoted argument, or the words after --."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the decision as JSON.")] = False,
+    as_json: DecisionJsonOption = False,
     policy: PolicyOption = None,
-    cwd: Annotated[str | None, typer.Option("--cwd", help="Directory it would run in.")] = None,
+    cwd: CwdOption = None,
     tool: Annotated[
         str | None, typer.Option("--tool", help="Tool name (default: bash); e.g. Read, WebFetch.")
     ] = None,
-    input_json: Annotated[
-        str | None, typer.Option("--input", help="The tool input as a JSON object.")
-    ] = None,
+    input_json: ToolInputOption = None,
     ledger: Annotated[
         str | None, typer.Option("--ledger", help="Append the decision to this ledger.")
     ] = None,
-    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+    no_ledger: NoLedgerOption = False,
 ) -> None:
     """Decide one command (or tool call). Exit: 0 allow, 3 ask, 4 deny, 2 error, 1 bug."""
     _check(False, command, as_json, policy, cwd, tool, input_json, ledger, no_ledger)
@@ -144,17 +148,15 @@ def explain_command(
         list[str] | None,
         typer.Argument(help="The command line, or a decision id recorded in the ledger."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the decision as JSON.")] = False,
+    as_json: DecisionJsonOption = False,
     policy: PolicyOption = None,
-    cwd: Annotated[str | None, typer.Option("--cwd", help="Directory it would run in.")] = None,
+    cwd: CwdOption = None,
     tool: Annotated[str | None, typer.Option("--tool", help="Tool name (default: bash).")] = None,
-    input_json: Annotated[
-        str | None, typer.Option("--input", help="The tool input as a JSON object.")
-    ] = None,
+    input_json: ToolInputOption = None,
     ledger: Annotated[
         str | None, typer.Option("--ledger", help="Ledger to look decision ids up in.")
     ] = None,
-    no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+    no_ledger: NoLedgerOption = False,
 ) -> None:
     """The full trace of a decision: every rule considered for each part, and why."""
     _check(True, command, as_json, policy, cwd, tool, input_json, ledger, True)
@@ -416,7 +418,7 @@ def _hook_command(name: str) -> Callable[..., None]:
     def command(
         policy: PolicyOption = None,
         ledger: LedgerOption = None,
-        no_ledger: Annotated[bool, typer.Option("--no-ledger", help="Do not record.")] = False,
+        no_ledger: NoLedgerOption = False,
         sandbox: SandboxOption = False,
         deadline: Annotated[
             float | None,

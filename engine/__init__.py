@@ -11,11 +11,14 @@ again: ledger replay, explain, the runner's dry run), over ``api.load_policy`` a
 audit log), ``state`` (where clearance keeps its own state, per user, outside every workspace),
 ``safefiles`` (files opened without following links), ``regex`` (rule regexes in linear time),
 ``ledger_replay`` (a ledger re-decided under another policy), ``lint``, ``policy_tests`` (the
-work of ``clearance test``), ``cache`` (validated packs between processes), ``canonical`` (the
+work of ``clearance test``), ``types`` (TypedDicts of packs, rules, triggers and trace
+entries), ``telemetry`` (a decision as OpenTelemetry attributes, for every exporter),
+``cache`` (validated packs between processes), ``canonical`` (the
 argv ``argv`` patterns match: global options taken out), ``amend`` (session grants, built
 beside the policy), ``messages`` (validation errors in the policy's words).
 
-May import: ``clearance`` (the version), ``clearance.shellparse``, ``clearance.policies``,
+May import: ``clearance`` (the version), ``clearance.vocab`` (the closed vocabularies),
+``clearance.shellparse``, ``clearance.policies``,
 and ``re2`` (the ``google-re2`` wheel, lazily, only when a rule has a regex).
 Never the runner, the hooks or the CLI (tests/test_architecture.py checks).
 """

@@ -35,6 +35,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.engine.decision import ApprovalDecision
     from clearance.engine.intents import ToolIntent
+    from clearance.engine.types import PackData, RuleData
     from clearance.shellparse.facts import SimpleCommandFacts
 
 #: Effect classes a session grant never covers.
@@ -63,7 +64,7 @@ class Grant:
 
     __slots__ = ("rule", "summary")
 
-    def __init__(self, rule: dict[str, object], summary: list[str]) -> None:
+    def __init__(self, rule: RuleData, summary: list[str]) -> None:
         self.rule = rule
         self.summary = summary
 
@@ -139,7 +140,7 @@ def _part_when(
     return {"all": when}, None, ", ".join(words)
 
 
-def session_pack(rules: list[dict[str, object]]) -> dict[str, object]:
+def session_pack(rules: list[RuleData]) -> PackData:
     """The session-scope pack of these grant rules (with a content digest)."""
     canonical = json.dumps(rules, sort_keys=True, separators=(",", ":"))
     return {
@@ -148,11 +149,11 @@ def session_pack(rules: list[dict[str, object]]) -> dict[str, object]:
         "path": "<session>",
         "digest": hashlib.sha256(canonical.encode()).hexdigest(),
         "defaults": {"decision": "ask"},
-        "rules": [dict(rule) for rule in rules],
+        "rules": [rule.copy() for rule in rules],
     }
 
 
-def with_grants(policy: PolicySet, rules: list[dict[str, object]]) -> PolicySet:
+def with_grants(policy: PolicySet, rules: list[RuleData]) -> PolicySet:
     """``policy`` with its session pack replaced by one of ``rules``."""
     packs = [data for data in policy.sources if str(data.get("scope")) != "session"]
     return PolicySet([*packs, session_pack(rules)] if rules else packs)
@@ -197,7 +198,7 @@ def propose_grant(
             summary.append(words)
     if not alternatives:
         return None, "no part of this call asked"
-    rule: dict[str, object] = {
+    rule: RuleData = {
         "id": grant_id,
         "decision": "allow",
         "reason": f"granted by {who} for this session: " + "; ".join(summary),
@@ -212,7 +213,7 @@ def propose_grant(
     return Grant(rule, summary), None
 
 
-def _rules(pack: dict[str, object]) -> list[dict[str, object]]:
+def _rules(pack: PackData) -> list[RuleData]:
     rules = pack.get("rules") or []
     assert isinstance(rules, list)
     return [r for r in rules if isinstance(r, dict)]

@@ -27,12 +27,14 @@ from clearance.engine.rules import PolicySet
 from clearance.engine.scopes import discover, workspace_of
 from clearance.engine.views import Context
 from clearance.policies import DEFAULT_DISPLAY, default_pack_path
+from clearance.vocab import FILE_TOOL_KINDS, WEB_TOOL_KINDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from clearance.engine.errors import PolicyIssue
+    from clearance.engine.types import PackData
     from clearance.shellparse.facts import SimpleCommandFacts
 
 
@@ -55,7 +57,7 @@ def load_policy(
     cwd: str,
     *,
     files: list[str] | None = None,
-    session: list[dict[str, object]] | None = None,
+    session: list[PackData] | None = None,
     env: Mapping[str, str] | None = None,
     use_cache: bool = True,
     check: bool = True,
@@ -121,9 +123,6 @@ def intent_parts(
 
     ``workspace`` ``None``: the cwd belongs to no project. ``resolve``: judge the paths as
     this machine's file system has them (off for policy examples)."""
-    from clearance.shellparse.classifier import Classifier
-    from clearance.shellparse.expand import Env
-
     kind = tool_kind(intent.tool)
     if kind == "shell":
         from clearance.shellparse import classify
@@ -131,18 +130,12 @@ def intent_parts(
         command = shell_command(intent)
         facts = classify(command, cwd=cwd, home=home, workspace=workspace or "", resolve=resolve)
         return kind, facts.commands, command, frozenset(facts.markers), facts.ok
-    if kind in ("read", "write", "edit", "list"):
-        resolver = None
-        fold = False
-        if resolve:
-            from clearance.shellparse.resolve import Resolver, case_insensitive
-
-            resolver = Resolver()
-            fold = case_insensitive(workspace or cwd)
-        classifier = Classifier(workspace, home, cwd=cwd, fold=fold)
-        part, subject = file_part(intent, kind, classifier, Env(home, cwd), resolver)
+    if kind in FILE_TOOL_KINDS:
+        part, subject = file_part(
+            intent, kind, cwd=cwd, home=home, workspace=workspace, resolve=resolve
+        )
         return kind, [part], subject, frozenset(), True
-    if kind in ("fetch", "search"):
+    if kind in WEB_TOOL_KINDS:
         part, subject = fetch_part(intent, kind, home)
         return kind, [part], subject, frozenset(), True
     return kind, [agent_part(intent)], intent.tool, frozenset(), True
@@ -171,16 +164,18 @@ def decide(
     try:
         decision = _decide(intent, policy, cwd, workspace, home, trace, resolve)
     except BadIntent as exc:
-        decision = failure("bad_input", str(exc), tool=intent.tool, digest=policy.digest)
+        kind = tool_kind(intent.tool)
+        decision = failure(
+            "bad_input", str(exc), tool=intent.tool, tool_kind=kind, digest=policy.digest
+        )
     except Exception as exc:  # a bug: fail closed, and say so
         decision = failure(
             "internal_error",
             f"internal error while deciding: {exc!r}",
             tool=intent.tool,
+            tool_kind=tool_kind(intent.tool),
             digest=policy.digest,
         )
-    decision.tool = intent.tool
-    decision.tool_kind = tool_kind(intent.tool)
     return decision
 
 
@@ -197,22 +192,19 @@ def _decide(
         intent, policy, cwd=cwd, workspace=workspace, home=home, resolve=resolve
     )
     if not parts:
-        if parsed:
-            decision = ApprovalDecision("allow", "no_op", "nothing would run")
-        else:
-            decision = ApprovalDecision("ask", "parse_error", "the command does not parse")
-        decision.policy_digest = policy.digest
-        decision.subject = subject
-        return decision
-    ctx = Context(intent.tool, kind, workspace, home, cwd, subject)
-    decision = evaluate(policy, parts, ctx, command_markers=markers, trace=trace)
-    if kind == "unknown" and decision.reason_code == "default":
-        decision.decision = policy.unknown_tool_decision
-        decision.reason_code = "unknown_tool"
-        decision.reason = (
-            f"clearance does not know the tool {intent.tool!r} and no rule names it; "
-            f"unknown tools get {policy.unknown_tool_decision}"
+        verdict, code, reason = (
+            ("allow", "no_op", "nothing would run")
+            if parsed
+            else ("ask", "parse_error", "the command does not parse")
         )
-        decision.risk = "medium" if decision.decision == "ask" else "high"
-    decision.subject = subject
-    return decision
+        return ApprovalDecision(
+            verdict,
+            code,
+            reason,
+            tool=intent.tool,
+            tool_kind=kind,
+            subject=subject,
+            policy_digest=policy.digest,
+        )
+    ctx = Context(intent.tool, kind, workspace, home, cwd, subject)
+    return evaluate(policy, parts, ctx, command_markers=markers, trace=trace)

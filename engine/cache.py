@@ -38,6 +38,9 @@ from clearance.engine.safefiles import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
+
+    from clearance.engine.types import PackData
 
 KEY_BYTES = 32
 #: A cache entry larger than this is not one clearance wrote.
@@ -122,7 +125,7 @@ def _mac(secret: bytes, body: str) -> str:
     return hmac_sha256_hex(secret, body.encode())
 
 
-def load(key: str, env: Mapping[str, str] | None = None) -> list[dict[str, object]] | None:
+def load(key: str, env: Mapping[str, str] | None = None) -> list[PackData] | None:
     directory = cache_dir(env)
     if not _usable_dir(directory):
         return None
@@ -131,7 +134,7 @@ def load(key: str, env: Mapping[str, str] | None = None) -> list[dict[str, objec
     return packs if isinstance(packs, list) else None
 
 
-def store(key: str, packs: list[dict[str, object]], env: Mapping[str, str] | None = None) -> None:
+def store(key: str, packs: list[PackData], env: Mapping[str, str] | None = None) -> None:
     files: dict[str, str] = {}
     for pack in packs:
         path = str(pack["path"])
@@ -151,7 +154,7 @@ def store(key: str, packs: list[dict[str, object]], env: Mapping[str, str] | Non
         return
 
 
-def _read_entry(path: str, directory: str) -> dict[str, object] | None:
+def _read_entry(path: str, directory: str) -> dict[str, Any] | None:
     try:
         raw = read_file(path, limit=MAX_ENTRY_BYTES, owned=True, private=True)
         mac, _, body = raw.decode("utf-8").partition("\n")

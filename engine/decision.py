@@ -1,4 +1,4 @@
-"""Decisions: the closed vocabularies and the ApprovalDecision the engine answers with.
+"""Decisions: the ApprovalDecision the engine answers with (its words: ``clearance.vocab``).
 
 ``ApprovalDecision`` here is the value the evaluator builds on the hot path (a plain class, so
 that a hook never imports pydantic); ``clearance.engine.decision_schema.ApprovalDecisionModel``
@@ -11,61 +11,37 @@ from __future__ import annotations
 import os
 import time
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from clearance.shellparse.facts import PathFact
-
-DECISIONS = ("allow", "ask", "deny")
-STRICTNESS = {"allow": 0, "ask": 1, "deny": 2}
-
-#: Why a decision is what it is (closed set).
-REASON_CODES = (
-    "rule_matched",  # a rule decided
-    "default",  # no rule matched; the policy's default decision
-    "parse_error",  # the command does not parse
-    "dynamic_command",  # the program to run is computed at run time
-    "unknown_program",  # a program nothing knows about and no rule names
-    "unknown_option",  # an option of a known program that its table does not know
-    "inline_code",  # an interpreter runs code given inline or on stdin
-    "depth_limit",  # unwrapping stopped at its bound
-    "unknown_tool",  # a tool the mapping does not know
-    "managed_lock",  # an allow from a lower scope, discarded by the managed lock
-    "no_op",  # nothing would run (an empty script, comments only)
-    "policy_error",  # the policy could not be loaded: fail closed
-    "bad_input",  # the intent or hook payload is malformed
-    "internal_error",  # a bug in clearance: fail closed
-    "sandbox_unavailable",  # allowed, but nothing can confine it here (sandbox.unavailable)
-    "input_too_large",  # the input is over a size limit, or its analysis over a step budget
-    "timeout",  # no decision within the hook's deadline: the hook blocked
-    "interrupted",  # the hook was sent a signal before it could answer: it blocked
-    "unknown_environment",  # an environment variable nothing knows about rides along
-    "workspace_wide",  # the whole workspace (every file in it, or .git) would be destroyed
-    "unresolved_path",  # a path could not be resolved on this machine (permission, loop, bound)
+from clearance.vocab import (
+    DECISIONS,
+    DEFAULT_RISK,
+    FAIL_CLOSED,
+    REASON_CODES,
+    RISKS,
+    STRICTNESS,
 )
 
-#: Markers that can never be allowed by a default or by a rule that does not name them,
-#: mapped to the reason code a decision they escalate carries.
-FAIL_CLOSED_MARKERS = {
-    "too_large": "input_too_large",  # first: it says why the other markers are there
-    "parse_error": "parse_error",
-    "dynamic_program": "dynamic_command",
-    "unknown_program": "unknown_program",
-    "unknown_option": "unknown_option",
-    "depth_limit": "depth_limit",
-    "inline_code": "inline_code",
-    "stdin_code": "inline_code",
-    "invalid_substitution": "parse_error",
-    "truncated": "depth_limit",
-    "path_modified": "dynamic_command",
-    "env_code": "inline_code",
-    "unknown_env": "unknown_environment",
-    "dynamic_arithmetic": "dynamic_command",
-    "workspace_wide": "workspace_wide",
-    "unresolved_path": "unresolved_path",
-}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.engine.types import TraceEntry, Trigger
+    from clearance.shellparse.facts import PathFact
 
-RISKS = ("low", "medium", "high", "critical")
-DEFAULT_RISK = {"allow": "low", "ask": "medium", "deny": "high"}
+__all__ = [
+    "DECISIONS",
+    "DEFAULT_RISK",
+    "FAIL_CLOSED_MARKERS",
+    "REASON_CODES",
+    "RISKS",
+    "STRICTNESS",
+    "ApprovalDecision",
+    "PartDecision",
+    "failure",
+    "new_decision_id",
+    "stricter",
+    "utc_now",
+]
+
+#: The vocabularies live in ``clearance.vocab``; these names stay importable from here.
+FAIL_CLOSED_MARKERS: dict[str, str] = {marker: code for marker, (code, _) in FAIL_CLOSED.items()}
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
@@ -237,33 +213,57 @@ class ApprovalDecision:
         "trigger",
     )
 
-    def __init__(self, decision: str, reason_code: str, reason: str) -> None:
+    def __init__(
+        self,
+        decision: str,
+        reason_code: str,
+        reason: str,
+        *,
+        policy_id: str | None = None,
+        scope: str | None = None,
+        source: str | None = None,
+        risk: str | None = None,
+        tool: str = "",
+        tool_kind: str = "",
+        subject: str = "",
+        parts: list[PartDecision] | None = None,
+        trigger: Trigger | None = None,
+        matched: list[str] | None = None,
+        overridden_by: dict[str, str] | None = None,
+        errors: list[str] | None = None,
+        policy_digest: str = "",
+        trace: list[TraceEntry] | None = None,
+        sandbox: dict[str, object] | None = None,
+    ) -> None:
+        """Built once, with everything it says: the evaluator and the failure paths pass every
+        field here rather than setting them afterwards."""
         now = time.time()
         self.decision_id = new_decision_id(now)
         self.time = utc_now(now)
         self.decision = decision
         self.reason_code = reason_code
         self.reason = reason
-        self.policy_id: str | None = None
-        self.scope: str | None = None
-        self.source: str | None = None
-        self.risk = DEFAULT_RISK[decision]
-        self.tool = ""
-        self.tool_kind = ""
+        self.policy_id = policy_id
+        self.scope = scope
+        self.source = source
+        self.risk = risk or DEFAULT_RISK[decision]
+        self.tool = tool
+        self.tool_kind = tool_kind
         #: What was judged: the command line, the path, the URL.
-        self.subject = ""
-        self.parts: list[PartDecision] = []
+        self.subject = subject
+        self.parts: list[PartDecision] = [] if parts is None else parts
         #: The part that decided: {"part": index, "text": …, "span": [start, end]}.
-        self.trigger: dict[str, object] | None = None
-        self.matched: list[str] = []
+        self.trigger = trigger
+        self.matched: list[str] = [] if matched is None else matched
         #: Rules an override set aside, in any part: ``{overridden id: overriding id}``.
-        self.overridden_by: dict[str, str] = {}
-        self.errors: list[str] = []
-        self.policy_digest = ""
-        self.trace: list[dict[str, object]] | None = None
+        self.overridden_by: dict[str, str] = {} if overridden_by is None else overridden_by
+        self.errors: list[str] = [] if errors is None else errors
+        self.policy_digest = policy_digest
+        #: ``explain``'s trace (``evaluate(..., trace=True)``): every rule considered, and why.
+        self.trace = trace
         #: The confinement an allowed command runs under (``clearance.sandbox.plan``), when a
         #: sandbox was asked for: its profile, network, every widening; or why there is none.
-        self.sandbox: dict[str, object] | None = None
+        self.sandbox = sandbox
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -291,12 +291,24 @@ class ApprovalDecision:
 
 
 def failure(
-    reason_code: str, reason: str, *, tool: str = "", subject: str = "", digest: str = ""
+    reason_code: str,
+    reason: str,
+    *,
+    tool: str = "",
+    tool_kind: str = "",
+    subject: str = "",
+    digest: str = "",
+    errors: list[str] | None = None,
 ) -> ApprovalDecision:
-    """A deny for input or policy that cannot be judged: fail closed, and say why."""
-    decision = ApprovalDecision("deny", reason_code, reason)
-    decision.tool = tool
-    decision.subject = subject
-    decision.policy_digest = digest
-    decision.errors.append(reason)
-    return decision
+    """A deny for input or policy that cannot be judged: fail closed, and say why (``errors``:
+    every problem found, default: the reason)."""
+    return ApprovalDecision(
+        "deny",
+        reason_code,
+        reason,
+        tool=tool,
+        tool_kind=tool_kind,
+        subject=subject,
+        policy_digest=digest,
+        errors=[reason] if errors is None else errors,
+    )

@@ -12,31 +12,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-Decision = Literal["allow", "ask", "deny"]
-ReasonCode = Literal[
-    "rule_matched",
-    "default",
-    "parse_error",
-    "dynamic_command",
-    "unknown_program",
-    "unknown_option",
-    "inline_code",
-    "depth_limit",
-    "unknown_tool",
-    "managed_lock",
-    "no_op",
-    "policy_error",
-    "bad_input",
-    "internal_error",
-    "sandbox_unavailable",
-    "input_too_large",
-    "timeout",
-    "interrupted",
-    "unknown_environment",
-    "workspace_wide",
-    "unresolved_path",
-]
-Risk = Literal["low", "medium", "high", "critical"]
+from clearance.vocab import ACCESSES, DECISIONS, REASON_CODES, RISKS
+
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from clearance.vocab import Access, Decision, ReasonCode, Risk
+else:  # the same Literals, built from the vocabulary's runtime twins (pydantic reads them)
+    Decision = Literal[DECISIONS]
+    ReasonCode = Literal[tuple(REASON_CODES)]
+    Risk = Literal[RISKS]
+    Access = Literal[ACCESSES]
 
 
 class _Model(BaseModel):
@@ -46,7 +32,7 @@ class _Model(BaseModel):
 class PathModel(_Model):
     path: str
     resolved: str | None
-    access: Literal["read", "write", "delete", "exec", "unknown"]
+    access: Access
     inside_workspace: bool | None
     source: str
     pattern: bool = False
@@ -114,3 +100,17 @@ class ApprovalDecisionModel(_Model):
 def parse_decision(data: object) -> ApprovalDecisionModel:
     """Validate a serialised decision (raises pydantic's ValidationError)."""
     return ApprovalDecisionModel.model_validate(data)
+
+
+__all__ = [
+    "Access",
+    "ApprovalDecisionModel",
+    "Decision",
+    "PartDecisionModel",
+    "PathModel",
+    "ReasonCode",
+    "Risk",
+    "TraceEntry",
+    "TraceRule",
+    "parse_decision",
+]

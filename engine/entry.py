@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from clearance.engine.decision import ApprovalDecision
     from clearance.engine.intents import ToolIntent
     from clearance.engine.rules import PolicySet
+    from clearance.engine.types import PackData
 
 
 def decide_in_force(
@@ -40,7 +41,7 @@ def decide_in_force(
     policy_for: Callable[[str], PolicySet | str] | None = None,
     workspace_for: Callable[[str], str | None] | None = None,
     files: list[str] | None = None,
-    session: list[dict[str, object]] | None = None,
+    session: list[PackData] | None = None,
     cwd: str | None = None,
     workspace: str | None = None,
     home: str | None = None,
@@ -70,9 +71,12 @@ def decide_in_force(
         if workspace is None and workspace_for is not None:
             workspace = workspace_for(cwd) or ""
     except PolicyError as broken:
-        decision = failure("policy_error", f"policy error: {broken.summary()}", tool=intent.tool)
-        decision.errors = [str(issue) for issue in broken.issues]
-        return decision, None
+        return failure(
+            "policy_error",
+            f"policy error: {broken.summary()}",
+            tool=intent.tool,
+            errors=[str(issue) for issue in broken.issues],
+        ), None
     except Exception as bug:  # a bug: fail closed, and say so
         return failure(
             "internal_error", f"internal error loading policy: {bug!r}", tool=intent.tool

@@ -7,45 +7,186 @@ a ``final`` rule is never set aside. A session grant -- a human's "allow for thi
 session" -- settles an ask (not a final one) but never overrides a deny. A part carrying
 a fail-closed marker is never allowed unless an allow rule names that marker. The
 command's decision is the strictest of its parts and of the whole-command rules; it is
-allow only when every part is.
+allow only when every part is. A tool nothing knows that no rule decides gets the policy's
+``unknown_tool`` decision.
+
+``explain`` asks for the trace: a ``Tracer`` then finds the matching rules and records why of
+each; without one, matching is a plain filter (the hook's path).
 """
 
 from __future__ import annotations
 
-from clearance.engine.decision import (
-    DEFAULT_RISK,
-    FAIL_CLOSED_MARKERS,
-    STRICTNESS,
-    ApprovalDecision,
-    PartDecision,
-)
+from clearance.engine.decision import ApprovalDecision, PartDecision
 from clearance.engine.views import PartView
+from clearance.vocab import DEFAULT_RISK, FAIL_CLOSED, RISKS, STRICTNESS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from clearance.engine.rules import CompiledRule, PolicySet
+    from clearance.engine.types import TraceEntry, TraceRule, Trigger
     from clearance.engine.views import Context
     from clearance.shellparse.facts import SimpleCommandFacts
+    from clearance.vocab import Marker
 
-_FAIL_CLOSED_TEXT = {
-    "parse_error": "the command does not parse",
-    "dynamic_program": "the program to run is computed when the command runs",
-    "unknown_program": "clearance knows nothing about the program {program!r}",
-    "unknown_option": "{program!r} is given an option its table does not know",
-    "depth_limit": "commands are nested deeper than the analysis follows",
-    "inline_code": "an interpreter runs code given on its command line",
-    "stdin_code": "an interpreter runs code it reads from its input",
-    "invalid_substitution": "the command holds a substitution bash rejects when it runs",
-    "truncated": "an expansion is larger than the analysis follows",
-    "path_modified": "PATH was changed before, so which program runs is not known",
-    "env_code": "an environment variable makes the program load or run other code",
-    "too_large": "the command is larger than clearance analyses (a size or step budget)",
-    "unknown_env": "an environment variable clearance knows nothing about rides along",
-    "workspace_wide": "it deletes, truncates or rewrites the workspace, every file in it, or .git",
-    "dynamic_arithmetic": "bash evaluates a value not in the text as arithmetic ($(…) in it runs)",
-    "unresolved_path": "a path it uses cannot be resolved here (its value is not known before it "
-    "runs, or a permission, a link loop or a bound stopped the resolution)",
-}
+    #: How the rules matching a part (or the whole command) are found: plainly, or by a
+    #: tracer that records why of each.
+    PartMatching = Callable[[PolicySet, PartView, Context], list[CompiledRule]]
+    CommandMatching = Callable[[PolicySet, list[PartView], Context], list[CompiledRule]]
+
+
+def evaluate(
+    policy: PolicySet,
+    facts_parts: list[SimpleCommandFacts],
+    ctx: Context,
+    *,
+    command_markers: frozenset[str] = frozenset(),
+    trace: bool = False,
+) -> ApprovalDecision:
+    """The decision on one intent's parts under ``policy``; with ``trace``, also every rule
+    considered and why it did or did not match (``explain``)."""
+    tracer = Tracer() if trace else None
+    parts = [PartView(f, command_markers) for f in facts_parts]
+    match: PartMatching = _matching if tracer is None else tracer.matching
+    judged = [
+        _judge(policy, index, part, match(policy, part, ctx)) for index, part in enumerate(parts)
+    ]
+    match_command: CommandMatching = (
+        _command_matching if tracer is None else tracer.command_matching
+    )
+    command_rules = match_command(policy, parts, ctx)
+    traces = None if tracer is None else tracer.finish([pd for pd, _ in judged], ctx.text)
+    return _combine(policy, ctx, judged, command_rules, traces)
+
+
+def _matching(policy: PolicySet, part: PartView, ctx: Context) -> list[CompiledRule]:
+    """The candidate rules that match ``part``, in rule order (the fast path: no trace)."""
+    return [
+        rule
+        for rule in policy.applicable(part.program, part.class_key, ctx.tool, ctx.tool_kind)
+        if rule.matcher.test(part, ctx)
+    ]
+
+
+def _command_matching(policy: PolicySet, parts: list[PartView], ctx: Context) -> list[CompiledRule]:
+    """The whole-command rules that match."""
+    tool, kind = ctx.tool, ctx.tool_kind
+    return [
+        rule
+        for rule in policy.command_rules
+        if rule.applies_to(tool, kind) and rule.matcher.test_command(parts, ctx)
+    ]
+
+
+class Tracer:
+    """Records, for ``explain``, every rule considered for every part and why it did or did not
+    match. Only a traced evaluation has one: the fast path matches without it."""
+
+    __slots__ = ("command", "parts")
+
+    def __init__(self) -> None:
+        self.parts: list[list[TraceRule]] = []
+        self.command: list[TraceRule] = []
+
+    def matching(self, policy: PolicySet, part: PartView, ctx: Context) -> list[CompiledRule]:
+        """What ``_matching`` finds, with the reason for each candidate."""
+        considered: list[TraceRule] = []
+        matched: list[CompiledRule] = []
+        for rule in policy.candidates(part.program, part.class_key):
+            if not rule.applies_to(ctx.tool, ctx.tool_kind):
+                considered.append(
+                    {"rule": rule.policy_id, "matched": False, "why": "not for this tool"}
+                )
+                continue
+            held, why = rule.matcher.explain(part, ctx)
+            if held:
+                matched.append(rule)
+            considered.append({"rule": rule.policy_id, "matched": held, "why": why})
+        self.parts.append(considered)
+        return matched
+
+    def command_matching(
+        self, policy: PolicySet, parts: list[PartView], ctx: Context
+    ) -> list[CompiledRule]:
+        """What ``_command_matching`` finds, with the reason for each whole-command rule."""
+        matched: list[CompiledRule] = []
+        for rule in policy.command_rules:
+            if not rule.applies_to(ctx.tool, ctx.tool_kind):
+                continue
+            held, why = rule.matcher.explain_command(parts, ctx)
+            self.command.append({"rule": rule.policy_id, "matched": held, "why": why})
+            if held:
+                matched.append(rule)
+        return matched
+
+    def finish(self, decided: list[PartDecision], text: str) -> list[TraceEntry]:
+        """The trace: an entry per part (a rule an override set aside says by which rule),
+        then one for the whole-command rules when there are any."""
+        out: list[TraceEntry] = []
+        for pd, considered in zip(decided, self.parts, strict=True):
+            if pd.overridden_by:
+                for entry in considered:
+                    by = pd.overridden_by.get(entry["rule"])
+                    if by is not None:
+                        entry["why"] = f"{entry['why']}; overridden by {by}"
+            out.append({"part": pd.index, "text": pd.text, "rules": considered})
+        if self.command:
+            out.append({"part": None, "text": text, "rules": self.command})
+        return out
+
+
+def _judge(
+    policy: PolicySet, index: int, part: PartView, matched: list[CompiledRule]
+) -> tuple[PartDecision, CompiledRule | None]:
+    """The decision of one part from the rules that match it, and the rule that decided
+    (``None``: the default, the managed lock or a fail-closed marker decided)."""
+    pd = _part_decision(index, part)
+    locked_out: list[CompiledRule] = []
+    if policy.locked:
+        locked_out = [r for r in matched if r.decision == "allow" and r.scope != "managed"]
+        matched = [r for r in matched if r not in locked_out]
+    pd.matched = [r.policy_id for r in matched]
+    if policy.has_overrides:
+        matched, pd.overridden_by = _apply_overrides(matched, policy.locked)
+    granted = _session_grant(matched)
+    if granted is not None:
+        # A session grant is a human's answer to an ask: it settles asks of any scope,
+        # never a deny, and never a final rule.
+        matched = [r for r in matched if r.decision != "ask" or r is granted or r.final]
+    deciding: CompiledRule | None = None
+    if matched:
+        deciding = _strictest(matched)
+        pd.decision = deciding.decision
+        pd.reason_code = "rule_matched"
+        pd.reason = deciding.reason
+        pd.policy_id = deciding.policy_id
+    elif locked_out:
+        pd.decision = "ask" if policy.default_decision == "allow" else policy.default_decision
+        pd.reason_code = "managed_lock"
+        pd.reason = (
+            f"{locked_out[0].policy_id} would allow this, but the managed policy "
+            "locks lower scopes and does not allow it itself"
+        )
+    else:
+        pd.decision = policy.default_decision
+        pd.reason_code = "default"
+        pd.reason = (
+            f"no rule matched {part.program or 'this command'!r}; "
+            f"the policy default is {policy.default_decision}"
+        )
+    if pd.decision == "allow":
+        marker = _fail_closed(part, [r for r in matched if r.decision == "allow"])
+        if marker is not None:
+            code, sentence = FAIL_CLOSED[marker]
+            pd.decision = "ask"
+            pd.reason_code = code
+            pd.reason = sentence.format(program=part.program) + (
+                f"; no rule allows the marker {marker!r}"
+            )
+            pd.policy_id = None
+            deciding = None
+    return pd, deciding
 
 
 def _strictest(rules: list[CompiledRule]) -> CompiledRule:
@@ -87,9 +228,9 @@ def _session_grant(matched: list[CompiledRule]) -> CompiledRule | None:
     return None
 
 
-def _fail_closed(part: PartView, allowing: list[CompiledRule]) -> str | None:
+def _fail_closed(part: PartView, allowing: list[CompiledRule]) -> Marker | None:
     """The first fail-closed marker of ``part`` that no allowing rule names."""
-    for marker in FAIL_CLOSED_MARKERS:
+    for marker in FAIL_CLOSED:
         if marker not in part.markers:
             continue
         if (
@@ -104,124 +245,8 @@ def _fail_closed(part: PartView, allowing: list[CompiledRule]) -> str | None:
     return None
 
 
-def evaluate(
-    policy: PolicySet,
-    facts_parts: list[SimpleCommandFacts],
-    ctx: Context,
-    *,
-    command_markers: frozenset[str] = frozenset(),
-    trace: bool = False,
-) -> ApprovalDecision:
-    parts = [PartView(f, command_markers) for f in facts_parts]
-    part_decisions: list[PartDecision] = []
-    traces: list[dict[str, object]] = []
-    deciding_rules: list[CompiledRule | None] = []
-    all_matched: list[str] = []
-    for index, part in enumerate(parts):
-        pd = _part_decision(policy, index, part, ctx)
-        matched: list[CompiledRule] = []
-        considered: list[dict[str, object]] = []
-        for rule in policy.candidates(part.program, part.class_key):
-            if not rule.applies_to(ctx.tool, ctx.tool_kind):
-                if trace:
-                    considered.append(
-                        {"rule": rule.policy_id, "matched": False, "why": "not for this tool"}
-                    )
-                continue
-            if trace:
-                held, why = rule.matcher.explain(part, ctx)
-            else:
-                held, why = rule.matcher.test(part, ctx), ""
-            if held:
-                matched.append(rule)
-            if trace:
-                considered.append({"rule": rule.policy_id, "matched": held, "why": why})
-        locked_out: list[CompiledRule] = []
-        if policy.locked:
-            locked_out = [r for r in matched if r.decision == "allow" and r.scope != "managed"]
-            matched = [r for r in matched if r not in locked_out]
-        pd.matched = [r.policy_id for r in matched]
-        if policy.has_overrides:
-            matched, pd.overridden_by = _apply_overrides(matched, policy.locked)
-            if trace and pd.overridden_by:
-                for entry in considered:
-                    by = pd.overridden_by.get(str(entry["rule"]))
-                    if by is not None:
-                        entry["why"] = f"{entry['why']}; overridden by {by}"
-        deciding: CompiledRule | None = None
-        granted = _session_grant(matched)
-        if granted is not None:
-            # A session grant is a human's answer to an ask: it settles asks of any scope,
-            # never a deny, and never a final rule.
-            matched = [r for r in matched if r.decision != "ask" or r is granted or r.final]
-        if matched:
-            deciding = _strictest(matched)
-            pd.decision = deciding.decision
-            pd.reason_code = "rule_matched"
-            pd.reason = deciding.reason
-            pd.policy_id = deciding.policy_id
-        else:
-            pd.decision = policy.default_decision
-            if locked_out:
-                pd.reason_code = "managed_lock"
-                pd.reason = (
-                    f"{locked_out[0].policy_id} would allow this, but the managed policy "
-                    "locks lower scopes and does not allow it itself"
-                )
-                if pd.decision == "allow":
-                    pd.decision = "ask"
-            else:
-                pd.reason_code = "default"
-                pd.reason = (
-                    f"no rule matched {part.program or 'this command'!r}; "
-                    f"the policy default is {policy.default_decision}"
-                )
-        if pd.decision == "allow":
-            marker = _fail_closed(part, [r for r in matched if r.decision == "allow"])
-            if marker is not None:
-                pd.decision = "ask"
-                pd.reason_code = FAIL_CLOSED_MARKERS[marker]
-                pd.reason = _FAIL_CLOSED_TEXT[marker].format(program=part.program) + (
-                    f"; no rule allows the marker {marker!r}"
-                )
-                deciding = None
-                pd.policy_id = None
-        part_decisions.append(pd)
-        deciding_rules.append(deciding)
-        for policy_id in pd.matched:
-            if policy_id not in all_matched:
-                all_matched.append(policy_id)
-        if trace:
-            traces.append({"part": index, "text": pd.text, "rules": considered})
-
-    command_matched: list[CompiledRule] = []
-    command_trace: list[dict[str, object]] = []
-    for rule in policy.command_rules:
-        if not rule.applies_to(ctx.tool, ctx.tool_kind):
-            continue
-        if trace:
-            held, why = rule.matcher.explain_command(parts, ctx)
-            command_trace.append({"rule": rule.policy_id, "matched": held, "why": why})
-        else:
-            held = rule.matcher.test_command(parts, ctx)
-        if held:
-            command_matched.append(rule)
-            if rule.policy_id not in all_matched:
-                all_matched.append(rule.policy_id)
-    if trace and command_trace:
-        traces.append({"part": None, "text": ctx.text, "rules": command_trace})
-
-    return _combine(
-        policy,
-        part_decisions,
-        deciding_rules,
-        command_matched,
-        all_matched,
-        traces if trace else None,
-    )
-
-
-def _part_decision(policy: PolicySet, index: int, part: PartView, ctx: Context) -> PartDecision:
+def _part_decision(index: int, part: PartView) -> PartDecision:
+    """A part's decision, holding its facts; ``_judge`` fills in the verdict."""
     pd = PartDecision(index)
     facts = part.facts
     pd.text = facts.text
@@ -238,56 +263,80 @@ def _part_decision(policy: PolicySet, index: int, part: PartView, ctx: Context) 
 
 def _combine(
     policy: PolicySet,
-    parts: list[PartDecision],
-    deciding: list[CompiledRule | None],
+    ctx: Context,
+    judged: list[tuple[PartDecision, CompiledRule | None]],
     command_rules: list[CompiledRule],
-    matched: list[str],
-    traces: list[dict[str, object]] | None,
+    traces: list[TraceEntry] | None,
 ) -> ApprovalDecision:
+    """The command's decision, built once: the strictest of its parts and of the whole-command
+    rules, attributed to the rule that decided."""
+    parts = [pd for pd, _ in judged]
     worst = "allow"
     for pd in parts:
         if STRICTNESS[pd.decision] > STRICTNESS[worst]:
             worst = pd.decision
+    trigger: Trigger | None
     command_rule = _strictest(command_rules) if command_rules else None
     if command_rule is not None and STRICTNESS[command_rule.decision] > STRICTNESS[worst]:
-        decision = ApprovalDecision(command_rule.decision, "rule_matched", command_rule.reason)
-        _attribute(decision, command_rule)
-        decision.trigger = {"part": None, "text": "the whole command", "span": None}
+        rule: CompiledRule | None = command_rule
+        verdict, code, reason = command_rule.decision, "rule_matched", command_rule.reason
+        risk = command_rule.risk or DEFAULT_RISK[command_rule.decision]
+        trigger = {"part": None, "text": "the whole command", "span": None}
     else:
         index = next(i for i, pd in enumerate(parts) if pd.decision == worst)
         pd = parts[index]
-        decision = ApprovalDecision(worst, pd.reason_code, pd.reason)
-        rule = deciding[index]
-        if rule is not None:
-            _attribute(decision, rule)
+        rule = judged[index][1]
+        verdict, code, reason = worst, pd.reason_code, pd.reason
         if worst == "allow":
-            decision.reason = _allow_reason(parts)
-            decision.trigger = None
+            reason = _allow_reason(parts)
+            trigger = None
         else:
-            decision.trigger = {"part": index, "text": pd.text, "span": pd.span}
-        decision.risk = max(
+            trigger = {"part": index, "text": pd.text, "span": pd.span}
+        risk = max(
             (
                 r.risk or DEFAULT_RISK[r.decision]
-                for r in deciding
+                for _, r in judged
                 if r is not None and r.decision == worst
             ),
-            key=("low", "medium", "high", "critical").index,
+            key=RISKS.index,
             default=DEFAULT_RISK[worst],
         )
-    decision.parts = parts
-    decision.matched = matched
+    if ctx.tool_kind == "unknown" and code == "default":
+        verdict = policy.unknown_tool_decision
+        code = "unknown_tool"
+        reason = (
+            f"clearance does not know the tool {ctx.tool!r} and no rule names it; "
+            f"unknown tools get {verdict}"
+        )
+        risk = "medium" if verdict == "ask" else "high"
+    matched: list[str] = []
+    overridden_by: dict[str, str] = {}
     for pd in parts:
-        decision.overridden_by.update(pd.overridden_by)
-    decision.policy_digest = policy.digest
-    decision.trace = traces
-    return decision
-
-
-def _attribute(decision: ApprovalDecision, rule: CompiledRule) -> None:
-    decision.policy_id = rule.policy_id
-    decision.scope = rule.scope
-    decision.source = rule.source
-    decision.risk = rule.risk or DEFAULT_RISK[rule.decision]
+        for policy_id in pd.matched:
+            if policy_id not in matched:
+                matched.append(policy_id)
+        overridden_by.update(pd.overridden_by)
+    for r in command_rules:
+        if r.policy_id not in matched:
+            matched.append(r.policy_id)
+    return ApprovalDecision(
+        verdict,
+        code,
+        reason,
+        policy_id=None if rule is None else rule.policy_id,
+        scope=None if rule is None else rule.scope,
+        source=None if rule is None else rule.source,
+        risk=risk,
+        tool=ctx.tool,
+        tool_kind=ctx.tool_kind,
+        subject=ctx.text,
+        parts=parts,
+        trigger=trigger,
+        matched=matched,
+        overridden_by=overridden_by,
+        policy_digest=policy.digest,
+        trace=traces,
+    )
 
 
 def _allow_reason(parts: list[PartDecision]) -> str:

@@ -8,20 +8,22 @@ the path; fetch tools one part carrying the host. The mapping is data: agent too
 
 from __future__ import annotations
 
-import re
-
-from clearance.shellparse.facts import SimpleCommandFacts
 from clearance.shellparse.quoting import join_argv
-from clearance.shellparse.resolve import has_glob
+from clearance.shellparse.tools import (
+    carries_secret,
+    file_tool_facts,
+    opaque_tool_facts,
+    urls_in,
+    web_tool_facts,
+)
+from clearance.vocab import TOOL_KINDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from clearance.shellparse.classifier import Classifier
-    from clearance.shellparse.expand import Env
-    from clearance.shellparse.resolve import Resolver
+    from clearance.shellparse.facts import SimpleCommandFacts
 
-#: Kinds of tool, ours. ``agent`` tools act only inside the agent (plans, todo lists).
-KINDS = ("shell", "read", "write", "edit", "fetch", "search", "list", "agent", "unknown")
+#: Kinds of tool, ours (``clearance.vocab.TOOL_KINDS``).
+KINDS = TOOL_KINDS
 
 #: tool name -> (kind, input fields to look in, in order)
 TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -73,8 +75,6 @@ TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
     "update_plan": ("agent", ()),
     "view_image": ("read", ("path",)),
 }
-
-_URL = re.compile(r"https?://[^\s\"'<>)]+")
 
 
 class ToolIntent:
@@ -241,44 +241,17 @@ def file_targets(intent: ToolIntent, kind: str, cwd: str) -> list[tuple[str, str
 def file_part(
     intent: ToolIntent,
     kind: str,
-    classifier: Classifier,
-    env: Env,
-    resolver: Resolver | None = None,
+    *,
+    cwd: str,
+    home: str,
+    workspace: str | None,
+    resolve: bool = True,
 ) -> tuple[SimpleCommandFacts, str]:
     """The one part of a file tool: every path its input selects, with the access the tool
-    makes, checked against the machine when ``resolver`` is given."""
-    targets = file_targets(intent, kind, env.cwd or ".")
-    values = [value for value, _, _ in targets]
-    program = {"read": "read_file", "write": "write_file", "edit": "edit_file", "list": "list"}[
-        kind
-    ]
-    fact = SimpleCommandFacts([program, *values], " ".join(values), 0, 0)
-    fact.program = fact.program_raw = program
-    accesses = {access for _, access, _ in targets}
-    fact.classes.add("read_only" if accesses <= {"read"} else "write")
-    if "delete" in accesses:
-        fact.classes.add("delete")
-    # the agents' glob fields span directories with ``**`` and may match dotfiles
-    classifier.shell_options |= {"globstar", "dotglob"}
-    for value, access, how in targets:
-        classifier.glob_words = frozenset(
-            (value,) if how in ("glob", "meta-glob") and has_glob(value) else ()
-        )
-        classifier.add_path(
-            fact,
-            value,
-            access,
-            env,
-            source="tool",
-            tree=how == "tree",
-            meta=how.startswith("meta"),
-        )
-    classifier.glob_words = frozenset()
-    if resolver is not None:
-        from clearance.shellparse.world import ground
-
-        ground(fact, classifier, resolver)
-    return fact, " ".join(values)
+    makes, checked against the machine when ``resolve``; and the subject judged."""
+    targets = file_targets(intent, kind, cwd or ".")
+    fact = file_tool_facts(kind, targets, cwd=cwd, home=home, workspace=workspace, resolve=resolve)
+    return fact, " ".join(value for value, _, _ in targets)
 
 
 def patch_targets(patch: str) -> list[tuple[str, str]]:
@@ -304,35 +277,6 @@ def patch_targets(patch: str) -> list[tuple[str, str]]:
     return out
 
 
-#: Credential-shaped strings: a web query or URL carrying one sends the secret out.
-_CREDENTIAL = re.compile(
-    r"AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}"
-    r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_-]{20,}"
-    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}"
-    r"|AIza[0-9A-Za-z_-]{35}|ya29\.[0-9A-Za-z_-]{20,}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}"
-    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
-    r"|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
-    r"|(?:password|passwd|secret|token|api[_-]?key)[=:]\s*[^\s&]{8,}",
-    re.IGNORECASE,
-)
-
-
-def carries_secret(text: str, home: str) -> bool:
-    """Whether a query or URL carries secret material: a credential-shaped string, or the
-    path of a secret (``file:///home/u/.aws/credentials``)."""
-    if _CREDENTIAL.search(text):
-        return True
-    from clearance.shellparse.paths import is_secret
-
-    for word in re.findall(r"(?:file://)?(~?/[^\s\"'<>?#]+)", text):
-        path = word.replace("file://", "")
-        if path.startswith("~"):
-            path = home + path[1:]
-        if is_secret(path, home):
-            return True
-    return False
-
-
 def fetch_part(intent: ToolIntent, kind: str, home: str = "/") -> tuple[SimpleCommandFacts, str]:
     fields = TOOLS.get(intent.tool, (kind, ("url",)))[1]
     text = ""
@@ -341,27 +285,30 @@ def fetch_part(intent: ToolIntent, kind: str, home: str = "/") -> tuple[SimpleCo
         if isinstance(value, str) and value:
             text = value
             break
-    program = "web_fetch" if kind == "fetch" else "web_search"
-    fact = SimpleCommandFacts([program, text], text, 0, len(text))
-    fact.program = fact.program_raw = program
-    fact.classes.update(("network", "network_read", "read_only"))
-    if any(carries_secret(v, home) for v in intent.input.values() if isinstance(v, str)):
-        # the query or URL would carry the secret out
-        fact.classes.add("secret_read")
+    urls: list[str] = []
     if kind == "fetch":
-        urls = _URL.findall(text) if not text.startswith(("http://", "https://")) else [text]
+        urls = urls_in(text)
         if not urls:
             raise BadIntent(f"{intent.tool}: no URL in its input")
-        from clearance.shellparse.classifier import hosts_in
-
-        for url in urls:
-            for host in hosts_in(url):
-                if host not in fact.hosts:
-                    fact.hosts.append(host)
-    return fact, text
+    words = [v for v in intent.input.values() if isinstance(v, str)]
+    return web_tool_facts(kind, text, urls, words=words, home=home), text
 
 
 def agent_part(intent: ToolIntent) -> SimpleCommandFacts:
-    fact = SimpleCommandFacts([intent.tool], intent.tool, 0, 0)
-    fact.program = fact.program_raw = intent.tool
-    return fact
+    return opaque_tool_facts(intent.tool)
+
+
+__all__ = [
+    "KINDS",
+    "TOOLS",
+    "BadIntent",
+    "ToolIntent",
+    "agent_part",
+    "carries_secret",
+    "fetch_part",
+    "file_part",
+    "file_targets",
+    "patch_targets",
+    "shell_command",
+    "tool_kind",
+]

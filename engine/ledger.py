@@ -66,8 +66,8 @@ owned by this user (a planted link or FIFO is refused: the caller blocks), and a
 0600 in directories of mode 0700 (:mod:`clearance.engine.safefiles`).
 
 Stdlib only on the append path: a hook appends once per tool call and must not import
-pydantic or structlog. The rare repair logs a warning through structlog, to stderr -- never to
-stdout, which is the hook protocol's channel.
+pydantic or structlog. The rare repair logs a ``key=value`` warning line to stderr (stdlib
+only) -- never to stdout, which is the hook protocol's channel.
 """
 
 from __future__ import annotations
@@ -116,6 +116,16 @@ MAX_RECORD_BYTES = 512 * 1024
 #: Reading: a line longer than this is not one clearance wrote (``verify`` says so).
 MAX_LINE_BYTES = 4 * 1024 * 1024
 
+#: What an append can find wrong before it writes (recorded in ``findings``).
+FINDING_KINDS = (
+    "truncated",
+    "head_missing",
+    "head_lag",
+    "head_forged",
+    "head_mismatch",
+    "newline_removed",
+    "key_replaced",
+)
 #: What :func:`verify` can find wrong, in the order a reader meets them.
 BAD_KINDS = (
     "unparseable",
@@ -126,24 +136,8 @@ BAD_KINDS = (
     "unauthenticated",
     "forged",
     "key_missing",
-    "truncated",
-    "head_missing",
-    "head_lag",
-    "head_forged",
-    "head_mismatch",
-    "newline_removed",
-    "key_replaced",
+    *FINDING_KINDS,
     "torn",
-)
-#: What an append can find wrong before it writes (recorded in ``findings``).
-FINDING_KINDS = (
-    "truncated",
-    "head_missing",
-    "head_lag",
-    "head_forged",
-    "head_mismatch",
-    "newline_removed",
-    "key_replaced",
 )
 
 
@@ -857,21 +851,18 @@ def _mac_ok(key: bytes | None, record: dict[str, object]) -> bool:
 
 
 def _log_warning(event: str, **fields: object) -> None:
-    """Rare events only: importing structlog costs more than a whole hook call may take."""
+    """Rare events (a repair, findings) on stderr, one ``key=value`` line in the shape of the
+    structured logs elsewhere (``event`` first, then the fields, ``level``, ``timestamp``) --
+    written with the standard library: this is the hook's path, where structlog's import would
+    cost more than the whole call may take."""
     try:
         import sys
+        from datetime import UTC, datetime
 
-        import structlog
-
-        logger = structlog.wrap_logger(
-            structlog.PrintLogger(file=sys.stderr),
-            processors=[
-                structlog.processors.add_log_level,
-                structlog.processors.TimeStamper(fmt="iso"),
-                structlog.processors.KeyValueRenderer(key_order=["event"]),
-            ],
-        )
-        logger.warning(event, **fields)
+        now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+        pairs = {"event": event, **fields, "level": "warning", "timestamp": now}
+        sys.stderr.write(" ".join(f"{key}={value!r}" for key, value in pairs.items()) + "\n")
+        sys.stderr.flush()
     except Exception:
         return
 

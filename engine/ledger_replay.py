@@ -14,12 +14,14 @@ from __future__ import annotations
 import os
 
 from clearance.engine.decision import STRICTNESS, ApprovalDecision, PartDecision
+from clearance.vocab import DECISIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from clearance.engine.intents import ToolIntent
+    from clearance.engine.types import TraceEntry, TraceRule, Trigger
 
 
 class Change:
@@ -187,7 +189,7 @@ def decision_from_dict(data: Mapping[str, object]) -> ApprovalDecision:
     renderers of ``check`` and ``explain`` can show it."""
     verdict = data.get("decision")
     decision = ApprovalDecision(
-        verdict if verdict in ("allow", "ask", "deny") else "deny",
+        verdict if verdict in DECISIONS else "deny",
         str(data.get("reason_code") or "internal_error"),
         str(data.get("reason") or ""),
     )
@@ -198,18 +200,44 @@ def decision_from_dict(data: Mapping[str, object]) -> ApprovalDecision:
     for name in ("policy_id", "scope", "source"):
         value = data.get(name)
         setattr(decision, name, value if isinstance(value, str) else None)
-    trigger = data.get("trigger")
-    decision.trigger = dict(trigger) if isinstance(trigger, dict) else None
+    decision.trigger = _trigger_from(data.get("trigger"))
     decision.matched = [str(m) for m in _list(data.get("matched"))]
     decision.errors = [str(e) for e in _list(data.get("errors"))]
     trace = data.get("trace")
     decision.trace = (
-        [dict(t) for t in trace if isinstance(t, dict)] if isinstance(trace, list) else None
+        [_trace_entry_from(t) for t in trace if isinstance(t, dict)]
+        if isinstance(trace, list)
+        else None
     )
     for index, raw in enumerate(_list(data.get("parts"))):
         if isinstance(raw, dict):
             decision.parts.append(_part_from_dict(index, raw))
     return decision
+
+
+def _trigger_from(value: object) -> Trigger | None:
+    if not isinstance(value, dict):
+        return None
+    part, span = value.get("part"), value.get("span")
+    return {
+        "part": part if isinstance(part, int) else None,
+        "text": str(value.get("text") or ""),
+        "span": [x for x in span if isinstance(x, int)] if isinstance(span, list) else None,
+    }
+
+
+def _trace_entry_from(value: Mapping[str, object]) -> TraceEntry:
+    part = value.get("part")
+    rules: list[TraceRule] = [
+        {"rule": str(r.get("rule")), "matched": bool(r.get("matched")), "why": str(r.get("why"))}
+        for r in _list(value.get("rules"))
+        if isinstance(r, dict)
+    ]
+    return {
+        "part": part if isinstance(part, int) else None,
+        "text": str(value.get("text") or ""),
+        "rules": rules,
+    }
 
 
 def _list(value: object) -> list[object]:
@@ -230,7 +258,7 @@ def _part_from_dict(index: int, data: Mapping[str, object]) -> PartDecision:
     part.paths = [dict(p) for p in _list(data.get("paths")) if isinstance(p, dict)]
     part.hosts = [str(x) for x in _list(data.get("hosts"))]
     verdict = data.get("decision")
-    part.decision = verdict if verdict in ("allow", "ask", "deny") else "deny"
+    part.decision = verdict if verdict in DECISIONS else "deny"
     part.reason_code = str(data.get("reason_code") or "default")
     part.reason = str(data.get("reason") or "")
     policy_id = data.get("policy_id")

@@ -13,10 +13,10 @@ Severity ``error``: the policy would not load, or a rule cannot work; ``warning`
 
 from __future__ import annotations
 
-from clearance.engine.decision import STRICTNESS
 from clearance.engine.examples import check_examples, rule_matches
 from clearance.engine.matchers import All, Any_, Argv, Not, Program
 from clearance.shellparse.knowledge import lookup
+from clearance.vocab import PSEUDO_PROGRAMS, STRICTNESS, TOOL_KINDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,10 +66,10 @@ def never_matches(rule: CompiledRule) -> str | None:
             if a.isdisjoint(b):
                 return f"it requires the program to be one of {sorted(a)} and one of {sorted(b)}"
     if rule.tools is not None and rule.programs:
-        kinds = {"read", "write", "edit", "fetch", "search", "list", "agent"}
+        kinds = set(TOOL_KINDS) - {"shell", "unknown"}
+        pseudo = set(PSEUDO_PROGRAMS.values())
         if all(t in kinds for t in rule.tools.patterns) and not any(
-            p in ("read_file", "write_file", "edit_file", "list", "web_fetch", "web_search")
-            for p in rule.programs
+            p in pseudo for p in rule.programs
         ):
             return "it names programs but applies only to tools that run none"
     return None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from typing import cast
 
 from pydantic import ValidationError
 
@@ -24,6 +25,10 @@ from clearance.engine import yamlsrc
 from clearance.engine.errors import PolicyError, PolicyIssue
 from clearance.engine.policy_schema import PolicyFile
 from clearance.policies import DEFAULT_DISPLAY, default_pack_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.engine.types import PackData, RuleData
 
 #: Most examples of each kind (``match``, ``no_match``) one rule may carry.
 MAX_EXAMPLES = 100
@@ -58,7 +63,7 @@ def read_text(path: str) -> str:
 
 def load_pack(
     path: str, scope: str, *, text: str | None = None, display: str | None = None
-) -> list[dict[str, object]]:
+) -> list[PackData]:
     """Validate one policy file; returns its pack data, preceded by the packs it extends."""
     return _load(path, scope, text, display, ())
 
@@ -69,7 +74,7 @@ def _load(
     text: str | None,
     display: str | None,
     chain: tuple[str, ...],
-) -> list[dict[str, object]]:
+) -> list[PackData]:
     real = os.path.realpath(path)
     if real in chain:
         raise PolicyError([PolicyIssue(path, 1, 1, None, "extends itself (a cycle)")])
@@ -97,7 +102,7 @@ def _load(
     issues = _regex_issues(shown, data, located)
     if issues:
         raise PolicyError(issues)
-    packs: list[dict[str, object]] = []
+    packs: list[PackData] = []
     for parent in model.extends:
         if parent == "default":
             packs.extend(
@@ -116,18 +121,19 @@ def _load(
                 else os.path.join(os.path.dirname(os.path.abspath(path)), parent)
             )
             packs.extend(_load(target, scope, None, None, (*chain, real)))
-    rules = []
+    rules: list[RuleData] = []
     for i, rule in enumerate(model.rules):
-        dumped = rule.model_dump(mode="json", by_alias=True, exclude_none=True)
+        dumped = cast("RuleData", rule.model_dump(mode="json", by_alias=True, exclude_none=True))
         line, column = located.position(("rules", i))
         dumped["line"] = line
         dumped["column"] = column
         examples = dumped.get("examples") or {}
-        for kind in ("match", "no_match"):
-            positions = []
-            for j in range(len(examples.get(kind) or [])):
-                positions.append(list(located.position(("rules", i, "examples", kind, j))))
-            examples[kind + "_at"] = positions
+
+        def positions(kind: str, count: int, i: int = i) -> list[list[int]]:
+            return [list(located.position(("rules", i, "examples", kind, j))) for j in range(count)]
+
+        examples["match_at"] = positions("match", len(examples.get("match") or []))
+        examples["no_match_at"] = positions("no_match", len(examples.get("no_match") or []))
         dumped["examples"] = examples
         rules.append(dumped)
     packs.append(

@@ -11,14 +11,29 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from clearance.engine.decision_schema import Access, Decision, Risk
 from clearance.engine.pathsets import PATH_SETS
-from clearance.shellparse.facts import CLASSES, MARKERS
-
-Decision = Literal["allow", "ask", "deny"]
-Risk = Literal["low", "medium", "high", "critical"]
-Access = Literal["read", "write", "delete", "exec", "unknown"]
+from clearance.vocab import CLASSES, MARKERS
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+
+
+#: ``when`` fields that also accept one string (``program: git`` for ``[git]``).
+WHEN_ONE_OR_MANY = (
+    "program",
+    "argv",
+    "subcommand",
+    "flags",
+    "classes",
+    "hosts",
+    "redirects",
+    "markers",
+    "via",
+    "context",
+    "tool",
+    "only_flags",
+    "only_hosts",
+)
 
 
 def _near(word: str, choices: Any) -> str:
@@ -109,22 +124,7 @@ class When(_Strict):
     context: list[str] | None = None
     tool: list[str] | None = None
 
-    @field_validator(
-        "program",
-        "argv",
-        "subcommand",
-        "flags",
-        "classes",
-        "hosts",
-        "redirects",
-        "markers",
-        "via",
-        "context",
-        "tool",
-        "only_flags",
-        "only_hosts",
-        mode="before",
-    )
+    @field_validator(*WHEN_ONE_OR_MANY, mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
         return _listify(value)

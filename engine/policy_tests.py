@@ -27,6 +27,7 @@ from clearance.engine.api import decide
 from clearance.engine.errors import PolicyError, PolicyIssue
 from clearance.engine.examples import rule_matches
 from clearance.engine.intents import ToolIntent
+from clearance.vocab import DECISIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ def load_cases(path: str) -> list[tuple[dict[str, object], int]]:
                     path, line, column, None, f"unknown key(s): {', '.join(sorted(unknown))}"
                 )
             )
-        if case.get("expect") not in ("allow", "ask", "deny"):
+        if case.get("expect") not in DECISIONS:
             issues.append(PolicyIssue(path, line, column, None, "'expect' is allow, ask or deny"))
         if not isinstance(case.get("command"), str) and not isinstance(case.get("tool"), str):
             issues.append(PolicyIssue(path, line, column, None, "a case needs 'command' or 'tool'"))

@@ -17,6 +17,7 @@ from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.engine.matchers import Matcher
+    from clearance.engine.types import PackData, RuleData
 
 #: Order in which scopes are listed (and win ties between equally strict rules).
 SCOPE_ORDER = ("managed", "user", "project", "session", "cli", "default")
@@ -46,7 +47,7 @@ class CompiledRule:
         "when",
     )
 
-    def __init__(self, data: dict[str, object], pack: Pack, order: int) -> None:
+    def __init__(self, data: RuleData, pack: Pack, order: int) -> None:
         self.id = str(data["id"])
         self.pack = pack
         self.policy_id = f"{pack.id}/{self.id}"
@@ -152,7 +153,7 @@ class Pack:
         "scope",
     )
 
-    def __init__(self, data: dict[str, object]) -> None:
+    def __init__(self, data: PackData) -> None:
         self.id = str(data["id"])
         self.scope = str(data["scope"])
         self.path = str(data["path"])
@@ -173,7 +174,7 @@ class Pack:
 class PolicySet:
     """All rules in force, with the index the evaluator uses."""
 
-    def __init__(self, packs: list[dict[str, object]]) -> None:
+    def __init__(self, packs: list[PackData]) -> None:
         #: The pack data it was built from (session grants rebuild the set from it).
         self.sources = list(packs)
         self.packs: list[Pack] = []
@@ -218,6 +219,7 @@ class PolicySet:
                     for name in classes:
                         self.by_class.setdefault(name, []).append(rule)
         self._candidates: dict[tuple[str | None, frozenset[str]], list[CompiledRule]] = {}
+        self._applicable: dict[tuple[str | None, frozenset[str], str, str], list[CompiledRule]] = {}
         # Overrides: each named rule that exists and may be relaxed; the others are kept as
         # problems (lint reports them; the rule simply does not settle them).
         by_id: dict[str, list[CompiledRule]] = {}
@@ -277,6 +279,23 @@ class PolicySet:
             found = [chosen[order] for order in sorted(chosen)]
             if len(self._candidates) < 4096:
                 self._candidates[key] = found
+        return found
+
+    def applicable(
+        self, program: str | None, classes: frozenset[str], tool: str, tool_kind: str
+    ) -> list[CompiledRule]:
+        """The candidates that apply to this tool (``CompiledRule.applies_to``), in rule
+        order: what the evaluator tests a part against."""
+        key = (program, classes, tool, tool_kind)
+        found = self._applicable.get(key)
+        if found is None:
+            found = [
+                rule
+                for rule in self.candidates(program, classes)
+                if rule.applies_to(tool, tool_kind)
+            ]
+            if len(self._applicable) < 4096:
+                self._applicable[key] = found
         return found
 
     def find(self, policy_id: str) -> CompiledRule | None:

@@ -142,17 +142,20 @@ def read_file(
         os.close(fd)
 
 
+def _new_beside(path: str, mode: int) -> tuple[str, int]:
+    """A new file with a random name beside ``path`` (``O_EXCL``: never an existing file or
+    link), open for writing: its name and descriptor."""
+    directory, name = os.path.split(path)
+    temporary = os.path.join(directory, f".{name}.{os.urandom(8).hex()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    return temporary, os.open(temporary, flags, mode)
+
+
 def write_atomic(path: str, data: bytes, *, mode: int = 0o600, durable: bool = False) -> None:
     """Replace ``path`` by a file holding ``data``: written to a new file with a random name
     beside it (``O_EXCL``: never an existing file or link), then renamed over ``path`` (a link
     at ``path`` is replaced, never followed)."""
-    directory, name = os.path.split(path)
-    temporary = os.path.join(directory, f".{name}.{os.urandom(8).hex()}.tmp")
-    fd = os.open(
-        temporary,
-        os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-        mode,
-    )
+    temporary, fd = _new_beside(path, mode)
     try:
         view = memoryview(data)
         while view:
@@ -176,13 +179,7 @@ def write_atomic(path: str, data: bytes, *, mode: int = 0o600, durable: bool = F
 def create_exclusive(path: str, data: bytes, *, mode: int = 0o600) -> bool:
     """Create ``path`` holding ``data`` only if nothing is there yet, all at once (a reader
     never sees it half written): ``True`` if this call created it, ``False`` if it existed."""
-    directory, name = os.path.split(path)
-    temporary = os.path.join(directory, f".{name}.{os.urandom(8).hex()}.tmp")
-    fd = os.open(
-        temporary,
-        os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-        mode,
-    )
+    temporary, fd = _new_beside(path, mode)
     try:
         os.write(fd, data)
         os.fsync(fd)

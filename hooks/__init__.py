@@ -10,9 +10,9 @@ that agent's format (:mod:`clearance.hooks.claude`, :mod:`.gemini`, :mod:`.codex
 logic and the fail-closed rules are in :mod:`clearance.hooks.base`). Nothing heavy is imported
 here: the package is on the start-up path of every tool call.
 
-May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,
-``clearance.policies``, ``clearance.sandbox`` (``--sandbox``). Never the runner or the CLI
-(tests/test_architecture.py checks).
+May import: ``clearance`` (the version), ``clearance.vocab``, ``clearance.engine``,
+``clearance.shellparse``, ``clearance.policies``, ``clearance.sandbox`` (``--sandbox``). Never
+the runner or the CLI (tests/test_architecture.py checks).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import BinaryIO
 
     from clearance.engine.decision import ApprovalDecision
@@ -497,16 +498,35 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def run(protocol: Protocol, args: list[str]) -> int:
-    """The process body of ``clearance hook <agent>``: never anything but a decision or a block."""
+def answer_once(
+    protocol: Protocol,
+    agent: str,
+    args: list[str],
+    stdin: Callable[[], BinaryIO],
+    deliver: Callable[[Outcome], int],
+) -> int:
+    """One hook call: decide (every failure a block, even an exit or an interrupt), hand the
+    answer to ``deliver``, and only then -- never changing or delaying the answer -- export
+    the decision over OTLP when ``CLEARANCE_OTLP_ENDPOINT`` is set. The supervised worker
+    and the in-process body (``run``) both answer through here."""
     try:
-        outcome = handle(protocol, args, sys.stdin.buffer)
-    except BaseException as exc:  # every failure must block, even an exit or an interrupt
-        outcome = blocked_outcome(protocol, protocol.name, f"{type(exc).__name__}: {exc}")
-    code = emit(outcome)
+        outcome = handle(protocol, args, stdin())
+    except BaseException as exc:
+        outcome = blocked_outcome(protocol, agent, f"{type(exc).__name__}: {exc}")
+    code = deliver(outcome)
     endpoint = os.environ.get("CLEARANCE_OTLP_ENDPOINT")
-    if endpoint and outcome.decision is not None:  # after the answer; never changes it
+    if endpoint and outcome.decision is not None:
         from clearance.hooks.otlp import export_detached
 
-        export_detached(outcome.decision, protocol.name, endpoint)
+        export_detached(outcome.decision, agent, endpoint)
     return code
+
+
+def _stdin() -> BinaryIO:
+    return sys.stdin.buffer
+
+
+def run(protocol: Protocol, args: list[str]) -> int:
+    """The process body of ``clearance hook <agent>`` in this process (no fork, no deadline):
+    never anything but a decision or a block."""
+    return answer_once(protocol, protocol.name, args, _stdin, emit)

@@ -31,13 +31,14 @@ import sys
 import tomllib
 
 from clearance.hooks.agents import BY_NAME
+from clearance.vocab import InstallExit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import TextIO
 
-EXIT_OK, EXIT_REFUSED = 0, 2
+EXIT_OK, EXIT_REFUSED = InstallExit.OK, InstallExit.REFUSED
 SCOPES = ("project", "user")
 #: Seconds the agents grant the hook: three times the hook's own deadline
 #: (clearance.hooks.supervisor.DEFAULT_DEADLINE_S), so that the hook's timeout answer, process

@@ -30,23 +30,9 @@ def request_body(
     decision: ApprovalDecision, agent: str, user: str | None, host: str | None, now_ns: int
 ) -> bytes:
     from clearance import __version__
+    from clearance.engine.telemetry import decision_attributes
 
-    attributes = {
-        "clearance.decision": decision.decision,
-        "clearance.rule_id": decision.policy_id or "",
-        "clearance.reason_code": decision.reason_code,
-        "clearance.decision_id": decision.decision_id,
-        "clearance.tool": decision.tool,
-        "clearance.policy_digest": decision.policy_digest,
-        "clearance.risk": decision.risk,
-        "clearance.agent": agent,
-    }
-    if user:
-        attributes["user.name"] = user
-    if host:
-        attributes["host.name"] = host
-    if decision.tool_kind == "shell" and decision.subject:
-        attributes["process.command_line"] = decision.subject
+    attributes = decision_attributes(decision, agent=agent, user=user, host=host)
 
     def kv(values: dict[str, str]) -> list[dict[str, object]]:
         return [{"key": k, "value": {"stringValue": v}} for k, v in values.items()]

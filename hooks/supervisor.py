@@ -43,6 +43,7 @@ import time
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
+    from typing import BinaryIO
 
     from clearance.hooks.base import Outcome, Protocol
 
@@ -243,21 +244,19 @@ def _worker(state: _State, args: list[str], out: int, memory_mb: int) -> None:
             _, hard = resource.getrlimit(resource.RLIMIT_AS)
             if hard == resource.RLIM_INFINITY or hard > limit:
                 resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-        from clearance.hooks.base import _write_all, blocked_outcome, handle
+        from clearance.hooks.base import _write_all, answer_once
 
         assert state.protocol is not None
-        try:
-            stdin = sys.stdin.buffer if sys.stdin is not None else open(0, "rb", closefd=False)  # noqa: SIM115
-            outcome = handle(state.protocol, args, stdin)
-        except BaseException as exc:
-            outcome = blocked_outcome(state.protocol, state.agent, f"{type(exc).__name__}: {exc}")
-        _write_all(out, _encode(outcome))
-        os.close(out)  # the supervisor has the answer: what follows never changes or delays it
-        endpoint = os.environ.get("CLEARANCE_OTLP_ENDPOINT")
-        if endpoint and outcome.decision is not None:
-            from clearance.hooks.otlp import export_detached
 
-            export_detached(outcome.decision, state.agent, endpoint)
+        def stdin() -> BinaryIO:
+            return sys.stdin.buffer if sys.stdin is not None else open(0, "rb", closefd=False)
+
+        def deliver(outcome: Outcome) -> int:
+            _write_all(out, _encode(outcome))
+            os.close(out)  # the supervisor has the answer: what follows never changes it
+            return 0
+
+        answer_once(state.protocol, state.agent, args, stdin, deliver)
     except BaseException:
         pass
     finally:

@@ -7,9 +7,10 @@ tool's schema, then the runtime state it depends on) -> approve (`approval`: the
 decides, the ledger records, a human or `--on-ask` settles an ask) -> execute (`tools`,
 the only code that touches the workspace) -> observe (`observation`). Every stage is an
 event in the run's JSON Lines log (`events`), which `run_replay` reads back without executing
-anything.
+anything. What the log cannot say about itself (a full disk, a crash, provider failures, how the
+run ended) goes to the operator as structlog lines on stderr (`logs`).
 
-May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,
-``clearance.policies``, ``clearance.sandbox`` (the bash tool's confinement). Never the hooks
-or the CLI (tests/test_architecture.py checks).
+May import: ``clearance`` (the version), ``clearance.vocab``, ``clearance.engine``,
+``clearance.shellparse``, ``clearance.policies``, ``clearance.sandbox`` (the bash tool's
+confinement). Never the hooks or the CLI (tests/test_architecture.py checks).
 """

@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 from clearance.engine.amend import Grant, propose_grant
 from clearance.engine.api import load_policy, policy_sources
@@ -23,6 +23,9 @@ from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
 
 from .grants import SessionGrants
+
+if TYPE_CHECKING:
+    from clearance.engine.types import RuleData
 
 AskChoice = Literal["allow_once", "allow_session", "deny"]
 Outcome = Literal["allow", "deny"]
@@ -125,7 +128,7 @@ class Approval:
     outcome: Outcome
     answer: AskChoice | None = None
     answered_by: str | None = None
-    grant: dict[str, object] | None = None
+    grant: RuleData | None = None
     #: Set when the decision could not be recorded in the audit ledger (then never allow).
     audit_error: str | None = None
     #: For an ask: what the grant offered covers (its summary), or why none was.
@@ -221,7 +224,7 @@ class Approver:
             return Approval(
                 decision, "deny", choice, who, grant_offered=offered, no_grant_because=blocked
             )
-        rule: dict[str, object] | None = None
+        rule: RuleData | None = None
         if choice == "allow_session" and grant is not None:
             rule = self.grants.add(grant.rule)
             self.load()

@@ -19,12 +19,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from clearance import __version__
 from clearance.engine.errors import PolicyError
 from clearance.runner.providers.base import Provider
 from clearance.runner.providers.types import ProviderError, Usage
+from clearance.vocab import RUN_EXIT
 
+from . import logs
 from .approval import Approver
 from .audit import Audit
 from .events import EventLog, LogWriteError, RunEndReason, sigint_deferred
@@ -38,16 +41,8 @@ from .tools.runtime import ToolRuntime
 from .tools.status import Status
 from .turn import Turn, collect
 
-#: Exit status of `clearance run` for each way a run ends.
-EXIT_CODES: dict[str, int] = {
-    "final_answer": 0,
-    "internal_error": 1,
-    "policy_error": 2,
-    "turn_limit": 3,
-    "budget_limit": 4,
-    "provider_error": 5,
-    "interrupted": 130,
-}
+#: Exit status of `clearance run` for each way a run ends (``clearance.vocab.RunExit``).
+EXIT_CODES: dict[str, int] = RUN_EXIT
 
 
 @dataclass(frozen=True)
@@ -98,8 +93,11 @@ class AgentRun:
         runtime: ToolRuntime,
         log: EventLog,
         sleep: Callable[[float], None] = time.sleep,
+        diagnostics: Any = None,
     ) -> None:
         self.settings = settings
+        #: The operator's diagnostics (``runner/logs.py``): what the event log cannot say.
+        self.diag = diagnostics if diagnostics is not None else logs.logger(log.run_id)
         self.provider = provider
         self.approver = approver
         self.audit = audit
@@ -144,11 +142,22 @@ class AgentRun:
             reason, error = "policy_error", "\n".join(str(issue) for issue in exc.issues)
         except LogWriteError as exc:  # a full disk: the run cannot go on unrecorded
             reason, error = "internal_error", str(exc)
+            self.diag.error("event_log_write_failed", error=error, log=str(self.log.path))
         except BaseException as exc:
             error = repr(exc)
+            self.diag.exception("run_crashed", error=error)
             raise
         finally:
             self._finish(reason, final, error)
+            if reason == "policy_error":
+                self.diag.warning("policy_error", error=error)
+            self.diag.info(
+                "run_finished",
+                reason=reason,
+                exit_code=RUN_EXIT[reason],
+                turns=self.turns,
+                tool_calls=self.tool_calls,
+            )
         return RunResult(
             self.run_id,
             reason,
@@ -211,7 +220,8 @@ class AgentRun:
                 return
             try:
                 self._write_finish(reason, final, error)
-            except LogWriteError:
+            except LogWriteError as exc:
+                self.diag.error("run_finished_unrecorded", reason=reason, error=str(exc))
                 with contextlib.suppress(OSError):
                     self.log.close()
 
@@ -295,6 +305,14 @@ class AgentRun:
                 discarded={"text": turn.text, "tool_calls": len(turn.calls)},
             )
             delay = self.settings.retry.delay(failure, attempt)
+            self.diag.warning(
+                "provider_error",
+                turn=number,
+                attempt=attempt,
+                kind=str(failure.kind),
+                message=failure.message,
+                retry_in_s=delay,
+            )
             if delay is None:
                 return failure
             self.log.emit(

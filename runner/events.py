@@ -54,15 +54,9 @@ RunEndReason = Literal[
 
 #: Events about one intent; each must carry the `intent_id` it belongs to.
 TOOL_STAGE_TYPES = frozenset(
-    {
-        "tool_intent.proposed",
-        "tool.validation",
-        "tool.approval",
-        "session.grant",
-        "tool.execution.started",
-        "tool.execution.completed",
-        "tool.observation",
-    }
+    EVENT_TYPES[
+        EVENT_TYPES.index("tool_intent.proposed") : EVENT_TYPES.index("tool.observation") + 1
+    ]
 )
 
 #: Fields every event has; a stage cannot overwrite them.

@@ -15,25 +15,29 @@ from __future__ import annotations
 
 from clearance.engine.amend import session_pack
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.engine.types import PackData, RuleData
+
 
 class SessionGrants:
     """The grants made during one run, and the session pack they form."""
 
     def __init__(self) -> None:
-        self.rules: list[dict[str, object]] = []
+        self.rules: list[RuleData] = []
 
     def next_id(self) -> str:
         """The id the next grant gets (``grant-N``)."""
         return f"grant-{len(self.rules) + 1}"
 
-    def add(self, rule: dict[str, object]) -> dict[str, object]:
+    def add(self, rule: RuleData) -> RuleData:
         """Record a grant rule built by the engine; returns it (as it appears in the pack)."""
         if rule.get("id") != self.next_id() or rule.get("decision") != "allow":
             raise ValueError("a grant is an allow rule with the next grant id")
-        self.rules.append(dict(rule))
+        self.rules.append(rule.copy())
         return self.rules[-1]
 
-    def packs(self) -> list[dict[str, object]]:
+    def packs(self) -> list[PackData]:
         """The session pack (none before the first grant), ready for `load_policy`."""
         if not self.rules:
             return []

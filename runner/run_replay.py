@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TextIO, get_args
+from typing import TYPE_CHECKING, Literal, TextIO, cast, get_args
 
 from clearance.engine.api import load_policy
 from clearance.engine.entry import Unreplayable
@@ -35,6 +35,9 @@ from .progress import Progress, print_events, subject
 from .projection import next_request, run_header
 from .tools.toolbox import Invalid, Toolbox
 from .turn import collect
+
+if TYPE_CHECKING:
+    from clearance.engine.types import PackData, RuleData
 
 ReplayMode = Literal["trace", "dry-run", "model"]
 REPLAY_MODES: tuple[str, ...] = get_args(ReplayMode)
@@ -207,11 +210,12 @@ def _recorded_verdict(events: Sequence[Event]) -> Verdict:
     return verdict
 
 
-def _session_pack(rules: list[dict[str, object]]) -> list[dict[str, object]]:
+def _session_pack(rules: list[dict[str, object]]) -> list[PackData]:
     from .grants import SessionGrants
 
     grants = SessionGrants()
-    grants.rules = [dict(rule) for rule in rules]
+    # grant rules as the event log recorded them (the engine built each one)
+    grants.rules = [cast("RuleData", dict(rule)) for rule in rules]
     return grants.packs()
 
 

@@ -18,7 +18,7 @@ package runs such commands inside a sandbox whose profile follows the decision:
 It imports the engine's named path sets and shellparse's secret matcher (one notion of a
 secret).
 
-May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,
-``clearance.policies``. Never the runner, the hooks or the CLI (tests/test_architecture.py
-checks).
+May import: ``clearance`` (the version), ``clearance.vocab``, ``clearance.engine``,
+``clearance.shellparse``, ``clearance.policies``. Never the runner, the hooks or the CLI
+(tests/test_architecture.py checks).
 """

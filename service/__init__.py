@@ -17,9 +17,10 @@ Modules (one concept each):
 - ``dbverify``: ``clearance audit verify --db`` -- every source's chain, first bad row named.
 - ``logs``: structlog configuration of the service's structured logs.
 
-May import: ``clearance`` (the version), ``clearance.engine``, and ``clearance.hooks.gate``
-(the gate's per-line code is what ``/v1/decide`` and ``/v1/gate`` answer with); plus the
-``server`` extra's packages (uvicorn, psycopg, opentelemetry-proto). Never the CLI.
+May import: ``clearance`` (the version), ``clearance.vocab``, ``clearance.engine``, and
+``clearance.hooks.gate`` (the gate's per-line code is what ``/v1/decide`` and ``/v1/gate``
+answer with); plus the ``server`` extra's packages (uvicorn, psycopg,
+opentelemetry-proto). Never the CLI.
 Nothing on the hook path imports this package (the hook's own OTLP export is
 ``clearance.hooks.otlp``, stdlib only).
 """

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import mmap
 
-from clearance.engine.decision import DECISIONS, REASON_CODES
+from clearance.vocab import DECISIONS, REASON_CODES
 
 #: Latency histogram bucket bounds (seconds) of ``clearance_decision_duration_seconds``.
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -137,8 +137,8 @@ class WorkerMetrics:
         self.shared = shared
         self.index = index
         self._row = shared._counters(index)
-        self._decision_index = {d: i for i, d in enumerate(DECISIONS)}
-        self._reason_index = {r: i for i, r in enumerate(REASON_CODES)}
+        self._decision_index: dict[str, int] = {d: i for i, d in enumerate(DECISIONS)}
+        self._reason_index: dict[str, int] = {r: i for i, r in enumerate(REASON_CODES)}
         self._endpoint_index = {e: i for i, e in enumerate(ENDPOINTS)}
         self._status_index = {s: i for i, s in enumerate(STATUSES)}
 

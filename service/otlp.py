@@ -24,6 +24,8 @@ import time
 import urllib.error
 import urllib.request
 
+from clearance.engine.telemetry import decision_attributes
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -41,36 +43,6 @@ def logs_url(endpoint: str) -> str:
     """The OTLP/HTTP logs URL of a collector endpoint (``…/v1/logs`` added unless given)."""
     endpoint = endpoint.rstrip("/")
     return endpoint if endpoint.endswith("/v1/logs") else endpoint + "/v1/logs"
-
-
-def decision_attributes(
-    decision: ApprovalDecision,
-    intent: ToolIntent | None,
-    *,
-    agent: str | None = None,
-    user: str | None = None,
-    host: str | None = None,
-) -> dict[str, str]:
-    attributes = {
-        "clearance.decision": decision.decision,
-        "clearance.rule_id": decision.policy_id or "",
-        "clearance.reason_code": decision.reason_code,
-        "clearance.decision_id": decision.decision_id,
-        "clearance.tool": decision.tool,
-        "clearance.policy_digest": decision.policy_digest,
-        "clearance.risk": decision.risk,
-    }
-    if agent:
-        attributes["clearance.agent"] = agent
-    if user:
-        attributes["user.name"] = user
-    if host:
-        attributes["host.name"] = host
-    if decision.tool_kind == "shell" and decision.subject:
-        attributes["process.command_line"] = decision.subject
-    if intent is not None and intent.session_id:
-        attributes["session.id"] = intent.session_id
-    return attributes
 
 
 class LogExporter:
@@ -110,7 +82,13 @@ class LogExporter:
         user: str | None = None,
         host: str | None = None,
     ) -> None:
-        attributes = decision_attributes(decision, intent, agent=agent, user=user, host=host)
+        attributes = decision_attributes(
+            decision,
+            agent=agent,
+            user=user,
+            host=host,
+            session_id=intent.session_id if intent is not None else None,
+        )
         subject = " ".join(decision.subject.split())[:200]
         body = f"{decision.decision} {decision.policy_id or decision.reason_code}: {subject}"
         self.emit(time.time_ns(), decision.decision, body, attributes)

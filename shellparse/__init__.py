@@ -8,8 +8,12 @@ Neither raises on any input: errors are values.
 
 Imports are deferred: this package is on the start-up path of every hook call.
 
-May import: nothing of clearance outside ``clearance.shellparse`` (Lark only when the
-grammar's table is rebuilt). tests/test_architecture.py checks.
+The file and web tools of the agents are judged as one part each: ``tools.file_tool_facts``,
+``tools.web_tool_facts`` give their facts as ``classify`` gives a command's.
+
+May import: nothing of clearance outside ``clearance.shellparse`` but ``clearance.vocab`` (the
+closed vocabularies: classes, markers, pseudo-programs); Lark only when the grammar's table
+is rebuilt. tests/test_architecture.py checks.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import re
 
+#: Effect classes and markers (closed sets): ``clearance.vocab``, importable from here too.
+from clearance.vocab import CLASSES, MARKERS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -28,58 +31,17 @@ if TYPE_CHECKING:
     #: requests to ``call.fact``/``call.nested``.
     Handler = Callable[["HandlerCall"], None]
 
-#: Effect classes (closed set).
-CLASSES = (
-    "read_only",
-    "test",
-    "build",
-    "write",
-    "delete",
-    "network",
-    "network_read",  # with network: a query that sends nothing local (listings, fetches, plans)
-    "network_write",  # with network: sends, creates, applies, deletes, runs, uploads, publishes
-    "package_install",
-    "vcs_read",
-    "vcs_write",
-    "vcs_destructive",
-    "privilege",
-    "code_exec",
-    "remote_code_exec",
-    "secret_read",
-    "process_control",
-    "system",
-    "unknown",
-)
-
-#: Markers (closed set): what the analysis could not establish, or must flag.
-MARKERS = (
-    "parse_error",  # the text (or part of it) does not parse
-    "dynamic_program",  # the program name comes from $x, $(…), a glob…
-    "dynamic_argument",  # an argument's value is not in the text
-    "glob",  # an unquoted glob the shell expands to file names
-    "tilde",  # ~ or ~user expansion
-    "brace_expansion",  # {a,b} produced the arguments
-    "unknown_program",  # no knowledge about this program
-    "unknown_option",  # an option (or option family) the program's table does not know
-    "depth_limit",  # unwrapping stopped at the nesting bound
-    "inline_code",  # an interpreter given code on its command line (python -c, node -e, …)
-    "stdin_code",  # an interpreter reading its program from a pipe, here-doc or here-string
-    "unknown_cwd",  # a cd to an unknown place ran before: relative paths are not resolved
-    "path_modified",  # PATH was changed before: program names may resolve elsewhere
-    "env_code",  # an environment variable that makes the program run code (PAGER, LD_PRELOAD…)
-    "resolved_variable",  # a variable was replaced by the value assigned earlier in the line
-    "invalid_substitution",  # ${…} that fails when bash runs it
-    "remote",  # runs on another machine (ssh)
-    "background",  # runs in the background (&, coproc, setsid, nohup)
-    "function_body",  # inside a function definition: runs only when called
-    "truncated",  # an expansion was cut at its bound
-    "too_large",  # the input is over a size limit or its analysis over a step budget
-    "sensitive_write",  # writes where code runs later or agents take rules from (hooks, rc files)
-    "unknown_env",  # an environment variable the tables do not know rides along with the program
-    "dynamic_arithmetic",  # bash evaluates a value not in the text as arithmetic or a subscript
-    "workspace_wide",  # deletes, truncates or rewrites the workspace, every file in it, or .git
-    "unresolved_path",  # a path could not be resolved here (permission, link loop, a bound hit)
-)
+__all__ = [
+    "CLASSES",
+    "MARKERS",
+    "SCP_TARGET",
+    "CommandFacts",
+    "HandlerCall",
+    "Nested",
+    "PathFact",
+    "RedirectFact",
+    "SimpleCommandFacts",
+]
 
 
 class PathFact:

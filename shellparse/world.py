@@ -24,6 +24,7 @@ import re
 from clearance.shellparse.facts import PathFact
 from clearance.shellparse.paths import anchored_secrets, glob_to_regex, inside, secret_names
 from clearance.shellparse.resolve import Problem, Resolver, has_glob, racy, segment_regex
+from clearance.vocab import READING_PSEUDO_PROGRAMS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -315,7 +316,7 @@ class _Filters:
             self.ignore = "--no-exclude-standard" not in argv and not self.tracked
             self.ignore_files = (".gitignore",)
             self.global_ignores = True
-        elif program in ("read_file", "list"):
+        elif program in READING_PSEUDO_PROGRAMS:
             # a file tool's own filters (``Grep`` ``glob``/``type``, ``include`` fields) are
             # given to it as ``DIR/{}/GLOB`` values
             self.includes = [a.split("/{}/", 1)[1] for a in argv if "/{}/" in a]

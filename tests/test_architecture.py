@@ -17,16 +17,17 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Top-level package -> the clearance packages its modules may import ("" is the root package,
 #: which holds only the version). Every package may import itself.
 ALLOWED: dict[str, frozenset[str]] = {
-    "shellparse": frozenset(),
+    "vocab": frozenset(),
+    "shellparse": frozenset({"vocab"}),
     "policies": frozenset(),
-    "engine": frozenset({"", "shellparse", "policies"}),
-    "sandbox": frozenset({"", "engine", "shellparse", "policies"}),
-    "runner": frozenset({"", "engine", "shellparse", "policies", "sandbox"}),
-    "hooks": frozenset({"", "engine", "shellparse", "policies", "sandbox"}),
+    "engine": frozenset({"", "vocab", "shellparse", "policies"}),
+    "sandbox": frozenset({"", "vocab", "engine", "shellparse", "policies"}),
+    "runner": frozenset({"", "vocab", "engine", "shellparse", "policies", "sandbox"}),
+    "hooks": frozenset({"", "vocab", "engine", "shellparse", "policies", "sandbox"}),
     "cli": frozenset(
-        {"", "engine", "shellparse", "policies", "runner", "hooks", "sandbox", "service"}
+        {"", "vocab", "engine", "shellparse", "policies", "runner", "hooks", "sandbox", "service"}
     ),
-    "service": frozenset({"", "engine", "hooks"}),
+    "service": frozenset({"", "vocab", "engine", "hooks"}),
 }
 
 

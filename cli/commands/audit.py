@@ -19,6 +19,8 @@ import re
 import sys
 import time
 
+from clearance.vocab import DECISIONS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -101,7 +103,7 @@ class Filters:
         self.since = parse_when(since) if since else None
         self.until = parse_when(until) if until else None
         wanted = {d.strip().lower() for item in decision or () for d in item.split(",") if d}
-        unknown = wanted - {"allow", "ask", "deny"}
+        unknown = wanted - set(DECISIONS)
         if unknown:
             raise FilterError(f"--decision takes allow, ask or deny, not {sorted(unknown)}")
         self.decisions = frozenset(wanted)

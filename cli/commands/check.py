@@ -9,17 +9,14 @@ import json
 import os
 import sys
 
+from clearance.vocab import EXIT_FOR_DECISION, DecisionExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.engine.decision import ApprovalDecision
 
-EXIT_ALLOW = 0
-EXIT_INTERNAL = 1
-EXIT_USAGE = 2
-EXIT_ASK = 3
-EXIT_DENY = 4
-
-EXIT_FOR = {"allow": EXIT_ALLOW, "ask": EXIT_ASK, "deny": EXIT_DENY}
+EXIT_USAGE = DecisionExit.USAGE
+EXIT_INTERNAL = DecisionExit.INTERNAL
 
 
 def exit_status(decision: ApprovalDecision) -> int:
@@ -27,7 +24,7 @@ def exit_status(decision: ApprovalDecision) -> int:
         return EXIT_USAGE
     if decision.reason_code == "internal_error":
         return EXIT_INTERNAL
-    return EXIT_FOR[decision.decision]
+    return EXIT_FOR_DECISION[decision.decision]
 
 
 def build_intent(

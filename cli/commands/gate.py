@@ -37,6 +37,8 @@ import json
 import os
 import sys
 
+from clearance.vocab import EXIT_FOR_DECISION, DecisionExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -48,7 +50,11 @@ if TYPE_CHECKING:
 
 FORMATS = ("json", "text", "github", "sarif")
 
-EXIT_ALLOW, EXIT_INTERNAL, EXIT_USAGE, EXIT_ASK, EXIT_DENY = 0, 1, 2, 3, 4
+EXIT_ALLOW, EXIT_INTERNAL, EXIT_USAGE = (
+    DecisionExit.ALLOW,
+    DecisionExit.INTERNAL,
+    DecisionExit.USAGE,
+)
 
 
 class WorkersFailed(Exception):
@@ -185,7 +191,7 @@ def run_gate(
 
         sarif = SarifLog(directory, shown_source)
     totals = Summary()
-    worst = EXIT_ALLOW
+    worst: int = EXIT_ALLOW
     saw_policy_error = policy_error is not None
     saw_internal = False
     try:
@@ -215,9 +221,7 @@ def run_gate(
                     err.write(f"clearance gate: {problem}\n")
                     return EXIT_INTERNAL
             totals.add(decision)
-            worst = max(
-                worst, {"allow": EXIT_ALLOW, "ask": EXIT_ASK, "deny": EXIT_DENY}[decision.decision]
-            )
+            worst = max(worst, EXIT_FOR_DECISION[decision.decision])
             if sarif is not None:
                 sarif.add(decision, number)
             else:

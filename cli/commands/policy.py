@@ -377,29 +377,6 @@ def run_policy_schema() -> int:
     return 0
 
 
-#: Fields the models also accept as one string (``program: git`` for ``[git]``).
-_ONE_OR_MANY = {
-    "When": [
-        "program",
-        "argv",
-        "subcommand",
-        "flags",
-        "classes",
-        "hosts",
-        "redirects",
-        "markers",
-        "via",
-        "context",
-        "tool",
-        "only_flags",
-        "only_hosts",
-    ],
-    "PathsMatcher": ["match", "sets"],
-    "Rule": ["tools", "overrides"],
-    "PolicyFile": ["extends"],
-}
-
-
 def _one_or_many(schema: dict[str, object]) -> None:
     """Say in the schema what the models' before-validators accept: a string for a list,
     a glob or list of globs for ``paths``; name the effect classes and markers."""
@@ -409,7 +386,16 @@ def _one_or_many(schema: dict[str, object]) -> None:
     assert isinstance(defs, dict)
     top = {k: v for k, v in schema.items() if k != "$defs"}
     models = {**defs, "PolicyFile": top}
-    for model, fields in _ONE_OR_MANY.items():
+    from clearance.engine.policy_schema import WHEN_ONE_OR_MANY
+
+    #: Fields the models also accept as one string (``program: git`` for ``[git]``).
+    one_or_many = {
+        "When": list(WHEN_ONE_OR_MANY),
+        "PathsMatcher": ["match", "sets"],
+        "Rule": ["tools", "overrides"],
+        "PolicyFile": ["extends"],
+    }
+    for model, fields in one_or_many.items():
         properties = models.get(model, {}).get("properties", {})
         for field in fields:
             prop = properties.get(field)

@@ -340,9 +340,26 @@ def test_session_grant_settles_an_ask_but_never_a_deny(write_policy: Write) -> N
     assert granted.default_decision == plain.default_decision
 
 
-def test_every_fail_closed_marker_says_why_in_words() -> None:
-    """A marker without its sentence would turn a fail-closed ask into an internal error."""
-    from clearance.engine.decision import FAIL_CLOSED_MARKERS
-    from clearance.engine.evaluator import _FAIL_CLOSED_TEXT
+def test_every_fail_closed_marker_asks_with_its_reason_code_and_sentence(
+    write_policy: Write,
+) -> None:
+    """A part carrying any fail-closed marker is not allowed by an allow rule that does not name
+    it: it asks, with the marker's reason code and sentence (never an internal error)."""
+    from clearance.engine.evaluator import evaluate
+    from clearance.engine.views import Context
+    from clearance.shellparse.facts import SimpleCommandFacts
+    from clearance.vocab import FAIL_CLOSED, REASON_CODES
 
-    assert set(FAIL_CLOSED_MARKERS) <= set(_FAIL_CLOSED_TEXT)
+    policy = policy_of(write_policy(PERMISSIVE))
+    ctx = Context("Bash", "shell", "/w", "/home/u", "/w", "ls")
+    for marker, (code, sentence) in FAIL_CLOSED.items():
+        assert code in REASON_CODES
+        fact = SimpleCommandFacts(["ls"], "ls", 0, 2)
+        fact.program = fact.program_raw = "ls"
+        fact.classes.add("read_only")
+        fact.markers.add(marker)
+        decision = evaluate(policy, [fact], ctx)
+        assert (decision.decision, decision.reason_code) == ("ask", code), marker
+        assert decision.reason.startswith(sentence.format(program="ls")), marker
+        assert decision.reason.endswith(f"no rule allows the marker {marker!r}"), marker
+        assert decision.policy_id is None

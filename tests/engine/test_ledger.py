@@ -260,6 +260,40 @@ def test_torn_line_is_flagged_then_repaired_by_the_next_append(tmp_path: Path) -
     assert f"torn line of {len(torn)} bytes" in result.repairs[0][1]
 
 
+def test_the_repair_warning_goes_to_stderr_without_structlog(tmp_path: Path) -> None:
+    """The hook appends (and repairs) on its start-up path: the warning is one ``key=value``
+    line on stderr, stdout stays empty, and structlog is never imported."""
+    path = fill(tmp_path, 2)
+    with open(path, "ab") as fh:
+        fh.write(b'{"decision_id":"01TORN","seq":2,"surf')
+    probe = textwrap.dedent(
+        """
+        import sys
+        from clearance.engine.api import decide, load_policy
+        from clearance.engine.intents import ToolIntent
+        from clearance.engine.ledger import Ledger
+        cwd = sys.argv[2]
+        intent = ToolIntent("Bash", {"command": "ls"}, cwd=cwd)
+        policy = load_policy(cwd, use_cache=False, check=False)
+        Ledger(sys.argv[1]).append(decide(intent, policy, cwd=cwd), intent, surface="hook")
+        sys.stderr.write("STRUCTLOG=%s\\n" % ("structlog" in sys.modules))
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, str(path), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert proc.stdout == ""
+    assert "STRUCTLOG=False" in proc.stderr
+    warning = next(line for line in proc.stderr.splitlines() if "ledger_torn_line_repaired" in line)
+    assert warning.startswith("event='ledger_torn_line_repaired' path=")
+    assert "dropped_bytes=" in warning and "level='warning' timestamp='" in warning
+    assert verify(str(path)).ok
+
+
 def test_a_ledger_that_is_only_a_torn_line_restarts_the_chain(tmp_path: Path) -> None:
     path = tmp_path / "ledger.jsonl"
     path.write_bytes(b'{"half')

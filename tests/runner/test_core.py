@@ -405,3 +405,30 @@ def test_a_decision_the_ledger_cannot_record_is_never_executed(
     assert approval["outcome"] == "deny" and approval["audit_error"]
     assert done.of_type("tool.execution.started") == []
     assert "audit ledger" in str(done.of_type("tool.observation")[0]["content"])
+
+
+def test_the_runner_logs_its_diagnostics_as_json_on_stderr(
+    play: PlayRun, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the operator needs beside the event log: structured lines on stderr, each with
+    the run id; ``CLEARANCE_LOG_LEVEL=info`` shows how the run ended too."""
+    import json
+
+    monkeypatch.setenv("CLEARANCE_LOG_LEVEL", "info")
+    done = play("turns:\n  - error: {kind: overloaded}\n  - error: {kind: auth}\n")
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert [line["event"] for line in lines] == ["provider_error", "provider_error", "run_finished"]
+    first, second, finished = lines
+    assert (first["kind"], first["retry_in_s"], first["level"]) == ("overloaded", 0.01, "warning")
+    assert (second["kind"], second["retry_in_s"]) == ("auth", None)
+    assert finished["reason"] == "provider_error" and finished["exit_code"] == 5
+    assert {line["run_id"] for line in lines} == {done.result.run_id}
+    assert all(line["timestamp"].endswith("Z") for line in lines)
+
+
+def test_a_run_that_ends_well_prints_no_diagnostics(
+    play: PlayRun, capsys: pytest.CaptureFixture[str]
+) -> None:
+    done = play("turns:\n  - text: done\n")
+    assert done.result.reason == "final_answer"
+    assert capsys.readouterr().err == ""

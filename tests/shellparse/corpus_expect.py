@@ -25,6 +25,7 @@ import yaml
 
 from clearance.shellparse import classify
 from clearance.shellparse.facts import CommandFacts, SimpleCommandFacts
+from clearance.vocab import FAIL_CLOSED
 
 DATA = Path(__file__).parent / "data"
 CWD = WORKSPACE = "/work/proj"
@@ -43,28 +44,9 @@ DANGEROUS_CLASSES = frozenset(
         "unknown",
     )
 )
-#: Markers that say the analysis could not see what runs, or that what runs is suspect.
-FAIL_CLOSED_MARKERS = frozenset(
-    (
-        "parse_error",
-        "dynamic_program",
-        "unknown_program",
-        "unknown_option",
-        "depth_limit",
-        "inline_code",
-        "stdin_code",
-        "env_code",
-        "sensitive_write",
-        "invalid_substitution",
-        "truncated",
-        "path_modified",
-        "unknown_cwd",
-        "unknown_env",
-        "dynamic_arithmetic",
-        "workspace_wide",
-        "unresolved_path",
-    )
-)
+#: Markers that say the analysis could not see what runs, or that what runs is suspect: those
+#: that fail closed in the engine, and two a strict policy asks about.
+FAIL_CLOSED_MARKERS = frozenset(FAIL_CLOSED) | {"sensitive_write", "unknown_cwd"}
 _SET_KEYS = ("classes", "markers", "options", "via", "context", "hosts")
 _ACCESS_KEYS = ("read", "write", "delete", "exec", "unknown")
 KNOWN_KEYS = frozenset(
