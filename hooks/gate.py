@@ -221,7 +221,7 @@ def dumps(value: object) -> str:
     fast = encoder.dumps
     if fast is not None and _orjson_safe(value):
         try:
-            return fast(value).decode("utf-8")
+            return _one_line(fast(value).decode("utf-8"))
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             pass
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -229,6 +229,18 @@ def dumps(value: object) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: escaped, as orjson cannot write it either
         return json.dumps(value, separators=(",", ":"))
+    return _one_line(text)
+
+
+#: Characters JSON leaves as they are but readers split lines at (``str.splitlines``, JavaScript
+#: line terminators): written as their escapes, so one answer is always one line for everyone.
+_LINE_BREAKS = (("\x85", "\\u0085"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+
+
+def _one_line(text: str) -> str:
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        for char, escape in _LINE_BREAKS:
+            text = text.replace(char, escape)
     return text
 
 

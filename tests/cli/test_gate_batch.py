@@ -173,8 +173,18 @@ def test_an_output_line_is_compact_valid_utf8_json_of_the_value(value: object) -
     valid UTF-8, one line, and reads back as the value."""
     text = dumps({"id": value, "line": 1})
     encoded = text.encode("utf-8")  # never a lone surrogate on the way out
-    assert "\n" not in text
+    assert len(text.splitlines()) == 1  # nor any other character a reader splits lines at
     assert json.loads(encoded) == {"id": value, "line": 1}
+
+
+@pytest.mark.parametrize("char", ["\x85", "\u2028", "\u2029"])
+def test_characters_readers_split_lines_at_are_escaped(char: str) -> None:
+    """JSON leaves NEL and the Unicode line/paragraph separators as they are, but Python's
+    ``splitlines`` and JavaScript split at them: one answer must stay one line."""
+    text = dumps({"id": f"a{char}b", "line": 1})
+    assert char not in text
+    assert text.splitlines() == [text]
+    assert json.loads(text)["id"] == f"a{char}b"
 
 
 def test_a_lone_surrogate_in_a_command_is_written_escaped(tmp_path: Path, policy: str) -> None:
