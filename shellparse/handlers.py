@@ -2380,3 +2380,7 @@ def cloud_cli(
     if any(w.split("-")[0] in _CLOUD_READ for w in words[:3]):
         fact.classes.discard("system")
         fact.classes.update(("read_only", "network_read"))
+
+
+# handlers kept beside the knowledge they serve (this module is being split by family)
+from clearance.shellparse.knowledge_handlers import apt_option, gpg  # noqa: E402, F401

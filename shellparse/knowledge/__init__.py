@@ -28,10 +28,12 @@ TABLES = (
     "utilities",
     "build",
     "packages",
+    "system_packages",
     "interpreters",
     "wrappers",
     "network",
     "system",
+    "crypto",
 )
 
 _loaded: dict[str, Spec] = {}

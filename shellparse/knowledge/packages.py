@@ -933,7 +933,7 @@ SPECS = [
     ),
     # system package managers
     Spec(
-        "apt|apt-get|aptitude|dnf|yum|zypper|pacman|apk|emerge|pkg|port|snap|flatpak|nix-env",
+        "aptitude|zypper|emerge|pkg|port|snap|flatpak|nix-env",
         "package_install network system",
         subcommands={
             **shared(

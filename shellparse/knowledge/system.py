@@ -622,7 +622,7 @@ SPECS = [
         own_options=True,
     ),
     Spec(
-        "vault|pass|gopass|keepassxc-cli|bw|lpass|secret-tool|gpg|gpg2|age|sops|"
+        "vault|pass|gopass|keepassxc-cli|bw|lpass|secret-tool|age|sops|"
         "ssh-keygen|ssh-add|ssh-keyscan|ssh-copy-id|keychain|certutil|certbot|mkcert|"
         "step",
         "secret_read",
