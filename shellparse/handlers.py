@@ -880,7 +880,8 @@ def git_global(
         elif opt is not None and opt.name == "--git-dir" and value:
             # the repository's configuration (pager, hooks, fsmonitor…) is read from there
             where = resolve(value, env.cwd, c.home)
-            if not c.workspace or where != c.workspace.rstrip("/") + "/.git":
+            own = c.workspace is not None and where == c.workspace.rstrip("/") + "/.git"
+            if not own and not plain_git_dir(where):  # a bare repository read from disk
                 fact.classes.add("code_exec")
                 fact.markers.add("env_code")
     cwd = env.cwd if c.current_cwd is None else c.current_cwd
@@ -2383,4 +2384,8 @@ def cloud_cli(
 
 
 # handlers kept beside the knowledge they serve (this module is being split by family)
-from clearance.shellparse.knowledge_handlers import apt_option, gpg  # noqa: E402, F401
+from clearance.shellparse.knowledge_handlers import (  # noqa: E402, F401
+    apt_option,
+    gpg,
+    plain_git_dir,
+)

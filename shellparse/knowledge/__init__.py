@@ -16,8 +16,6 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from clearance.shellparse.spec import Spec
 
 #: The table modules, in the order lookups try them.
@@ -34,11 +32,36 @@ TABLES = (
     "network",
     "system",
     "crypto",
+    "macos",
 )
 
 _loaded: dict[str, Spec] = {}
+#: Tables whose specs are in ``_loaded`` (a module imported some other way -- by a test, by
+#: ``index_source`` -- is registered on its first lookup all the same).
+_registered: set[str] = set()
 #: How many of ``TABLES`` are in ``_loaded`` (one cell, updated in place).
 _progress = [0]
+
+
+def _load(table: str) -> None:
+    """Import one table module (by name) into the lookup table. The tables are thousands
+    of small objects that live as long as the process: collecting garbage while they are
+    built only scans them again and again."""
+    if table in _registered:
+        return
+    name = f"clearance.shellparse.knowledge.{table}"
+    if name not in sys.modules:
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            __import__(name)
+        finally:
+            if collecting:
+                gc.enable()
+    for spec in sys.modules[name].SPECS:
+        for program in spec.name.split("|"):
+            _loaded.setdefault(program, spec)
+    _registered.add(table)
 
 
 def _load_next() -> bool:
@@ -46,20 +69,7 @@ def _load_next() -> bool:
     done = _progress[0]
     if done == len(TABLES):
         return False
-    name = f"clearance.shellparse.knowledge.{TABLES[done]}"
-    # The tables are thousands of small objects that live as long as the process: collecting
-    # garbage while they are built only scans them again and again.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        __import__(name)  # the import statement's path: cheaper than importlib
-    finally:
-        if collecting:
-            gc.enable()
-    module: ModuleType = sys.modules[name]
-    for spec in module.SPECS:
-        for program in spec.name.split("|"):
-            _loaded.setdefault(program, spec)
+    _load(TABLES[done])
     _progress[0] = done + 1
     return True
 
@@ -182,23 +192,6 @@ COMMAND_STRING_VARIABLES = frozenset(
         "GIT_ASKPASS",
     )
 )
-
-
-def _load(table: str) -> None:
-    """Import one table module (by name) into the lookup table."""
-    name = f"clearance.shellparse.knowledge.{table}"
-    if name in sys.modules:
-        return
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        __import__(name)
-    finally:
-        if collecting:
-            gc.enable()
-    for spec in sys.modules[name].SPECS:
-        for program in spec.name.split("|"):
-            _loaded.setdefault(program, spec)
 
 
 #: The generated index, once imported (one cell: the module stays unimported until a

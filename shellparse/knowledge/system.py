@@ -248,7 +248,7 @@ SPECS = [
         "grub-install|grub-mkconfig|efibootmgr|setenforce|setsebool|aa-disable|"
         "apparmor_parser|auditctl|timedatectl|hostnamectl|localectl|iptables|ip6tables|"
         "nft|ufw|firewall-cmd|tc|ip|ifconfig|route|arp|iwconfig|nmcli|ifup|ifdown|"
-        "brctl|ethtool|setcap|scutil|networksetup|defaults|csrutil|spctl|tmutil|"
+        "brctl|ethtool|setcap|scutil|networksetup|csrutil|spctl|tmutil|"
         "diskutil|pmset|softwareupdate|nvram",
         "system",
     ),
