@@ -41,6 +41,7 @@ REASON_CODES = (
     "unknown_environment",  # an environment variable nothing knows about rides along
     "workspace_wide",  # the whole workspace (every file in it, or .git) would be destroyed
     "unresolved_path",  # a path could not be resolved on this machine (permission, loop, bound)
+    "archive_escape",  # an extracted archive holds a member that lands outside its destination
 )
 
 #: Markers that can never be allowed by a default or by a rule that does not name them,
@@ -62,6 +63,7 @@ FAIL_CLOSED_MARKERS = {
     "dynamic_arithmetic": "dynamic_command",
     "workspace_wide": "workspace_wide",
     "unresolved_path": "unresolved_path",
+    "archive_escape": "archive_escape",
 }
 
 RISKS = ("low", "medium", "high", "critical")

@@ -45,6 +45,8 @@ _FAIL_CLOSED_TEXT = {
     "dynamic_arithmetic": "bash evaluates a value not in the text as arithmetic ($(…) in it runs)",
     "unresolved_path": "a path it uses cannot be resolved here (its value is not known before it "
     "runs, or a permission, a link loop or a bound stopped the resolution)",
+    "archive_escape": "the archive it extracts holds a member that would land outside the "
+    "destination (an absolute name, '..', or a link pointing out)",
 }
 
 

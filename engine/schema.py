@@ -35,6 +35,7 @@ ReasonCode = Literal[
     "unknown_environment",
     "workspace_wide",
     "unresolved_path",
+    "archive_escape",
 ]
 Risk = Literal["low", "medium", "high", "critical"]
 

@@ -63,6 +63,7 @@ MARKERS = (
     "dynamic_arithmetic",  # bash evaluates a value not in the text as arithmetic or a subscript
     "workspace_wide",  # deletes, truncates or rewrites the workspace, every file in it, or .git
     "unresolved_path",  # a path could not be resolved here (permission, link loop, a bound hit)
+    "archive_escape",  # an extracted archive holds a member landing outside its destination
 )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from clearance.shellparse import archives
 from clearance.shellparse.expand import DYNAMIC
 from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES
 from clearance.shellparse.paths import inside, resolve
@@ -750,6 +751,7 @@ def tar(
             c.add_path(fact, archive, "read", env, source="option")
         if "--to-stdout" not in names:
             c.add_path(fact, directory or ".", "write", env, source="option")
+            archives.record(c, fact, archive, directory, env, "tar", c.current_cwd)
         if "--absolute-names" in names:
             fact.classes.add("system")
     elif archive is not None and not remote:
@@ -2388,4 +2390,5 @@ from clearance.shellparse.knowledge_handlers import (  # noqa: E402, F401
     apt_option,
     gpg,
     plain_git_dir,
+    unzip,
 )

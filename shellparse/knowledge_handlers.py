@@ -150,3 +150,25 @@ def plain_git_dir(path: str | None) -> bool:
     except (OSError, UnicodeDecodeError):
         return False
     return True
+
+
+def unzip(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """unzip: listing, testing and printing (``-l -t -v -Z -p``) write nothing; extracting
+    writes the archive's members under ``-d`` (``shellparse.archives``)."""
+    from clearance.shellparse import archives
+
+    names = {opt.name for opt, _, _ in parsed.options if opt is not None}
+    if names & {"-l", "-t", "-v", "-Z", "-p"}:
+        fact.classes.discard("write")
+        return
+    archive = parsed.operands[0] if parsed.operands else None
+    destination = next((v for o, _, v in parsed.options if o is not None and o.name == "-d"), None)
+    archives.record(c, fact, archive, destination, env, "zip", c.current_cwd)

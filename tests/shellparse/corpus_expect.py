@@ -63,6 +63,7 @@ FAIL_CLOSED_MARKERS = frozenset(
         "dynamic_arithmetic",
         "workspace_wide",
         "unresolved_path",
+        "archive_escape",
     )
 )
 _SET_KEYS = ("classes", "markers", "options", "via", "context", "hosts")
