@@ -1146,7 +1146,10 @@ def make(
     env: Env,
     nested: list[Nested],
 ) -> None:
-    """``make VAR=value`` overrides the Makefile; ``SHELL=prog`` runs every recipe with it."""
+    """``make VAR=value`` overrides the Makefile; ``SHELL=prog`` runs every recipe with it.
+    A target named for publishing (``deploy``, ``release``) is a network write."""
+    if not _has(fact, "--just-print"):
+        publishes(fact, parsed.operands)
     for value in parsed.operands:
         name, eq, setting = value.partition("=")
         if eq and name.strip() in _MAKE_SHELL_VARIABLES:
@@ -2390,5 +2393,7 @@ from clearance.shellparse.knowledge_handlers import (  # noqa: E402, F401
     apt_option,
     gpg,
     plain_git_dir,
+    publishes,
+    task_runner,
     unzip,
 )

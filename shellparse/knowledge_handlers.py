@@ -172,3 +172,41 @@ def unzip(
     archive = parsed.operands[0] if parsed.operands else None
     destination = next((v for o, _, v in parsed.options if o is not None and o.name == "-d"), None)
     archives.record(c, fact, archive, destination, env, "zip", c.current_cwd)
+
+
+#: Options of task runners (just, go-task) that print the recipes and run none.
+_TASK_LISTING = frozenset(("--list", "--summary", "--show", "--dump", "--variables"))
+#: Recipe and target names that publish: a network write (``make deploy``, ``just release``).
+_PUBLISHING = ("deploy", "publish", "release", "upload", "ship")
+
+
+def publishes(fact: SimpleCommandFacts, targets: list[str]) -> None:
+    """Recipes or targets named for publishing (``deploy``, ``publish:npm``, ``release-prod``)
+    send the project somewhere: network writes, whatever else they do."""
+    for target in targets:
+        if "=" in target:
+            continue  # ``make VAR=value``
+        name = target.lower()
+        if any(name == p or name.startswith((p + ":", p + "-", p + "_")) for p in _PUBLISHING):
+            fact.classes.update(("network", "network_write"))
+            return
+
+
+def task_runner(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """just / go-task: listing the recipes runs none (read only); a recipe named for
+    publishing is a network write; ``--command`` is unwrapped by the table."""
+    names = {opt.name for opt, _, _ in parsed.options if opt is not None}
+    if names & _TASK_LISTING and "--command" not in names:
+        fact.classes.discard("build")
+        fact.classes.add("read_only")
+        return
+    if "--command" not in names:
+        publishes(fact, parsed.operands)

@@ -278,6 +278,27 @@ TWINS = [
         "apt-cache policy git",
     ),
     (
+        "build/publishing-target",
+        "make deploy",
+        "ask",
+        "default/ask-network",
+        "make build",
+    ),
+    (
+        "build/publishing-recipe",
+        "just release-prod",
+        "ask",
+        "default/ask-network",
+        "just test",
+    ),
+    (
+        "build/deno-task-name",
+        "deno task dev",
+        "ask",
+        "default/ask-code-exec",
+        "deno task test",
+    ),
+    (
         "crypto/gpg-guess",
         "gpg secrets.gpg",
         "deny",
