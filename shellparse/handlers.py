@@ -2396,4 +2396,5 @@ from clearance.shellparse.knowledge_handlers import (  # noqa: E402, F401
     publishes,
     task_runner,
     unzip,
+    uv_version,
 )

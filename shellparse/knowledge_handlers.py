@@ -210,3 +210,20 @@ def task_runner(
         return
     if "--command" not in names:
         publishes(fact, parsed.operands)
+
+
+def uv_version(
+    c: Classifier,
+    fact: SimpleCommandFacts,
+    args: Args,
+    flags: Flags,
+    parsed: ParsedArgs,
+    env: Env,
+    nested: list[Nested],
+) -> None:
+    """``uv version`` prints; ``--bump`` or a new version given writes ``pyproject.toml``."""
+    bumps = any(opt is not None and opt.name == "--bump" for opt, _, _ in parsed.options)
+    dry = any(opt is not None and opt.name == "--dry-run" for opt, _, _ in parsed.options)
+    if (bumps or parsed.operands) and not dry:
+        fact.classes.add("write")
+        c.add_path(fact, "pyproject.toml", "write", env, cwd=c.current_cwd)

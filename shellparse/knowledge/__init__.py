@@ -260,8 +260,9 @@ def main() -> int:
     import os
 
     path = os.path.join(os.path.dirname(__file__), "_index.py")
+    text = index_source()  # first: a table that fails to import leaves the index as it was
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(index_source())
+        fh.write(text)
     print(f"wrote {path}")
     return 0
 
