@@ -12,6 +12,7 @@ closed world, ``unknown_option``.
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import crypto
 from clearance.shellparse.spec import Opt, Spec, opts
 
 #: The operations that only read public material or metadata (and print).
@@ -53,7 +54,7 @@ SPECS = [
         "gpg|gpg2",
         "",
         operands="read",
-        handler="gpg",
+        handler=crypto.gpg,
         options=[
             *opts(READS, adds="read_only"),
             Opt("-o/--output", value="required", role="write"),

@@ -7,6 +7,7 @@ clearance cannot see: ``code_exec``), inline code (``inline_code``), or standard
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import interpreters, packages
 from clearance.shellparse.spec import Opt, Spec, opts
 
 _SHELL_OPTIONS = [
@@ -139,7 +140,7 @@ SPECS = [
         options=_SHELL_OPTIONS,
         flags=_SHELL_FLAGS,
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
     ),
     Spec("source|.", "code_exec", operands=("exec", "none"), permute=False),
     Spec(
@@ -147,7 +148,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             Opt("-c", value="required", role="code", ends=True),
             Opt("-m", value="required", role="module", ends=True),
@@ -160,7 +161,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             Opt("-e/--eval", value="required", role="code", ends=True),
             Opt("-p/--print", value="required", role="code", ends=True),
@@ -191,7 +192,7 @@ SPECS = [
                 "",
                 operands=("exec", "none"),
                 permute=False,
-                handler="interpreter",
+                handler=interpreters.interpreter,
                 flags=_DENO_RUN_FLAGS,
             ),
             "eval": Spec("eval", "code_exec", operands="code"),
@@ -209,7 +210,7 @@ SPECS = [
                 "task",
                 "code_exec",
                 permute=False,
-                handler="npm_run",
+                handler=packages.npm_run,
                 flags="-c/--config= --cwd= -r/--recursive -f/--filter= -q/--quiet",
             ),
             "install": Spec("install", "package_install"),
@@ -227,7 +228,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             Opt("-e", value="required", role="code"),
             Opt("-E", value="required", role="code"),
@@ -243,7 +244,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             Opt("-e", value="required", role="code"),
             Opt("-r", value="required", adds="code_exec"),
@@ -258,7 +259,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             *opts("-r -B -R -E", value="required", role="code"),
             *opts("-f -F -z", value="required", role="exec"),
@@ -275,7 +276,7 @@ SPECS = [
             "",
             operands=("exec", "none"),
             permute=False,
-            handler="interpreter",
+            handler=interpreters.interpreter,
             options=opts(code_options, value="required", role="code"),
         )
         for names, code_options in (

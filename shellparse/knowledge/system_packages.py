@@ -12,6 +12,7 @@ handler: the ``*::Pre-Invoke``/``Post-Invoke``/``Pre-Install-Pkgs`` hooks are sh
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import system_packages
 from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _INSTALL = "package_install network network_write system"
@@ -73,7 +74,7 @@ def _apt(name: str) -> Spec:
         _INSTALL,
         options=_APT_OPTIONS,
         flags=_APT_COMMON,
-        handler="apt_option",
+        handler=system_packages.apt_option,
         subcommands={
             **shared(_APT_QUERIES, _READ, flags=_APT_COMMON, options=_APT_OPTIONS),
             **shared(("update",), _REFRESH, flags=_APT_COMMON, options=_APT_OPTIONS),
@@ -91,21 +92,21 @@ def _apt(name: str) -> Spec:
                 _INSTALL,
                 flags=_APT_COMMON,
                 options=_APT_OPTIONS,
-                handler="apt_option",
+                handler=system_packages.apt_option,
             ),
             **shared(
                 ("remove", "purge", "autoremove", "autopurge", "clean", "autoclean"),
                 _REMOVE,
                 flags=_APT_COMMON,
                 options=_APT_OPTIONS,
-                handler="apt_option",
+                handler=system_packages.apt_option,
             ),
             **shared(
                 ("download", "source"),
                 "network network_read write",
                 flags=_APT_COMMON,
                 options=_APT_OPTIONS,
-                handler="apt_option",
+                handler=system_packages.apt_option,
             ),
             **shared(("edit-sources",), "system write", flags=_APT_COMMON),
         },
@@ -266,7 +267,7 @@ SPECS = [
         _READ,
         options=_APT_OPTIONS,
         flags=_APT_COMMON,
-        handler="apt_option",
+        handler=system_packages.apt_option,
         subcommands=shared(_APT_QUERIES, _READ, flags=_APT_COMMON, options=_APT_OPTIONS),
         default=sub("apt-cache", "unknown"),
     ),
