@@ -882,7 +882,7 @@ INDEX = {
     'ssh': 'network',
     'ssh-add': 'system',
     'ssh-copy-id': 'system',
-    'ssh-keygen': 'system',
+    'ssh-keygen': 'crypto',
     'ssh-keyscan': 'system',
     'sshpass': 'wrappers',
     'stack': 'build',

@@ -101,3 +101,17 @@ SPECS = [
         "--help --version",
     ),
 ]
+
+SPECS += [
+    Spec(
+        "ssh-keygen",
+        "",
+        handler=crypto.ssh_keygen,
+        options=[
+            # a PKCS#11 or FIDO provider is a library ssh-keygen loads: code
+            *opts("-D -w", value="required", adds="code_exec"),
+        ],
+        flags="-f= -t= -b= -N= -P= -C= -E= -a= -O= -n= -I= -V= -z= -Z= -m= -q -v -l -B -y -e "
+        "-i -F= -H -R= -L -p -c -k -u -s= -h -r= -Y= -U -K -A -M= -G= -T= -x -g -o -Q -X",
+    ),
+]
