@@ -347,6 +347,26 @@ _UV_FLAGS = (
     "--no-build-isolation --no-sources --managed-python --no-managed-python -h/--help "
     "-V/--version"
 )
+#: conda/mamba options that choose the environment, channels and how it prints (a channel
+#: is where code comes from: installs ask anyway).
+_CONDA_FLAGS = (
+    "-y/--yes --dry-run -q/--quiet -v/--verbose --json --offline -c/--channel= "
+    "--override-channels --strict-channel-priority --no-deps --only-deps --freeze-installed "
+    "--update-deps --all --no-pin --force-reinstall --copy --clone= --file= --explicit "
+    "--export --md5 --revisions --show-channel-urls --canonical --full-name --no-pip "
+    "-f/--full-name --use-local --solver= --experimental-solver= --no-default-packages "
+    "--no-banner -h/--help -V/--version --override-frozen --satisfied-skip-solve "
+    "--platform= --subdir= --repodata-fn= --insecure --no-channel-priority --debug "
+    "--console= --no-rc"
+)
+_CONDA_OPTIONS = [*opts("-n/--name -p/--prefix", value="required")]
+#: rustup's toolchain selection and output options.
+_RUSTUP_FLAGS = (
+    "--toolchain= --profile= -c/--component= -t/--target= --no-self-update --force "
+    "--force-non-host --allow-downgrade -v/--verbose -q/--quiet --installed --default "
+    "--path= --nonexistent -h/--help -V/--version"
+)
+
 #: Options of uv's project commands (add, remove, sync, lock, export, tree, version, init,
 #: venv, pip …) that choose what is resolved, where, and how it is printed.
 _UV_PROJECT = _UV_FLAGS + (
@@ -679,13 +699,13 @@ SPECS = [
         "conda|mamba|micromamba",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "create": sub("create", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "remove": sub("remove", "package_install write"),
-            "list": sub("list", "read_only"),
-            "info": sub("info", "read_only"),
-            "search": sub("search", "read_only network"),
+            "install": sub("install", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "create": sub("create", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "update": sub("update", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "remove": sub("remove", "package_install write", _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "list": sub("list", "read_only", _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "info": sub("info", "read_only", _CONDA_FLAGS + " -e/--envs -s/--system"),
+            "search": sub("search", "read_only network", _CONDA_FLAGS, options=_CONDA_OPTIONS),
             "run": sub(
                 "run",
                 "",
@@ -697,6 +717,7 @@ SPECS = [
             "deactivate": sub("deactivate", "read_only"),
             "env": sub("env", "read_only"),
         },
+        flags=_CONDA_FLAGS,
         default=sub("conda", "unknown"),
     ),
     # Rust, Go and other ecosystems
@@ -822,13 +843,25 @@ SPECS = [
     Spec(
         "rustup",
         "package_install network",
+        flags=_RUSTUP_FLAGS,
         subcommands={
             "show": sub("show", "read_only"),
             "which": sub("which", "read_only"),
             "--version": sub("--version", "read_only"),
             "run": sub("run", "", operands=("none", "command"), permute=False),
+            # listing what is installed reads; adding and removing install
+            **{
+                name: sub(
+                    name,
+                    "package_install network",
+                    _RUSTUP_FLAGS,
+                    subcommands={"list": sub("list", "read_only", _RUSTUP_FLAGS)},
+                    default=sub(name, "package_install network", _RUSTUP_FLAGS),
+                )
+                for name in ("toolchain", "target", "component")
+            },
         },
-        default=sub("rustup", "package_install network"),
+        default=sub("rustup", "package_install network", _RUSTUP_FLAGS),
     ),
     Spec(
         "go",
