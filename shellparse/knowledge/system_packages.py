@@ -95,7 +95,7 @@ def _apt(name: str) -> Spec:
                 handler=system_packages.apt_option,
             ),
             **shared(
-                ("remove", "purge", "autoremove", "autopurge", "clean", "autoclean"),
+                ("remove", "purge", "autoremove", "autopurge", "clean", "autoclean", "dist-clean"),
                 _REMOVE,
                 flags=_APT_COMMON,
                 options=_APT_OPTIONS,
@@ -162,7 +162,9 @@ _DNF_COMMON = (
     "--requires --provides --list --info -i -l --queryformat/--qf= --userinstalled "
     "--downgrades --duplicates --leaves --unneeded --installonly --location --tree "
     "--alldeps --resolve --recursive --changelogs --source --srpm --urls --help -h "
-    "--version --comment="
+    "--version --comment= --add-repo= --set-enabled --set-disabled --enable --disable --dump "
+    "--since= --count= --download-metadata --newest-only --remote-time --norepopath "
+    "--deplist --skip-unavailable --spec --define= -p= --url"
 )
 
 
@@ -198,6 +200,10 @@ def _dnf(name: str) -> Spec:
                     "version",
                     "alias",
                     "needs-restarting",
+                    "changelog",
+                    "ls",
+                    "rq",
+                    "info",
                 ),
                 _READ,
                 _DNF_COMMON,
@@ -220,13 +226,27 @@ def _dnf(name: str) -> Spec:
                     "swap",
                     "download",
                     "upgrade-minimal",
+                    "in",
+                    "system-upgrade",
+                    "reposync",
+                    "grp",
                 ),
                 _INSTALL,
                 _DNF_COMMON,
                 options=_DNF_OPTIONS,
             ),
             **shared(
-                ("remove", "erase", "autoremove", "clean", "groupremove", "mark"),
+                (
+                    "remove",
+                    "rm",
+                    "erase",
+                    "autoremove",
+                    "clean",
+                    "groupremove",
+                    "mark",
+                    "versionlock",
+                    "config-manager",
+                ),
                 _REMOVE,
                 _DNF_COMMON,
                 options=_DNF_OPTIONS,
