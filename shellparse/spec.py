@@ -67,6 +67,20 @@ def _checked_family(pattern: str) -> str:
     return pattern
 
 
+def _split_families(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The families of ``text``, checked: ``(prefixes of the PREFIX* ones, other patterns)``."""
+    prefixes: list[str] = []
+    others: list[str] = []
+    for pattern in text.split():
+        _checked_family(pattern)
+        head = pattern[:-1]
+        if pattern.endswith("*") and not any(c in head for c in "*?[\\"):
+            prefixes.append(head)
+        else:
+            others.append(pattern)
+    return tuple(prefixes), tuple(others)
+
+
 class Opt:
     """One option under all its spellings (``-r -R --recursive``, or ``-r/-R/--recursive``).
 
@@ -202,7 +216,7 @@ class Spec:
     ) -> None:
         self.name = name
         #: Checked (and compiled) on first use, not at import: tables load on the hook path.
-        self.families: tuple[str, ...] | str = families
+        self.families: tuple[tuple[str, ...], tuple[str, ...]] | str = families
         self.own_options = own_options
         self.prints_help = prints_help
         self.classes = frozenset(classes.split())
@@ -221,11 +235,15 @@ class Spec:
 
     def in_family(self, spelling: str) -> bool:
         """Whether ``spelling`` (an option's name, without ``=value``) belongs to a harmless
-        family of this spec."""
+        family of this spec. The patterns are checked and split on first use: a ``PREFIX*``
+        family is a ``startswith`` over one tuple, only the others are matched as globs."""
         families = self.families
         if isinstance(families, str):
-            families = self.families = tuple(_checked_family(p) for p in families.split())
-        return any(fnmatchcase(spelling, pattern) for pattern in families)
+            families = self.families = _split_families(families)
+        prefixes, others = families
+        if prefixes and spelling.startswith(prefixes):
+            return True
+        return bool(others) and any(fnmatchcase(spelling, pattern) for pattern in others)
 
     @property
     def options(self) -> dict[str, Opt]:

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         "unknown_environment",
         "workspace_wide",
         "unresolved_path",
+        "archive_escape",
     ]
     EffectClass: TypeAlias = Literal[
         "read_only",
@@ -96,6 +97,7 @@ if TYPE_CHECKING:
         "dynamic_arithmetic",
         "workspace_wide",
         "unresolved_path",
+        "archive_escape",
     ]
     Access: TypeAlias = Literal["read", "write", "delete", "exec", "unknown"]
     ToolKind: TypeAlias = Literal[
@@ -138,6 +140,7 @@ REASON_CODES: dict[ReasonCode, str] = {
     "unknown_environment": "an environment variable nothing knows about rides along",
     "workspace_wide": "the whole workspace (every file in it, or .git) would be destroyed",
     "unresolved_path": "a path could not be resolved on this machine (permission, loop, bound)",
+    "archive_escape": "an extracted archive holds a member that lands outside its destination",
 }
 
 # -- command facts ---------------------------------------------------------------------------
@@ -193,6 +196,7 @@ MARKERS: dict[Marker, str] = {
     "dynamic_arithmetic": "bash evaluates a value not in the text as arithmetic or a subscript",
     "workspace_wide": "deletes, truncates or rewrites the workspace, every file in it, or .git",
     "unresolved_path": "a path could not be resolved here (permission, link loop, a bound hit)",
+    "archive_escape": "an extracted archive holds a member landing outside its destination",
 }
 
 #: Markers that can never be allowed by a default or by a rule that does not name them, in
@@ -249,6 +253,11 @@ FAIL_CLOSED: dict[Marker, tuple[ReasonCode, str]] = {
         "unresolved_path",
         "a path it uses cannot be resolved here (its value is not known before it runs, or a "
         "permission, a link loop or a bound stopped the resolution)",
+    ),
+    "archive_escape": (
+        "archive_escape",
+        "the archive it extracts holds a member that would land outside the destination (an "
+        "absolute name, '..', or a link pointing out)",
     ),
 }
 

@@ -9,7 +9,7 @@ from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_v
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from clearance.shellparse.facts import HandlerCall
+    from clearance.shellparse.facts import HandlerCall, SimpleCommandFacts
 
 
 #: Options that make a formatter report instead of rewriting (canonical spellings).
@@ -42,8 +42,11 @@ _MAKE_SHELL_VARIABLES = frozenset(("SHELL", "MAKESHELL", ".SHELLFLAGS", "MAKEFLA
 
 
 def make(call: HandlerCall) -> None:
-    """``make VAR=value`` overrides the Makefile; ``SHELL=prog`` runs every recipe with it."""
+    """``make VAR=value`` overrides the Makefile; ``SHELL=prog`` runs every recipe with it.
+    A target named for publishing (``deploy``, ``release``) is a network write."""
     c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    if not _has(fact, "--just-print"):
+        publishes(fact, parsed.operands)
     for value in parsed.operands:
         name, eq, setting = value.partition("=")
         if eq and name.strip() in _MAKE_SHELL_VARIABLES:
@@ -172,3 +175,34 @@ def cmake_tool(call: HandlerCall) -> None:
     else:
         # tar, server, a command not listed: what it does is not known
         fact.classes.add("code_exec")
+
+
+#: Options of task runners (just, go-task) that print the recipes and run none.
+_TASK_LISTING = frozenset(("--list", "--summary", "--show", "--dump", "--variables"))
+#: Recipe and target names that publish: a network write (``make deploy``, ``just release``).
+_PUBLISHING = ("deploy", "publish", "release", "upload", "ship")
+
+
+def publishes(fact: SimpleCommandFacts, targets: list[str]) -> None:
+    """Recipes or targets named for publishing (``deploy``, ``publish:npm``, ``release-prod``)
+    send the project somewhere: network writes, whatever else they do."""
+    for target in targets:
+        if "=" in target:
+            continue  # ``make VAR=value``
+        name = target.lower()
+        if any(name == p or name.startswith((p + ":", p + "-", p + "_")) for p in _PUBLISHING):
+            fact.classes.update(("network", "network_write"))
+            return
+
+
+def task_runner(call: HandlerCall) -> None:
+    """just / go-task: listing the recipes runs none (read only); a recipe named for
+    publishing is a network write; ``--command`` is unwrapped by the table."""
+    fact, parsed = call.fact, call.parsed
+    names = {opt.name for opt, _, _ in parsed.options if opt is not None}
+    if names & _TASK_LISTING and "--command" not in names:
+        fact.classes.discard("build")
+        fact.classes.add("read_only")
+        return
+    if "--command" not in names:
+        publishes(fact, parsed.operands)

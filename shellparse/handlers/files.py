@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from clearance.shellparse import archives
 from clearance.shellparse.expand import DYNAMIC
 from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_values
 from clearance.shellparse.handlers.interpreters import environment_read
@@ -522,10 +523,24 @@ def tar(call: HandlerCall) -> None:
             c.add_path(fact, archive, "read", env, source="option")
         if "--to-stdout" not in names:
             c.add_path(fact, directory or ".", "write", env, source="option")
+            archives.record(c, fact, archive, directory, env, "tar", c.current_cwd)
         if "--absolute-names" in names:
             fact.classes.add("system")
     elif archive is not None and not remote:
         c.add_path(fact, archive, "read", env, source="option")
+
+
+def unzip(call: HandlerCall) -> None:
+    """unzip: listing, testing and printing (``-l -t -v -Z -p``) write nothing; extracting
+    writes the archive's members under ``-d`` (``shellparse.archives``)."""
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    names = {opt.name for opt, _, _ in parsed.options if opt is not None}
+    if names & {"-l", "-t", "-v", "-Z", "-p"}:
+        fact.classes.discard("write")
+        return
+    archive = parsed.operands[0] if parsed.operands else None
+    destination = next((v for o, _, v in parsed.options if o is not None and o.name == "-d"), None)
+    archives.record(c, fact, archive, destination, env, "zip", c.current_cwd)
 
 
 def dd(call: HandlerCall) -> None:

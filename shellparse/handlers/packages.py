@@ -69,3 +69,13 @@ def npx(call: HandlerCall) -> None:
     for opt, _, value in parsed.options:
         if opt is not None and opt.name in ("-c", "--call") and value:
             nested.append(_nested("npx -c", shell=value))
+
+
+def uv_version(call: HandlerCall) -> None:
+    """``uv version`` prints; ``--bump`` or a new version given writes ``pyproject.toml``."""
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    bumps = any(opt is not None and opt.name == "--bump" for opt, _, _ in parsed.options)
+    dry = any(opt is not None and opt.name == "--dry-run" for opt, _, _ in parsed.options)
+    if (bumps or parsed.operands) and not dry:
+        fact.classes.add("write")
+        c.add_path(fact, "pyproject.toml", "write", env, cwd=c.current_cwd)

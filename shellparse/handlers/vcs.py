@@ -82,7 +82,8 @@ def git_global(call: HandlerCall) -> None:
         elif opt is not None and opt.name == "--git-dir" and value:
             # the repository's configuration (pager, hooks, fsmonitor…) is read from there
             where = resolve(value, env.cwd, c.home)
-            if not c.workspace or where != c.workspace.rstrip("/") + "/.git":
+            own = c.workspace is not None and where == c.workspace.rstrip("/") + "/.git"
+            if not own and not plain_git_dir(where):  # a bare repository read from disk
                 fact.classes.add("code_exec")
                 fact.markers.add("env_code")
     cwd = env.cwd if c.current_cwd is None else c.current_cwd
@@ -239,3 +240,77 @@ def git_clone(call: HandlerCall) -> None:
         name = name[:-4] if name.endswith(".git") else name
         if name:
             c.add_path(fact, name, "write", env)
+
+
+#: Bounds on what is read of a repository named by ``--git-dir``.
+_GIT_CONFIG_BYTES = 64 * 1024
+_GIT_HOOKS_LISTED = 256
+
+
+def _git_config_keys(text: str) -> list[str] | None:
+    """The keys (``section.subsection.name``, lower case) a git configuration file sets, or
+    ``None`` when a line is not understood (fail closed)."""
+    keys: list[str] = []
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line[0] == "[":
+            end = line.find("]")
+            if end < 0:
+                return None
+            header = line[1:end].strip()
+            name, _, sub = header.partition(" ")
+            sub = sub.strip()
+            if sub:
+                if len(sub) < 2 or sub[0] != '"' or sub[-1] != '"':
+                    return None
+                section = f"{name}.{sub[1:-1]}"
+            else:
+                section = name
+            line = line[end + 1 :].strip()
+            if not line or line[0] in "#;":
+                continue
+        if not section:
+            return None
+        name = line.split("=", 1)[0].strip()
+        if not name or not all(ch.isalnum() or ch == "-" for ch in name):
+            return None
+        keys.append(f"{section}.{name}".lower())
+    return keys
+
+
+def plain_git_dir(path: str | None) -> bool:
+    """Whether the repository at ``path`` (a ``--git-dir``, resolved) is one git can be run
+    against without running anything it names: its ``config`` (read now, bounded) sets no key
+    that names a program or pulls in another file, it shares no configuration through a
+    ``commondir``, and its ``hooks`` holds only git's ``*.sample`` files. Anything unreadable,
+    too large or not understood is not plain."""
+    import os
+
+    if not path or not os.path.isdir(path):
+        return False
+    try:
+        if os.path.lexists(os.path.join(path, "commondir")):
+            return False
+        config = os.path.join(path, "config")
+        if os.path.lexists(config):
+            if os.path.islink(config) or os.path.getsize(config) > _GIT_CONFIG_BYTES:
+                return False
+            with open(config, encoding="utf-8", errors="strict") as handle:
+                keys = _git_config_keys(handle.read(_GIT_CONFIG_BYTES))
+            if keys is None or any(GIT_CODE_KEYS.rx.fullmatch(key) for key in keys):
+                return False
+        hooks = os.path.join(path, "hooks")
+        if os.path.lexists(hooks):
+            if os.path.islink(hooks) or not os.path.isdir(hooks):
+                return False
+            names = os.listdir(hooks)
+            if len(names) > _GIT_HOOKS_LISTED:
+                return False
+            if any(not name.endswith(".sample") for name in names):
+                return False
+    except (OSError, UnicodeDecodeError):
+        return False
+    return True

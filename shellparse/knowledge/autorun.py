@@ -16,6 +16,8 @@ matches ``web/.vscode/tasks.json`` too, for nested projects); ``*`` stays in one
 
 from __future__ import annotations
 
+from clearance.shellparse.knowledge.patterns import Split, first, split, star_match
+
 ECOSYSTEMS: dict[str, tuple[str, ...]] = {
     "python": (
         "conftest.py",
@@ -184,55 +186,48 @@ ECOSYSTEMS: dict[str, tuple[str, ...]] = {
 }
 
 
-_GLOB = frozenset("*?[")
-#: Built on first use: names (a component anywhere), component globs, multi-component paths.
-_INDEX: list[tuple[frozenset[str], tuple[str, ...], tuple[tuple[str, ...], ...]]] = []
+__all__ = ["ECOSYSTEMS", "autorun_index", "ecosystem_of", "runs_later", "star_match"]
+
+#: Patterns over several components, by their first (literal) component:
+#: ``(ecosystem's position, the components, ecosystem)``.
+PathIndex = dict[str, tuple[tuple[int, tuple[str, ...], str], ...]]
 
 
-def _index() -> tuple[frozenset[str], tuple[str, ...], tuple[tuple[str, ...], ...]]:
-    if not _INDEX:
-        names: set[str] = set()
-        globs: list[str] = []
-        paths: list[tuple[str, ...]] = []
-        for patterns in ECOSYSTEMS.values():
-            for pattern in patterns:
-                if "/" in pattern:
-                    paths.append(tuple(pattern.split("/")))
-                elif _GLOB.intersection(pattern):
-                    globs.append(pattern)
-                else:
-                    names.add(pattern)
-        _INDEX.append((frozenset(names), tuple(globs), tuple(paths)))
-    return _INDEX[0]
+def autorun_index() -> tuple[Split, PathIndex]:
+    """``ECOSYSTEMS`` as dictionaries (written into the generated ``_index`` by
+    ``python -m clearance.shellparse.knowledge``): one-component patterns split by
+    ``patterns.split`` with the ecosystem's position, and the multi-component ones by their
+    first component, which must be literal."""
+    names: list[tuple[str, str]] = []
+    positions: list[int] = []
+    paths: dict[str, list[tuple[int, tuple[str, ...], str]]] = {}
+    for position, (ecosystem, patterns) in enumerate(ECOSYSTEMS.items()):
+        for pattern in patterns:
+            if "/" in pattern:
+                head, *rest = pattern.split("/")
+                if "*" in head or not rest:
+                    raise ValueError(f"autorun pattern {pattern!r}: the first component is a glob")
+                paths.setdefault(head, []).append((position, (head, *rest), ecosystem))
+            else:
+                names.append((pattern, ecosystem))
+                positions.append(position)
+    exact, prefixes, suffixes, plen, slen, others = split(names)
 
+    # ``split`` numbers the patterns; the order that counts is the ecosystems'
+    def eco(entry: tuple[int, str]) -> tuple[int, str]:
+        return positions[entry[0]], entry[1]
 
-def star_match(name: str, pattern: str) -> bool:
-    """``fnmatch`` for patterns whose only wildcard is ``*`` -- the only one the tables use
-    (a test holds it) -- without compiling a regular expression (a hook call is short)."""
-    if "*" not in pattern:
-        return name == pattern
-    pieces = pattern.split("*")
-    head, tail = pieces[0], pieces[-1]
-    if len(name) < len(head) + len(tail) or not name.startswith(head) or not name.endswith(tail):
-        return False
-    at = len(head)
-    end = len(name) - len(tail)
-    for piece in pieces[1:-1]:
-        found = name.find(piece, at, end)
-        if found < 0:
-            return False
-        at = found + len(piece)
-    return True
-
-
-def _component(name: str, pattern: str) -> bool:
-    return star_match(name, pattern)
-
-
-def _matches(parts: list[str], pattern: str) -> bool:
-    """Whether ``pattern`` (no ``/``) names one of ``parts`` -- the file or a directory above
-    it, since a pattern covers what is under what it names."""
-    return any(_component(part, pattern) for part in parts)
+    return (
+        (
+            {k: eco(v) for k, v in exact.items()},
+            {k: eco(v) for k, v in prefixes.items()},
+            {k: eco(v) for k, v in suffixes.items()},
+            plen,
+            slen,
+            tuple((positions[i], p, v) for i, p, v in others),
+        ),
+        {k: tuple(v) for k, v in paths.items()},
+    )
 
 
 def runs_later(relative: str) -> bool:
@@ -242,28 +237,22 @@ def runs_later(relative: str) -> bool:
 
 
 def ecosystem_of(relative: str) -> str | None:
-    """The ecosystem whose pattern matches ``relative`` (``None`` when none does)."""
+    """The first ecosystem (in ``ECOSYSTEMS``' order) one of whose patterns matches
+    ``relative`` or a directory above it (``None`` when none does)."""
+    from clearance.shellparse.knowledge._index import AUTORUN_NAMES, AUTORUN_PATHS
+
     parts = [p for p in relative.split("/") if p]
-    if not parts:
-        return None
-    names, globs, paths = _index()
-    if names.isdisjoint(parts) and not any(_matches(parts, g) for g in globs):
-        hit = False
-        for path in paths:
-            size = len(path)
-            for start in range(len(parts) - size + 1):
-                if all(_component(parts[start + i], path[i]) for i in range(size)):
-                    hit = True
-                    break
-            if hit:
-                break
-        if not hit:
-            return None
-    for ecosystem, patterns in ECOSYSTEMS.items():
-        for pattern in patterns:
-            wanted = pattern.split("/")
+    best: tuple[int, str] | None = None
+    for k, part in enumerate(parts):
+        hit = first(AUTORUN_NAMES, part)
+        if hit is not None and (best is None or hit[0] < best[0]):
+            best = hit
+        for position, wanted, ecosystem in AUTORUN_PATHS.get(part, ()):
+            if best is not None and position >= best[0]:
+                continue
             size = len(wanted)
-            for start in range(len(parts) - size + 1):
-                if all(_component(parts[start + i], wanted[i]) for i in range(size)):
-                    return ecosystem
-    return None
+            if k + size <= len(parts) and all(
+                star_match(parts[k + i], wanted[i]) for i in range(1, size)
+            ):
+                best = (position, ecosystem)
+    return None if best is None else best[1]

@@ -603,11 +603,14 @@ SPECS += [
         "just|task|go-task",
         "build",
         operands="none",
+        handler=build.task_runner,
         options=[
             Opt("-f/--justfile/-t/--taskfile", value="required", role="read"),
             Opt("-d/--working-directory/--dir", value="required", role="cwd"),
             Opt("--dotenv-path/--dotenv-filename", value="required", role="read"),
-            *opts("--shell --shell-arg -c/--command", value="required", adds="code_exec"),
+            *opts("--shell --shell-arg", value="required", adds="code_exec"),
+            # ``just --command CMD ARGS…`` runs CMD (with the justfile's variables): judged
+            Opt("-c/--command", operands="command", ends=True),
         ],
         flags="-l/--list -n/--dry-run --summary --show= -s --evaluate --dump --variables "
         "-v/--verbose -q/--quiet --yes --choose --unstable --color= --list-all -a "

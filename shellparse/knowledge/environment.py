@@ -24,6 +24,8 @@ matches is unknown. Verdicts are a closed set:
 
 from __future__ import annotations
 
+from clearance.shellparse.knowledge.patterns import first
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -308,26 +310,16 @@ FAMILIES: tuple[tuple[str, str], ...] = (
     ("GPG_TTY", "harmless"),
 )
 
-_EXACT: dict[str, str] = {}
-_PATTERNS: list[tuple[str, str]] = []
-
 
 def family_verdict(name: str) -> str:
     """The verdict of the first family whose pattern matches ``name`` (``unknown`` if none).
     A name a family names itself is looked up first: the table never lists a name after a
-    pattern that matches it with another verdict (a test holds it)."""
-    if not _PATTERNS:
-        for pattern, verdict in FAMILIES:
-            if "*" in pattern:
-                _PATTERNS.append((pattern, verdict))
-            else:
-                _EXACT.setdefault(pattern, verdict)
-    found = _EXACT.get(name)
-    if found is not None:
-        return found
-    from clearance.shellparse.knowledge.autorun import star_match
+    pattern that matches it with another verdict (a test holds it). ``FAMILIES`` is looked up
+    through the generated ``_index`` (``patterns.split`` of it), not scanned."""
+    from clearance.shellparse.knowledge._index import ENVIRONMENT
 
-    return next((v for p, v in _PATTERNS if star_match(name, p)), "unknown")
+    hit = first(ENVIRONMENT, name)
+    return "unknown" if hit is None else hit[1]
 
 
 def judge(
@@ -362,13 +354,10 @@ def judge(
     return "harmless"
 
 
-_NAMED: list[frozenset[str]] = []
-
-
 def named(name: str) -> bool:
     """Whether a family names ``name`` itself rather than by a pattern (``HOME``, not
     ``*_OPTIONS``): such names are usually exported already, so even a plain assignment
     (``HOME=/tmp; git log``) reaches the programs run after it."""
-    if not _NAMED:
-        _NAMED.append(frozenset(p for p, _ in FAMILIES if not any(c in p for c in "*?[")))
-    return name in _NAMED[0]
+    from clearance.shellparse.knowledge._index import ENVIRONMENT
+
+    return name in ENVIRONMENT[0]

@@ -566,6 +566,7 @@ SPECS = [
             Opt("-l -t -v -Z -p", adds="read_only"),
         ],
         flags="-q -o -n -z -P= -x= -j -a -C -L -X",
+        handler=files.unzip,
     ),
     Spec(
         "gzip|gunzip|bzip2|bunzip2|xz|unxz|zstd|unzstd|lz4|brotli|compress|uncompress|"

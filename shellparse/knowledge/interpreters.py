@@ -7,7 +7,7 @@ clearance cannot see: ``code_exec``), inline code (``inline_code``), or standard
 
 from __future__ import annotations
 
-from clearance.shellparse.handlers import interpreters
+from clearance.shellparse.handlers import interpreters, packages
 from clearance.shellparse.spec import Opt, Spec, opts
 
 _SHELL_OPTIONS = [
@@ -29,6 +29,21 @@ _DENO_RUN_FLAGS = (
     "--deny-net=? --deny-env=? --deny-run=? -q/--quiet --watch=? --reload=? --no-check=? "
     "--unstable -c/--config= --import-map= --lock=? --no-lock --cert= --v8-flags= --seed= "
     "--location= --env-file=? --no-prompt --node-modules-dir=? --cached-only"
+)
+
+_DENO_TEST_FLAGS = (
+    " --filter= --coverage=? --doc --parallel --fail-fast=? --reporter= --trace-leaks "
+    "--shuffle=? --permit-no-files --clean --junit-path= --hide-stacktraces --no-run "
+    "--ignore= --json --ext= --trace-ops"
+)
+_DENO_FMT_FLAGS = (
+    "--check --fail-fast -c/--config= --no-config --ext= --ignore= --line-width= "
+    "--indent-width= --single-quote --prose-wrap= --no-semicolons --use-tabs -q/--quiet "
+    "--watch=? --unstable-component --unstable-sql"
+)
+_DENO_LINT_FLAGS = (
+    "--fix --rules --rules-tags= --rules-include= --rules-exclude= --json --compact "
+    "--ignore= -c/--config= --no-config -q/--quiet --watch=? --permit-no-files"
 )
 
 # What ``python -m MODULE`` runs, for the modules that are not also programs of their own
@@ -181,14 +196,30 @@ SPECS = [
                 flags=_DENO_RUN_FLAGS,
             ),
             "eval": Spec("eval", "code_exec", operands="code"),
-            "test": Spec("test", "test"),
-            "fmt": Spec("fmt", "build write"),
-            "lint": Spec("lint", "build"),
-            "check": Spec("check", "build"),
-            "task": Spec("task", "code_exec"),
+            # permissions granted to a test or benchmark run are the project's own tests'
+            # (pytest has them all): known options, nothing added
+            "test": Spec("test", "test", flags=_DENO_RUN_FLAGS + _DENO_TEST_FLAGS),
+            "bench": Spec("bench", "test", flags=_DENO_RUN_FLAGS + _DENO_TEST_FLAGS),
+            "fmt": Spec("fmt", "build write", flags=_DENO_FMT_FLAGS),
+            "lint": Spec("lint", "build", flags=_DENO_LINT_FLAGS),
+            "check": Spec(
+                "check", "build", flags=_DENO_RUN_FLAGS + " --all --remote --doc --doc-only"
+            ),
+            # ``deno task NAME``: a task of deno.json, judged by its name like ``npm run``
+            "task": Spec(
+                "task",
+                "code_exec",
+                permute=False,
+                handler=packages.npm_run,
+                flags="-c/--config= --cwd= -r/--recursive -f/--filter= -q/--quiet",
+            ),
             "install": Spec("install", "package_install"),
+            "add": Spec("add", "package_install network"),
+            "remove": Spec("remove", "package_install"),
             "compile": Spec("compile", "build write"),
             "info": Spec("info", "read_only"),
+            "doc": Spec("doc", "read_only", flags="--json --html --lint --filter= --private"),
+            "types": Spec("types", "read_only"),
         },
         default=Spec("deno", "code_exec"),
     ),

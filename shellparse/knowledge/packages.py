@@ -348,6 +348,66 @@ _UV_FLAGS = (
     "--no-build-isolation --no-sources --managed-python --no-managed-python -h/--help "
     "-V/--version"
 )
+#: conda/mamba options that choose the environment, channels and how it prints (a channel
+#: is where code comes from: installs ask anyway).
+_CONDA_FLAGS = (
+    "-y/--yes --dry-run -q/--quiet -v/--verbose --json --offline -c/--channel= "
+    "--override-channels --strict-channel-priority --no-deps --only-deps --freeze-installed "
+    "--update-deps --all --no-pin --force-reinstall --copy --clone= --file= --explicit "
+    "--export --md5 --revisions --show-channel-urls --canonical --full-name --no-pip "
+    "-f/--full-name --use-local --solver= --experimental-solver= --no-default-packages "
+    "--no-banner -h/--help -V/--version --override-frozen --satisfied-skip-solve "
+    "--platform= --subdir= --repodata-fn= --insecure --no-channel-priority --debug "
+    "--console= --no-rc"
+)
+_CONDA_OPTIONS = [*opts("-n/--name -p/--prefix", value="required")]
+#: rustup's toolchain selection and output options.
+_RUSTUP_FLAGS = (
+    "--toolchain= --profile= -c/--component= -t/--target= --no-self-update --force "
+    "--force-non-host --allow-downgrade -v/--verbose -q/--quiet --installed --default "
+    "--path= --nonexistent -h/--help -V/--version"
+)
+
+#: Options of uv's project commands (add, remove, sync, lock, export, tree, version, init,
+#: venv, pip …) that choose what is resolved, where, and how it is printed.
+_UV_PROJECT = _UV_FLAGS + (
+    " --dev --group= --optional= --editable --raw/--raw-sources --bounds= --rev= --tag= "
+    "--branch= --extra= --all-extras --no-extra= --no-dev --only-dev --only-group= "
+    "--no-group= --no-default-groups --all-groups --frozen --locked --no-sync --active "
+    "--package= --script= -p/--python= --workspace --no-workspace --no-install-project "
+    "--no-install-workspace --no-install-package= --no-editable --inexact --exact --check "
+    "--dry-run --format= --no-hashes --no-header --no-annotate --prune= --all-packages "
+    "--bump= --short --output-format= --lib --app --no-package --bare --name= --vcs= "
+    "--build-backend= --no-readme --author-from= --pin-python --no-pin-python --seed "
+    "--prompt= --system-site-packages --relocatable --allow-existing --clear --marker= "
+    "-m= --no-binary= --only-binary= --require-hashes --verify-hashes --no-verify-hashes "
+    "--strict --invert --depth= --universal --outdated --show-sizes --no-dedupe "
+    "--python-platform= --python-version= --no-strip-extras --no-strip-markers "
+    "--emit-index-url --no-emit-package= --generate-hashes --annotation-style= "
+    "--custom-compile-command= --all --upgrade-group= --no-emit-project --no-emit-workspace "
+    "--only-emit-package= --editable= --preview --preview-features= --no-build "
+    "--no-build-package= --config-setting= -C= --exclude= --no-deps --user --force "
+    "--reinstall --with= --with-editable= --from= --lfs --index-url= --build-constraints= "
+    "--overrides= --excludes= --torch-backend="
+)
+_UV_OPTIONS = [
+    *opts("-o/--output-file", value="required", role="write"),
+    *opts("--directory --project", value="required", role="cwd"),
+    *opts(
+        "-r/--requirement/--requirements -c/--constraint --with-requirements --env-file",
+        value="required",
+        role="read",
+    ),
+    # where an install lands: elsewhere than the project's environment
+    *opts("--target --prefix", value="required", role="write"),
+    *opts("--system --break-system-packages", adds="system"),
+]
+
+
+def _uv(name: str, classes: str, **kwargs: object) -> Spec:
+    """A uv project command: the project options, and what ``kwargs`` add."""
+    return sub(name, classes, _UV_PROJECT, options=_UV_OPTIONS, **kwargs)
+
 
 SPECS = [
     _node_pm("npm", implicit_run=False, local_exec=False),
@@ -498,27 +558,26 @@ SPECS = [
                 "pip",
                 "",
                 subcommands={
-                    "install": sub(
-                        "install",
-                        _INSTALL,
-                        options=[
-                            *opts("-r/--requirement -c/--constraint", value="required", role="read")
-                        ],
+                    "install": _uv("install", _INSTALL),
+                    "sync": _uv("sync", _INSTALL),
+                    "compile": _uv("compile", "build network write"),
+                    "uninstall": _uv("uninstall", "package_install write"),
+                    **shared(
+                        ("list", "show", "freeze", "check", "tree"),
+                        "read_only",
+                        _UV_PROJECT,
+                        options=_UV_OPTIONS,
                     ),
-                    "sync": sub("sync", _INSTALL),
-                    "compile": sub("compile", "build network write"),
-                    "uninstall": sub("uninstall", "package_install write"),
-                    **shared(("list", "show", "freeze", "check", "tree"), "read_only"),
                 },
                 default=sub("pip", "unknown"),
             ),
-            "sync": sub("sync", _INSTALL),
-            "lock": sub("lock", "package_install network write"),
-            "add": sub("add", _INSTALL),
-            "remove": sub("remove", "package_install write"),
-            "venv": sub("venv", "write build"),
-            "init": sub("init", "write"),
-            "build": sub("build", "build write"),
+            "sync": _uv("sync", _INSTALL),
+            "lock": _uv("lock", "package_install network write"),
+            "add": _uv("add", _INSTALL),
+            "remove": _uv("remove", "package_install write"),
+            "venv": _uv("venv", "write build"),
+            "init": _uv("init", "write"),
+            "build": _uv("build", "build write"),
             "publish": sub(
                 "publish",
                 "network network_write vcs_write",
@@ -552,11 +611,11 @@ SPECS = [
                         flags=_UV_FLAGS + " --from= --with= --with-editable= "
                         "--with-requirements= -p/--python= --isolated",
                     ),
-                    "install": sub("install", _INSTALL),
-                    "upgrade": sub("upgrade", _INSTALL),
-                    "uninstall": sub("uninstall", "package_install write"),
-                    "list": sub("list", "read_only"),
-                    "dir": sub("dir", "read_only"),
+                    "install": _uv("install", _INSTALL),
+                    "upgrade": _uv("upgrade", _INSTALL),
+                    "uninstall": _uv("uninstall", "package_install write"),
+                    "list": _uv("list", "read_only"),
+                    "dir": _uv("dir", "read_only"),
                 },
                 default=sub("tool", "unknown"),
             ),
@@ -564,21 +623,21 @@ SPECS = [
                 "python",
                 "read_only",
                 subcommands={
-                    "install": sub("install", _INSTALL),
-                    "uninstall": sub("uninstall", _INSTALL),
-                    "list": sub("list", "read_only"),
-                    "find": sub("find", "read_only"),
-                    "pin": sub("pin", "write"),
+                    "install": _uv("install", _INSTALL),
+                    "uninstall": _uv("uninstall", _INSTALL),
+                    "list": _uv("list", "read_only"),
+                    "find": _uv("find", "read_only"),
+                    "pin": _uv("pin", "write"),
                 },
                 default=sub("python", "read_only"),
             ),
-            "tree": sub("tree", "read_only"),
-            "version": sub("version", "read_only"),
+            "tree": _uv("tree", "read_only"),
+            "version": _uv("version", "read_only", handler=packages.uv_version),
             "help": sub("help", "read_only"),
-            "cache": sub("cache", "write"),
-            "self": sub("self", "package_install network"),
-            "export": sub("export", "read_only"),
-            "format": sub("format", "write build"),
+            "cache": sub("cache", "write", _UV_FLAGS),
+            "self": sub("self", "package_install network", _UV_FLAGS),
+            "export": _uv("export", "read_only"),
+            "format": _uv("format", "write build"),
         },
         default=sub("uv", "unknown"),
         options=[
@@ -645,13 +704,13 @@ SPECS = [
         "conda|mamba|micromamba",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "create": sub("create", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "remove": sub("remove", "package_install write"),
-            "list": sub("list", "read_only"),
-            "info": sub("info", "read_only"),
-            "search": sub("search", "read_only network"),
+            "install": sub("install", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "create": sub("create", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "update": sub("update", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "remove": sub("remove", "package_install write", _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "list": sub("list", "read_only", _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            "info": sub("info", "read_only", _CONDA_FLAGS + " -e/--envs -s/--system"),
+            "search": sub("search", "read_only network", _CONDA_FLAGS, options=_CONDA_OPTIONS),
             "run": sub(
                 "run",
                 "",
@@ -663,6 +722,7 @@ SPECS = [
             "deactivate": sub("deactivate", "read_only"),
             "env": sub("env", "read_only"),
         },
+        flags=_CONDA_FLAGS,
         default=sub("conda", "unknown"),
     ),
     # Rust, Go and other ecosystems
@@ -788,13 +848,25 @@ SPECS = [
     Spec(
         "rustup",
         "package_install network",
+        flags=_RUSTUP_FLAGS,
         subcommands={
             "show": sub("show", "read_only"),
             "which": sub("which", "read_only"),
             "--version": sub("--version", "read_only"),
             "run": sub("run", "", operands=("none", "command"), permute=False),
+            # listing what is installed reads; adding and removing install
+            **{
+                name: sub(
+                    name,
+                    "package_install network",
+                    _RUSTUP_FLAGS,
+                    subcommands={"list": sub("list", "read_only", _RUSTUP_FLAGS)},
+                    default=sub(name, "package_install network", _RUSTUP_FLAGS),
+                )
+                for name in ("toolchain", "target", "component")
+            },
         },
-        default=sub("rustup", "package_install network"),
+        default=sub("rustup", "package_install network", _RUSTUP_FLAGS),
     ),
     Spec(
         "go",
@@ -944,7 +1016,7 @@ SPECS = [
     ),
     # system package managers
     Spec(
-        "apt|apt-get|aptitude|dnf|yum|zypper|pacman|apk|emerge|pkg|port|snap|flatpak|nix-env",
+        "aptitude|zypper|emerge|pkg|port|snap|flatpak|nix-env",
         "package_install network system",
         subcommands={
             **shared(

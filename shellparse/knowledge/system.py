@@ -122,6 +122,19 @@ _DOCKER_RUN_FLAGS = (
     "--read-only -q/--quiet --no-healthcheck --oom-kill-disable --sig-proxy --disable-content-trust"
 )
 
+#: systemctl's options: which manager, which units, how they print (``-H``/``-M`` reach
+#: another machine or container: not listed, closed world).
+_SYSTEMCTL_FLAGS = (
+    "--user --system --global --now --state= -t/--type= -a/--all --no-pager --plain "
+    "-l/--full -q/--quiet --failed --no-legend -n/--lines= -o/--output= --runtime "
+    "--no-block --no-wall --no-reload --no-ask-password --value -p/--property= "
+    "-P= --show-types -f/--force -i/--ignore-inhibitors --dry-run --when= --job-mode= "
+    "--reverse --after --before -r/--recursive --with-dependencies --check-inhibitors= "
+    "--kill-whom= --kill-value= -s/--signal= --preset-mode= --firmware-setup "
+    "--boot-loader-menu= --boot-loader-entry= --reboot-argument= --timestamp= "
+    "--mkdir --marked --read-only --wait --legend= --help -h --version"
+)
+
 SPECS = [
     # processes
     Spec(
@@ -162,11 +175,20 @@ SPECS = [
                     "list-sockets",
                     "list-dependencies",
                     "get-default",
+                    "list-jobs",
+                    "list-machines",
+                    "list-paths",
+                    "list-automounts",
+                    "show-environment",
+                    "is-system-running",
+                    "help",
                 ),
                 "read_only",
+                _SYSTEMCTL_FLAGS,
             ),
         },
-        default=sub("systemctl", "system"),
+        flags=_SYSTEMCTL_FLAGS,
+        default=sub("systemctl", "system", _SYSTEMCTL_FLAGS),
     ),
     Spec(
         "service|launchctl|rc-service|rc-update|update-rc.d|chkconfig|initctl|sv",
@@ -253,7 +275,7 @@ SPECS = [
         "grub-install|grub-mkconfig|efibootmgr|setenforce|setsebool|aa-disable|"
         "apparmor_parser|auditctl|timedatectl|hostnamectl|localectl|iptables|ip6tables|"
         "nft|ufw|firewall-cmd|tc|ip|ifconfig|route|arp|iwconfig|nmcli|ifup|ifdown|"
-        "brctl|ethtool|setcap|scutil|networksetup|defaults|csrutil|spctl|tmutil|"
+        "brctl|ethtool|setcap|scutil|networksetup|csrutil|spctl|tmutil|"
         "diskutil|pmset|softwareupdate|nvram",
         "system",
     ),
@@ -634,8 +656,8 @@ SPECS = [
         own_options=True,
     ),
     Spec(
-        "vault|pass|gopass|keepassxc-cli|bw|lpass|secret-tool|gpg|gpg2|age|sops|"
-        "ssh-keygen|ssh-add|ssh-keyscan|ssh-copy-id|keychain|certutil|certbot|mkcert|"
+        "vault|pass|gopass|keepassxc-cli|bw|lpass|secret-tool|age|sops|"
+        "ssh-add|ssh-keyscan|ssh-copy-id|keychain|certutil|certbot|mkcert|"
         "step",
         "secret_read",
     ),

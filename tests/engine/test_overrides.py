@@ -294,7 +294,8 @@ def test_a_user_rule_may_override_a_project_rule_but_not_the_reverse(machine: Ma
           - id: allow-make
             decision: allow
             reason: I deploy my own experiments without a prompt.
-            overrides: [proj/ask-make]
+            # a target named deploy is a network write: the default pack asks as well
+            overrides: [proj/ask-make, default/ask-network]
             when: {argv: ["make deploy"]}
           - id: ask-curl
             decision: ask

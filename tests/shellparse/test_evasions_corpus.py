@@ -53,7 +53,9 @@ def test_evasion(case: dict[str, Any]) -> None:
     )
     stopped = [(part.argv, strict_reasons(part)) for part in facts.commands]
     stopped = [(argv, reasons) for argv, reasons in stopped if reasons]
-    assert stopped or "parse_error" in facts.markers, (
+    # sending to the network (a POST, an upload) is what a strict policy asks about too
+    sends = any("network_write" in part.classes for part in facts.commands)
+    assert stopped or sends or "parse_error" in facts.markers, (
         f"{case['technique']}: {case['cmd']!r} -- no part a strict policy would stop "
         f"(no dangerous class, no write/delete outside the workspace, no secret read, no "
         f"fail-closed marker)\n{describe(facts)}"

@@ -1,0 +1,39 @@
+"""Handlers of ``knowledge/system_packages.py``: apt's ``-o`` hooks and configuration files."""
+
+from __future__ import annotations
+
+from clearance.shellparse.handlers.common import _nested
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import HandlerCall
+
+
+#: Words in an apt configuration key that make its value a command apt runs (the hooks), or
+#: a program or method it executes instead of its own.
+_APT_COMMAND_KEYS = ("invoke", "install-pkgs")
+_APT_CODE_KEYS = ("proxyautodetect", "dir", "dpkg::path", "dpkg::options", "dpkg::tools")
+
+
+def apt_option(call: HandlerCall) -> None:
+    """apt's ``-o KEY=VALUE``: a ``*::Pre-Invoke``/``Post-Invoke``/``Pre-Install-Pkgs`` hook
+    is a shell command apt runs (judged as one; the part is code execution); ``Dir::*``,
+    ``Dpkg::Path``/``Options``/``Tools`` and proxy auto-detection scripts name programs apt
+    runs (code execution). ``-c FILE`` reads a configuration that may hold hooks (code)."""
+    fact, parsed, nested = call.fact, call.parsed, call.nested
+    for opt, _, value in parsed.options:
+        if opt is None:
+            continue
+        if opt.name == "--config-file":
+            fact.classes.add("code_exec")
+            continue
+        if opt.name != "--option" or value is None:
+            continue
+        key, _, setting = value.partition("=")
+        key = key.strip().lower().rstrip(":")
+        if any(word in key for word in _APT_COMMAND_KEYS):
+            fact.classes.add("code_exec")
+            if setting.strip():
+                nested.append(_nested(f"{fact.program} -o {key}", shell=setting))
+        elif key.startswith(_APT_CODE_KEYS) or "::dir" in key or "::bin" in key:
+            fact.classes.add("code_exec")
