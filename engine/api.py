@@ -171,10 +171,10 @@ def decide(
         decision = _decide(intent, policy, cwd, workspace, home, trace, resolve)
     except BadIntent as exc:
         decision = failure("bad_input", str(exc), tool=intent.tool, digest=policy.digest)
-    except Exception as exc:  # a bug: fail closed, and say so
+    except Exception as crash:  # a bug: fail closed, and say so
         decision = failure(
             "internal_error",
-            f"internal error while deciding: {exc!r}",
+            f"internal error while deciding: {crash!r}",
             tool=intent.tool,
             digest=policy.digest,
         )
@@ -234,8 +234,8 @@ def decide_intent(
         decision = failure("policy_error", f"policy error: {exc.summary()}", tool=intent.tool)
         decision.errors = [str(issue) for issue in exc.issues]
         return decision
-    except Exception as exc:
+    except Exception as crash:
         return failure(
-            "internal_error", f"internal error loading policy: {exc!r}", tool=intent.tool
+            "internal_error", f"internal error loading policy: {crash!r}", tool=intent.tool
         )
     return decide(intent, policy, cwd=cwd, home=home, trace=trace)

@@ -1,6 +1,12 @@
 """The whole suite runs on this checkout: ``clearance`` imports from the repository root (its
 ``clearance/`` folder links the top-level packages), in this process and in every subprocess a
-test starts (``python -m clearance``, the ``clearance`` script, agent CLIs running the hook)."""
+test starts (``python -m clearance``, the ``clearance`` script, agent CLIs running the hook).
+
+``CLEARANCE_TEST_INSTALLED=1`` runs it against the installed copy instead (the venv's
+site-packages: the compiled build of ``pip install .``): the checkout is taken off ``sys.path``
+here and kept off every subprocess's path (``PYTHONSAFEPATH``: no current directory first);
+``tests/test_build.py`` proves which copy was imported. The tests themselves stay in the
+checkout (they read its README, policies and benchmarks as files)."""
 
 from __future__ import annotations
 
@@ -9,11 +15,29 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The suite runs against the installed copy of clearance, not this checkout.
+INSTALLED = os.environ.get("CLEARANCE_TEST_INSTALLED", "") not in ("", "0")
 
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-_prior = os.environ.get("PYTHONPATH")
-os.environ["PYTHONPATH"] = str(ROOT) if not _prior else os.pathsep.join((str(ROOT), _prior))
+
+def _is_root(entry: str) -> bool:
+    return os.path.realpath(entry or os.getcwd()) == str(ROOT)
+
+
+if INSTALLED:
+    sys.path[:] = [entry for entry in sys.path if not _is_root(entry)]
+    _kept = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and not _is_root(p)]
+    os.environ["PYTHONPATH"] = os.pathsep.join(_kept)
+    os.environ["PYTHONSAFEPATH"] = "1"
+    _early = sys.modules.get("clearance")
+    if _early is not None and _is_root(os.path.dirname(os.path.dirname(_early.__file__ or ""))):
+        raise SystemExit(
+            "CLEARANCE_TEST_INSTALLED: clearance was already imported from the checkout"
+        )
+else:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    _prior = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(ROOT) if not _prior else os.pathsep.join((str(ROOT), _prior))
 
 
 import pytest  # noqa: E402

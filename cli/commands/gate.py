@@ -231,7 +231,8 @@ def decide_line(
 
     ident: object = None
     intent: ToolIntent | None = None
-    agent = workspace = None
+    agent: str | None = None
+    workspace: str | None = None
     if raw is None:
         decision = failure("bad_input", f"line {number} is longer than {MAX_LINE} bytes")
         return decision, ident, intent, agent, workspace
@@ -240,8 +241,8 @@ def decide_line(
         intent, agent, workspace = parse_line(raw, directory)
     except BadLine as exc:
         decision = failure("bad_input", f"line {number}: {exc}")
-    except Exception as exc:  # a bug: this line is denied, the batch goes on
-        decision = failure("internal_error", f"line {number}: {exc!r}")
+    except Exception as crash:  # a bug: this line is denied, the batch goes on
+        decision = failure("internal_error", f"line {number}: {crash!r}")
     else:
         if policy_error is not None:
             decision = failure("policy_error", policy_error, tool=intent.tool)
@@ -298,8 +299,8 @@ def run_gate(
                 sys.stdin.buffer if source in (None, "-") else open(source, "rb")  # noqa: SIM115
             )
         )
-    except OSError as exc:
-        err.write(f"clearance gate: {source}: {exc.strerror or exc}\n")
+    except OSError as os_error:
+        err.write(f"clearance gate: {source}: {os_error.strerror or os_error}\n")
         return EXIT_USAGE
     shown_source = None if source in (None, "-") else source
     sarif = None
@@ -358,8 +359,8 @@ def run_gate(
             try:
                 with open(step_summary, "a", encoding="utf-8") as fh:
                     fh.write("### clearance gate\n\n" + totals.markdown() + "\n")
-            except OSError as exc:
-                err.write(f"clearance gate: cannot write $GITHUB_STEP_SUMMARY: {exc}\n")
+            except OSError as os_error:
+                err.write(f"clearance gate: cannot write $GITHUB_STEP_SUMMARY: {os_error}\n")
     out.flush()
     if saw_policy_error:
         return EXIT_USAGE

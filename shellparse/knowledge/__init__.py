@@ -259,10 +259,3 @@ def lookup_module(name: str) -> Spec | None:
             for module_name in spec.name.split("|"):
                 _python_modules[module_name] = spec
     return _python_modules.get(name) or lookup(name)
-
-
-def __getattr__(name: str) -> object:
-    """``PROGRAMS``: every program, for callers that want the whole table."""
-    if name == "PROGRAMS":
-        return all_programs()
-    raise AttributeError(name)
