@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 
-from clearance.shellparse import handlers
 from clearance.shellparse.expand import DYNAMIC, GLOB, RESOLVED, TILDE_USER
-from clearance.shellparse.facts import PathFact
+from clearance.shellparse.facts import SCP_TARGET, HandlerCall, Nested, PathFact
 from clearance.shellparse.knowledge import lookup, lookup_module
 from clearance.shellparse.options import parse_args
 from clearance.shellparse.paths import (
@@ -59,7 +58,6 @@ _PROJECT_WRAPPERS = {"gradlew": "gradle", "mvnw": "mvn"}
 
 _VERSIONED = re.compile(r"(python|pip|pydoc|ruby|gem|perl|php|lua|node|idle)[0-9][0-9.]*")
 _URL = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^/?#@]*@)?(\[[^\]]+\]|[^/?#:]+)")
-_SCP = re.compile(r"(?:[^@/:\s]+@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!//)")
 
 #: Roles that are a path, and how the path is accessed. ``read_tree``: everything under it
 #: is read (``tar c``, ``grep -r``, ``rsync``), so it reads any secret it contains. ``meta``:
@@ -129,37 +127,6 @@ def only_prints(spec: Spec, args: list[str]) -> bool:
     ):
         return all(not a.startswith("-") or a in PRINT_ONLY for a in args[1:3]) and len(args) <= 3
     return False
-
-
-class Nested:
-    """A command another command runs: argv, a shell string, or interpreter code."""
-
-    __slots__ = ("argv", "context", "cwd", "flags", "label", "markers", "module", "shell")
-
-    def __init__(
-        self,
-        label: str,
-        *,
-        argv: list[str] | None = None,
-        flags: list[int] | None = None,
-        shell: str | None = None,
-        context: str | None = None,
-        markers: tuple[str, ...] = (),
-        cwd: str | None = None,
-        module: bool = False,
-    ) -> None:
-        self.label = label
-        #: Markers the inner command gets (``dynamic_argument`` for find's ``{}``…).
-        self.markers = markers
-        self.argv = argv
-        self.flags = flags
-        self.shell = shell
-        self.context = context
-        #: The directory the inner command runs in when the wrapper changes it (``sudo -D /``,
-        #: ``env -C dir``); ``UNKNOWN_CWD`` when that place is not in the text.
-        self.cwd = cwd
-        #: ``argv[0]`` names a Python module (``python -m http.server``), not a program.
-        self.module = module
 
 
 def normalize_program(raw: str) -> tuple[str, bool]:
@@ -313,7 +280,7 @@ class Classifier:
     def add_host(self, fact: SimpleCommandFacts, value: str) -> None:
         found = hosts_in(value)
         if not found:
-            m = _SCP.match(value)
+            m = SCP_TARGET.match(value)
             if m is not None:
                 found = [m.group(1).lower()]
         for host in found:
@@ -419,8 +386,9 @@ class Classifier:
             self._options(fact, current, parsed, env, dynamic, cwd, nested)
             if current.handler is not None:
                 self.current_cwd = cwd[0]
-                handler = getattr(handlers, current.handler)
-                handler(self, fact, args[: parsed.rest_index], flags, parsed, env, nested)
+                current.handler(
+                    HandlerCall(self, fact, args[: parsed.rest_index], flags, parsed, env, nested)
+                )
             if parsed.rest_index >= len(args):
                 fact.classes.update(current.classes)
                 return nested
@@ -446,7 +414,7 @@ class Classifier:
         self._operands(fact, current, roles, parsed, args, flags, env, cwd[0], nested)
         if current.handler is not None:
             self.current_cwd = cwd[0]
-            getattr(handlers, current.handler)(self, fact, args, flags, parsed, env, nested)
+            current.handler(HandlerCall(self, fact, args, flags, parsed, env, nested))
         return nested
 
     def _prints(self, fact: SimpleCommandFacts, args: list[str]) -> list[Nested]:
@@ -531,7 +499,7 @@ class Classifier:
         elif access is not None:
             self.add_path(fact, value, access, env, source, dynamic, cwd[0], tree)
         elif role == "remote":
-            if hosts_in(value) or _SCP.match(value):
+            if hosts_in(value) or SCP_TARGET.match(value):
                 self.add_host(fact, value)
         elif role == "url" and value.lower().startswith("file://"):
             # a URL that names a local file: reading it is reading that file
@@ -539,7 +507,7 @@ class Classifier:
         elif role in {"url", "host"}:
             self.add_host(fact, value if role == "url" or "://" in value else value + ":")
         elif role == "url_or_path":
-            if hosts_in(value) or _SCP.match(value):
+            if hosts_in(value) or SCP_TARGET.match(value):
                 self.add_host(fact, value)
             else:
                 self.add_path(fact, value, "read", env, source, dynamic, cwd[0], tree)

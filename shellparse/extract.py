@@ -19,7 +19,6 @@ from clearance.shellparse.classifier import (
     PATH_CHANGED,
     UNKNOWN_CWD,
     Classifier,
-    Nested,
 )
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.expand import (
@@ -34,8 +33,8 @@ from clearance.shellparse.expand import (
     expand_word,
     word_text,
 )
-from clearance.shellparse.facts import PathFact, RedirectFact, SimpleCommandFacts
-from clearance.shellparse.handlers import _Lazy
+from clearance.shellparse.facts import Nested, PathFact, RedirectFact, SimpleCommandFacts
+from clearance.shellparse.handlers.common import _Lazy
 from clearance.shellparse.knowledge import (
     BUILD_DEFINITIONS,
     COMMAND_STRING_VARIABLES,
@@ -1339,7 +1338,7 @@ def _prints_environment(fact: SimpleCommandFacts, command: SimpleCommand, env: E
     printer = program in _PRINTERS
     if not printer and program not in ("ps", "envsubst") and not command.redirects:
         return False
-    from clearance.shellparse.handlers import credential_variable
+    from clearance.shellparse.handlers.interpreters import credential_variable
 
     if program == "ps":  # BSD options come first: ``ps e``, ``ps auxe``, ``ps eww 1``
         first = fact.argv[1] if len(fact.argv) > 1 else ""

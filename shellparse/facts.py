@@ -4,13 +4,29 @@ One ``SimpleCommandFacts`` per simple command that would run -- including those 
 substitutions, loops and functions, and those unwrapped from ``sudo``, ``bash -c``, ``xargs``,
 ``find -exec``… -- with its argv, effect classes, the paths it touches, the hosts it contacts,
 and markers for whatever is not statically known.
+
+Also the types the classifier and the handlers share (so that neither imports the other):
+``Nested`` (a command another command runs), ``HandlerCall`` (what a handler is called with)
+and the ``Handler`` type itself.
 """
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from clearance.shellparse.classifier import Classifier
     from clearance.shellparse.errors import ParseError
+    from clearance.shellparse.expand import Env
+    from clearance.shellparse.options import ParsedArgs
+
+    #: What a ``Spec`` names for what its table cannot say (``handler=files.sed``): called
+    #: after the table is applied, it adds classes, paths, hosts, markers and ``Nested``
+    #: requests to ``call.fact``/``call.nested``.
+    Handler = Callable[["HandlerCall"], None]
 
 #: Effect classes (closed set).
 CLASSES = (
@@ -273,3 +289,65 @@ class CommandFacts:
             "markers": sorted(self.markers),
             "commands": [c.to_dict() for c in self.commands],
         }
+
+
+#: ``[user@]host:path``: an scp-style remote operand (``scp f host:``, ``rsync d u@h:d``).
+SCP_TARGET = re.compile(r"(?:[^@/:\s]+@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!//)")
+
+
+class Nested:
+    """A command another command runs: argv, a shell string, or interpreter code."""
+
+    __slots__ = ("argv", "context", "cwd", "flags", "label", "markers", "module", "shell")
+
+    def __init__(
+        self,
+        label: str,
+        *,
+        argv: list[str] | None = None,
+        flags: list[int] | None = None,
+        shell: str | None = None,
+        context: str | None = None,
+        markers: tuple[str, ...] = (),
+        cwd: str | None = None,
+        module: bool = False,
+    ) -> None:
+        self.label = label
+        #: Markers the inner command gets (``dynamic_argument`` for find's ``{}``…).
+        self.markers = markers
+        self.argv = argv
+        self.flags = flags
+        self.shell = shell
+        self.context = context
+        #: The directory the inner command runs in when the wrapper changes it (``sudo -D /``,
+        #: ``env -C dir``); ``classifier.UNKNOWN_CWD`` when that place is not in the text.
+        self.cwd = cwd
+        #: ``argv[0]`` names a Python module (``python -m http.server``), not a program.
+        self.module = module
+
+
+class HandlerCall:
+    """What a handler (``Spec.handler``) is called with: the classifier (its workspace, home
+    and path helpers), the facts of the command so far, the arguments of the program or
+    subcommand the spec describes with their expansion flags, the arguments parsed against
+    the spec, the shell environment, and the list of ``Nested`` requests to extend."""
+
+    __slots__ = ("args", "classifier", "env", "fact", "flags", "nested", "parsed")
+
+    def __init__(
+        self,
+        classifier: Classifier,
+        fact: SimpleCommandFacts,
+        args: list[str],
+        flags: list[int],
+        parsed: ParsedArgs,
+        env: Env,
+        nested: list[Nested],
+    ) -> None:
+        self.classifier = classifier
+        self.fact = fact
+        self.args = args
+        self.flags = flags
+        self.parsed = parsed
+        self.env = env
+        self.nested = nested

@@ -53,6 +53,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from clearance.shellparse.facts import Handler
+
 #: Options no family may match: a pattern matching one of them stands for "anything goes".
 _ARBITRARY = ("-", "--", "-x", "-X", "--x", "--X", "--anything", "-anything", "--=x")
 
@@ -192,7 +194,7 @@ class Spec:
         default: Spec | None = None,
         single_dash_long: bool = False,
         number: str | None = None,
-        handler: str | None = None,
+        handler: Handler | None = None,
         families: str = "",
         own_options: bool = False,
         prints_help: bool = True,
@@ -210,8 +212,8 @@ class Spec:
         self.default = default
         self.single_dash_long = single_dash_long
         self.number = number
-        #: Name of a function in ``clearance.shellparse.handlers`` for what tables cannot say
-        #: (sed scripts, awk programs, find expressions…).
+        #: What tables cannot say (sed scripts, awk programs, find expressions…): a function of
+        #: ``clearance.shellparse.handlers.<family>``, beside the family's table.
         self.handler = handler
         self._source = (options, flags, short, long)
         self._table: dict[str, Opt] | None = None

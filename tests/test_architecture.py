@@ -112,3 +112,26 @@ def test_the_scan_sees_relative_and_deferred_imports() -> None:
     assert "clearance.policies" in engine_api
     tools = _imports(ROOT / "runner" / "tools" / "__init__.py")
     assert "clearance.runner.tools.runtime" in tools
+
+
+#: Inside ``shellparse``: the handlers (what the program tables cannot say) sit below the
+#: classifier that calls them, and the tables are data that name their handlers. Neither may
+#: reach up: the types they share with the classifier live in ``shellparse/facts.py``.
+BELOW_THE_CLASSIFIER = {
+    "shellparse/handlers": ("clearance.shellparse.classifier", "clearance.shellparse.extract"),
+    "shellparse/knowledge": ("clearance.shellparse.classifier", "clearance.shellparse.extract"),
+    "shellparse/lexer": ("clearance.shellparse.classifier", "clearance.shellparse.extract"),
+}
+
+
+@pytest.mark.parametrize("folder", sorted(BELOW_THE_CLASSIFIER))
+def test_handlers_tables_and_lexer_never_import_the_classifier(folder: str) -> None:
+    forbidden = BELOW_THE_CLASSIFIER[folder]
+    crossings = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in sorted((ROOT / folder).glob("*.py"))
+        for name in sorted(_imports(path))
+        if name.startswith(forbidden)
+    ]
+    assert not crossings, crossings
+    assert list((ROOT / folder).glob("*.py")), folder  # the folder exists and was read

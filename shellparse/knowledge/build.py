@@ -8,6 +8,7 @@ directory they were given -- is in their option tables.
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import build
 from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _CONFIG = [*opts("-c/--config --config-file --rcfile --settings", value="required", role="read")]
@@ -55,7 +56,7 @@ SPECS = [
         "make|gmake|bmake",
         "build",
         operands="none",
-        handler="make",
+        handler=build.make,
         abbrev=True,
         options=[
             Opt("-C/--directory", value="required", role="cwd"),
@@ -74,7 +75,7 @@ SPECS = [
             Opt("-P", value="required", role="exec"),
             Opt("-E", ends=True, operands="none"),
         ],
-        handler="cmake_tool",
+        handler=build.cmake_tool,
         flags="-G= -C= -D= -U= -T= -A= --preset= --target= -t= --config= -j/--parallel=? "
         "--fresh --clean-first -v/--verbose --prefix= --component= --strip --log-level= "
         "--toolchain= --install-prefix= --graphviz= --list-presets=? --workflow --help "
@@ -192,7 +193,7 @@ SPECS = [
                 "--force-exclude --no-force-exclude --respect-gitignore -n/--no-cache "
                 "--cache-dir= --isolated --stdin-filename= --range= -q/--quiet -s/--silent "
                 "-v/--verbose --exit-non-zero-on-format --extension=",
-                handler="check_only",
+                handler=build.check_only,
             ),
             "rule": Spec("rule", "read_only"),
             "version": Spec("version", "read_only"),
@@ -291,7 +292,7 @@ SPECS = [
         "black|blackd|blacken-docs",
         "build write",
         operands="write",
-        handler="check_only",
+        handler=build.check_only,
         options=[*opts("--check --diff"), *_CONFIG],
         flags="-l/--line-length= -t/--target-version= --pyi --ipynb --python-cell-magics= "
         "-x/--skip-source-first-line -S/--skip-string-normalization "
@@ -304,7 +305,7 @@ SPECS = [
         "isort",
         "build write",
         operands="write",
-        handler="check_only",
+        handler=build.check_only,
         options=[
             *opts("-c/--check-only/--check --diff"),
             Opt("--settings-path --settings-file --sp", value="required", role="read"),
@@ -336,7 +337,7 @@ SPECS = [
         "rustfmt",
         "build write",
         operands="write",
-        handler="check_only",
+        handler=build.check_only,
         options=[Opt("--check"), Opt("--config-path", value="required", role="read")],
         flags="--edition= --emit= --backup --config= --color= --print-config= "
         "-l/--files-with-diff -v/--verbose -q/--quiet -V/--version -h/--help",
@@ -347,7 +348,7 @@ SPECS = [
         "pyupgrade|add-trailing-comma|terraform-fmt|mix-format|prettier-write",
         "build write",
         operands="write",
-        handler="check_only",
+        handler=build.check_only,
         options=[*opts("--check --diff --dry-run -n --list-different --lint --verify"), *_CONFIG],
         flags="--profile= --indent-size= --exclude= --py36-plus --py37-plus --py38-plus "
         "--py39-plus --py310-plus --py311-plus --py312-plus --color --no-color -v "
@@ -445,7 +446,7 @@ SPECS += [
         "mvn|mvnw|mvnd",
         "build",
         operands="none",
-        handler="maven",
+        handler=build.maven,
         options=[
             *opts(
                 "-s/--settings -gs/--global-settings -t/--toolchains", value="required", role="read"
@@ -458,7 +459,7 @@ SPECS += [
         "gradle|gradlew",
         "build",
         operands="none",
-        handler="gradle",
+        handler=build.gradle,
         options=[
             Opt("-p/--project-dir", value="required", role="cwd"),
             Opt("-I/--init-script", value="required", role="exec"),

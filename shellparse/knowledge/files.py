@@ -7,6 +7,7 @@ missing option would let a prefix resolve to the wrong one.
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import files
 from clearance.shellparse.spec import Opt, Spec, opts
 
 _RECURSIVE_COPY = Opt("-r/-R/--recursive", operands="copy_tree")
@@ -71,7 +72,7 @@ SPECS = [
         "less|more|most|view",
         "read_only",
         operands="read",
-        handler="pager",
+        handler=files.pager,
         flags="-N/--LINE-NUMBERS -R/--RAW-CONTROL-CHARS -S/--chop-long-lines "
         "-F/--quit-if-one-screen -X/--no-init -i/--ignore-case -p/--pattern= -x/--tabs= -+",
     ),
@@ -154,7 +155,7 @@ SPECS = [
         "-e/--extension= -E/--exclude= -d/--max-depth= --min-depth= --exact-depth= "
         "-c/--color= -j/--threads= -S/--size= --changed-within= --changed-before= "
         "-o/--owner= --base-directory= --search-path= --max-results= -1 -q/--quiet",
-        handler="fd_exec",
+        handler=files.fd_exec,
     ),
     Spec(
         "tree",
@@ -362,7 +363,7 @@ SPECS = [
         # the target is what the link exposes under a new name: a read, so that a link to a
         # secret is a secret read
         operands=("read", "write"),
-        handler="ln",
+        handler=files.ln,
         options=[Opt("-t/--target-directory", value="required", role="target_dir")],
         flags="--backup=? -b -d/-F/--directory -f/--force -i/--interactive -L/--logical "
         "-n/--no-dereference -P/--physical -r/--relative -s/--symbolic -S/--suffix= "
@@ -397,7 +398,7 @@ SPECS = [
         "chmod",
         "write",
         operands=("none", "write"),
-        handler="chmod",
+        handler=files.chmod,
         options=[
             Opt("--reference", value="required", role="read", operands="write"),
             Opt("-R/--recursive"),
@@ -410,7 +411,7 @@ SPECS = [
         "chown|chgrp",
         "write",
         operands=("none", "write"),
-        handler="chown",
+        handler=files.chown,
         options=[
             Opt("--reference", value="required", role="read", operands="write"),
             Opt("-R/--recursive"),
@@ -452,12 +453,12 @@ SPECS = [
         abbrev=True,
     ),
     # --- search and edit with scripts ---------------------------------------------------------
-    Spec("find|gfind", "read_only", handler="find", permute=False, own_options=True),
+    Spec("find|gfind", "read_only", handler=files.find, permute=False, own_options=True),
     Spec(
         "sed|gsed",
         "read_only",
         operands=("none", "read"),
-        handler="sed",
+        handler=files.sed,
         options=[
             Opt("-e/--expression", value="required", operands="read"),
             Opt("-f/--file", value="required", role="read", operands="read"),
@@ -472,7 +473,7 @@ SPECS = [
         "awk|gawk|mawk|nawk",
         "read_only",
         operands=("none", "read"),
-        handler="awk",
+        handler=files.awk,
         options=[
             Opt("-f/--file", value="required", role="read", operands="read"),
             *opts("-i/--include -l/--load", value="required", role="read"),
@@ -492,7 +493,7 @@ SPECS = [
     Spec(
         "tar|gtar|bsdtar",
         "read_only",
-        handler="tar",
+        handler=files.tar,
         abbrev=True,
         options=[
             *opts(
@@ -544,7 +545,7 @@ SPECS = [
         "zip",
         "write",
         operands=("write", "read"),
-        handler="zip_program",
+        handler=files.zip_program,
         options=[
             Opt("--unzip-command", value="required"),
             Opt("-r/--recurse-paths", operands=("write", "read_tree")),
@@ -580,5 +581,5 @@ SPECS = [
     Spec("zcat|bzcat|xzcat|zstdcat|zless|zmore|zdiff", "read_only", operands="read"),
     Spec("7z|7za|7zr|rar|unrar", "write", operands=("none", "write", "read")),
     # --- copying across places ----------------------------------------------------------------
-    Spec("dd", "read_only", handler="dd"),
+    Spec("dd", "read_only", handler=files.dd),
 ]

@@ -7,6 +7,7 @@ clearance cannot see: ``code_exec``), inline code (``inline_code``), or standard
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import interpreters
 from clearance.shellparse.spec import Opt, Spec, opts
 
 _SHELL_OPTIONS = [
@@ -124,7 +125,7 @@ SPECS = [
         options=_SHELL_OPTIONS,
         flags=_SHELL_FLAGS,
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
     ),
     Spec("source|.", "code_exec", operands=("exec", "none"), permute=False),
     Spec(
@@ -132,7 +133,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             Opt("-c", value="required", role="code", ends=True),
             Opt("-m", value="required", role="module", ends=True),
@@ -145,7 +146,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             Opt("-e/--eval", value="required", role="code", ends=True),
             Opt("-p/--print", value="required", role="code", ends=True),
@@ -176,7 +177,7 @@ SPECS = [
                 "",
                 operands=("exec", "none"),
                 permute=False,
-                handler="interpreter",
+                handler=interpreters.interpreter,
                 flags=_DENO_RUN_FLAGS,
             ),
             "eval": Spec("eval", "code_exec", operands="code"),
@@ -196,7 +197,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             Opt("-e", value="required", role="code"),
             Opt("-E", value="required", role="code"),
@@ -212,7 +213,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             Opt("-e", value="required", role="code"),
             Opt("-r", value="required", adds="code_exec"),
@@ -227,7 +228,7 @@ SPECS = [
         "",
         operands=("exec", "none"),
         permute=False,
-        handler="interpreter",
+        handler=interpreters.interpreter,
         options=[
             *opts("-r -B -R -E", value="required", role="code"),
             *opts("-f -F -z", value="required", role="exec"),
@@ -244,7 +245,7 @@ SPECS = [
             "",
             operands=("exec", "none"),
             permute=False,
-            handler="interpreter",
+            handler=interpreters.interpreter,
             options=opts(code_options, value="required", role="code"),
         )
         for names, code_options in (

@@ -7,6 +7,7 @@ What leaves the machine is what a policy on exfiltration needs: curl's ``-d @fil
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import network
 from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _SSH_FLAGS = (
@@ -19,7 +20,7 @@ SPECS = [
         "curl",
         "network",
         operands="url",
-        handler="curl",
+        handler=network.curl,
         abbrev=True,
         options=[
             Opt("-o/--output", value="required", role="write"),
@@ -121,7 +122,7 @@ SPECS = [
         operands=("host", "remote_shell"),
         permute=False,
         flags=_SSH_FLAGS,
-        handler="ssh",
+        handler=network.ssh,
     ),
     Spec(
         "scp|sftp",
@@ -133,13 +134,13 @@ SPECS = [
             Opt("-r", operands="url_or_path_tree"),
         ],
         flags="-P= -o= -c= -l= -J= -D= -X= -b= -s= -3 -4 -6 -A -B -C -O -p -q -R -T -v",
-        handler="ssh_transfer",
+        handler=network.ssh_transfer,
     ),
     Spec(
         "rsync",
         "read_only",
         operands="copy_tree",
-        handler="rsync",
+        handler=network.rsync,
         abbrev=True,
         options=[
             Opt("-e/--rsh", value="required", role="shell"),
@@ -174,7 +175,7 @@ SPECS = [
         "nc|ncat|netcat",
         "network",
         operands=("host", "none"),
-        handler="netcat",
+        handler=network.netcat,
         options=[
             *opts("-e/--exec -c/--sh-exec --lua-exec", value="required"),
             Opt("-l/--listen", adds="process_control"),
@@ -190,7 +191,7 @@ SPECS = [
         "mosquitto_pub|mosquitto_sub|kcat",
         "network",
         operands="host",
-        handler="netcat",
+        handler=network.netcat,
     ),
     # Database clients: a query on the command line is code (``DROP TABLE``, psql's ``\!``
     # shell escape, sqlite's ``.shell``); a file of queries is code not seen.
@@ -210,7 +211,7 @@ SPECS = [
         "-S/--single-line -F/--field-separator= -R/--record-separator= -T/--table-attr= "
         "-z/--field-separator-zero -0/--record-separator-zero -H/--html --csv -V/--version",
         abbrev=True,
-        handler="database",
+        handler=network.database,
     ),
     Spec(
         "mysql|mariadb",
@@ -220,7 +221,7 @@ SPECS = [
         "-B/--batch -N/--skip-column-names -s/--silent -t/--table -v/--verbose -E/--vertical "
         "-A/--no-auto-rehash --protocol= --ssl-mode= --default-character-set= -f/--force",
         abbrev=True,
-        handler="database",
+        handler=network.database,
     ),
     Spec(
         "sqlite3",
@@ -232,7 +233,7 @@ SPECS = [
         "-tabs -newline= -nofollow -stats -interactive -append -deserialize -memtrace "
         "-mmap= -vfs= -zip -A= -help",
         single_dash_long=True,
-        handler="database",
+        handler=network.database,
     ),
     Spec(
         "redis-cli|mongo|mongosh|sqlcmd|cqlsh",
@@ -248,7 +249,7 @@ SPECS = [
         "--quiet --nodb --norc --shell --verbose --apiVersion= -3 --resp3 -2 --resp2 "
         "--authenticationDatabase= --authenticationMechanism= -U= -P= -S= -d/--database= "
         "-s= -W= -H= -l= -t= -y= -v= -k= -b= -C= -o= -V= -N= -E= --help --version",
-        handler="database",
+        handler=network.database,
     ),
     Spec(
         "openssl",
@@ -401,7 +402,7 @@ _FORGE_GROUPS = {
     "api": sub(
         "api",
         "network",
-        handler="gh_api",
+        handler=network.gh_api,
         options=[
             Opt("--input", value="required", role="read"),
             *opts("-f/--raw-field -F/--field", value="required"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import build, packages, system
 from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _INSTALL = "package_install network"
@@ -59,7 +60,7 @@ _NODE_FLAGS = (
     "--fail-if-no-match --no-bail --bail --sort --no-sort --resume-from= "
     "-v/--version -h/--help --verbose"
 )
-_NPM_RUN = sub("run", _SCRIPT, operands=("none", "none"), handler="npm_run", permute=False)
+_NPM_RUN = sub("run", _SCRIPT, operands=("none", "none"), handler=packages.npm_run, permute=False)
 
 
 _INSTALL_SPEC = sub(
@@ -189,7 +190,7 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
         "publish",
         "network network_write vcs_write",
         "--dry-run -n",
-        handler="dry_run",
+        handler=system.dry_run,
     ),
     "unpublish": sub("unpublish", "network vcs_destructive"),
     "deprecate": sub("deprecate", "network vcs_write"),
@@ -264,12 +265,14 @@ def _node_pm(name: str, *, implicit_run: bool, local_exec: bool) -> Spec:
             ),
         },
         default=(
-            sub(name, _SCRIPT, handler="npm_run_implicit") if implicit_run else sub(name, "unknown")
+            sub(name, _SCRIPT, handler=packages.npm_run_implicit)
+            if implicit_run
+            else sub(name, "unknown")
         ),
         options=_NODE_OPTIONS,
         flags=_NODE_FLAGS,
         abbrev=True,
-        handler="npm_global",
+        handler=packages.npm_global,
     )
 
 
@@ -353,7 +356,9 @@ SPECS = [
         "bun",
         "",
         subcommands={
-            "run": sub("run", _SCRIPT, operands=("none", "none"), handler="npm_run", permute=False),
+            "run": sub(
+                "run", _SCRIPT, operands=("none", "none"), handler=packages.npm_run, permute=False
+            ),
             "test": sub("test", "test"),
             "install": sub("install", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
             "i": sub("i", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
@@ -377,11 +382,11 @@ SPECS = [
                 "publish",
                 "network network_write vcs_write",
                 "--dry-run -n",
-                handler="dry_run",
+                handler=system.dry_run,
             ),
         },
         # ``bun file.ts`` runs a file; ``bun build`` a script of that name.
-        default=sub("bun", _SCRIPT, handler="npm_run_implicit"),
+        default=sub("bun", _SCRIPT, handler=packages.npm_run_implicit),
         options=[
             *opts("-e/--eval -p/--print", value="required", role="code", ends=True),
             Opt("--cwd", value="required", role="cwd"),
@@ -401,7 +406,7 @@ SPECS = [
         flags="-y/--yes --no -q/--quiet --ignore-existing --prefer-offline --prefer-online "
         "--offline -w/--workspace= --workspaces --include-workspace-root --registry= "
         "--node-options= --shell= --bun",
-        handler="npx",
+        handler=packages.npx,
     ),
     Spec("corepack", "package_install network"),
     # Python
@@ -415,7 +420,7 @@ SPECS = [
                 options=_PIP_INSTALL,
                 flags=_PIP_INSTALL_FLAGS,
                 abbrev=True,
-                handler="pip_install",
+                handler=packages.pip_install,
             ),
             "download": sub(
                 "download",
@@ -517,7 +522,7 @@ SPECS = [
                 "publish",
                 "network network_write vcs_write",
                 "--dry-run -n",
-                handler="dry_run",
+                handler=system.dry_run,
             ),
             "run": sub(
                 "run",
@@ -603,7 +608,7 @@ SPECS = [
                 "publish",
                 "network network_write vcs_write",
                 "--dry-run -n",
-                handler="dry_run",
+                handler=system.dry_run,
             ),
             "run": sub("run", "", operands="command", permute=False),
             **shared(
@@ -717,7 +722,7 @@ SPECS = [
                 "build write",
                 "--all -p/--package= --manifest-path= --message-format= -v/--verbose -q/--quiet",
                 options=[Opt("--check")],
-                handler="check_only",
+                handler=build.check_only,
             ),
             "install": sub(
                 "install",
@@ -742,7 +747,7 @@ SPECS = [
                 "publish",
                 "network network_write vcs_write",
                 "--dry-run -n",
-                handler="dry_run",
+                handler=system.dry_run,
             ),
             "yank": sub("yank", "network vcs_write"),
             "login": sub("login", "network system"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import system
 from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _READ_VERBS = (
@@ -132,12 +133,16 @@ SPECS = [
     ),
     Spec("disown", "process_control", operands="none", flags="-a -h -r"),
     Spec("bg|fg", "process_control", operands="none"),
-    Spec("printenv", "read_only", operands="none", flags="-0/--null", handler="printenv"),
+    Spec("printenv", "read_only", operands="none", flags="-0/--null", handler=system.printenv),
     Spec(
-        "set", "read_only", handler="variables_dump", short="abefhkmnptuvxBCEHPTo:", permute=False
+        "set",
+        "read_only",
+        handler=system.variables_dump,
+        short="abefhkmnptuvxBCEHPTo:",
+        permute=False,
     ),
-    Spec("declare|typeset", "read_only", handler="variables_dump", short="aAfFgiIlnprtux"),
-    Spec("export", "read_only", handler="variables_dump", short="fnp"),
+    Spec("declare|typeset", "read_only", handler=system.variables_dump, short="aAfFgiIlnprtux"),
+    Spec("export", "read_only", handler=system.variables_dump, short="fnp"),
     # services, boot, persistence
     Spec(
         "systemctl",
@@ -213,7 +218,7 @@ SPECS = [
         "crontab",
         "system",
         operands="exec",
-        handler="crontab",
+        handler=system.crontab,
         flags="-l -r -e -i -u= -n= -c -T -s -V",
     ),
     Spec(
@@ -263,7 +268,7 @@ SPECS = [
             "run": sub(
                 "run",
                 "code_exec process_control",
-                handler="docker_run",
+                handler=system.docker_run,
                 options=_DOCKER_RUN_OPTIONS,
                 flags=_DOCKER_RUN_FLAGS,
                 permute=False,
@@ -271,7 +276,7 @@ SPECS = [
             "create": sub(
                 "create",
                 "process_control",
-                handler="docker_run",
+                handler=system.docker_run,
                 options=_DOCKER_RUN_OPTIONS,
                 flags=_DOCKER_RUN_FLAGS,
                 permute=False,
@@ -414,21 +419,21 @@ SPECS = [
                 "network network_read read_only",
                 _KUBECTL_FLAGS,
                 options=_KUBECTL_OPTIONS,
-                handler="kubectl_secrets",
+                handler=system.kubectl_secrets,
             ),
             "describe": sub(
                 "describe",
                 "network network_read read_only",
                 _KUBECTL_FLAGS,
                 options=_KUBECTL_OPTIONS,
-                handler="kubectl_secrets",
+                handler=system.kubectl_secrets,
             ),
             "exec": sub(
                 "exec",
                 "network code_exec",
                 operands=("none", "remote_command"),
                 permute=False,
-                handler="kubectl_exec",
+                handler=system.kubectl_exec,
                 flags=_KUBECTL_FLAGS + " -c/--container= -f/--filename= -i/--stdin -t/--tty "
                 "-q/--quiet --pod-running-timeout=",
             ),
@@ -457,14 +462,14 @@ SPECS = [
                 "network system",
                 _KUBECTL_FLAGS,
                 options=_KUBECTL_OPTIONS,
-                handler="dry_run",
+                handler=system.dry_run,
             ),
             "delete": sub(
                 "delete",
                 "network delete system",
                 _KUBECTL_FLAGS,
                 options=_KUBECTL_OPTIONS,
-                handler="dry_run",
+                handler=system.dry_run,
             ),
             "port-forward": sub(
                 "port-forward", "network process_control", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS
@@ -503,13 +508,13 @@ SPECS = [
                 "--description= --devel --dry-run=? --generate-name -g --no-hooks --skip-crds "
                 "--repo= --username= --password= --render-subchart-notes --history-max= "
                 "--dependency-update --post-renderer= -o/--output=",
-                handler="dry_run",
+                handler=system.dry_run,
             ),
             "uninstall": sub(
                 "uninstall",
                 "network delete system",
                 _HELM_FLAGS + " --dry-run=? --keep-history --no-hooks --wait --timeout=",
-                handler="dry_run",
+                handler=system.dry_run,
             ),
         },
         default=sub("helm", "network unknown"),
@@ -618,7 +623,7 @@ SPECS = [
         "railway|render|supabase|ibmcloud|oci|linode-cli|hcloud|scw|s3cmd|rclone|mc|"
         "azcopy",
         "network system",
-        handler="cloud_cli",
+        handler=system.cloud_cli,
         own_options=True,
     ),
     Spec(

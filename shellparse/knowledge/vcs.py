@@ -3,6 +3,7 @@ CLIs (gh, glab) are in ``network``."""
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import vcs
 from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _READ = "vcs_read"
@@ -124,7 +125,7 @@ GIT_SUBCOMMANDS = {
         options=_DIFF_OPTIONS,
         number="--max-count",
         abbrev=True,
-        handler="git_revision_paths",
+        handler=vcs.git_revision_paths,
     ),
     **shared(
         ("diff", "diff-tree", "diff-files", "diff-index", "range-diff"),
@@ -132,7 +133,7 @@ GIT_SUBCOMMANDS = {
         _DIFF_FLAGS,
         options=_DIFF_OPTIONS,
         abbrev=True,
-        handler="git_revision_paths",
+        handler=vcs.git_revision_paths,
     ),
     **shared(
         (
@@ -246,7 +247,7 @@ GIT_SUBCOMMANDS = {
         _READ,
         "-t -s -e -p --batch=? --batch-check=? --batch-command=? --textconv --filters "
         "--path= --follow-symlinks -Z --buffer --unordered --allow-unknown-type",
-        handler="git_revision_paths",
+        handler=vcs.git_revision_paths,
     ),
     "status": _sub(
         "status",
@@ -265,7 +266,7 @@ GIT_SUBCOMMANDS = {
         "--color-by-age -e/--show-email -w --abbrev=? -s -c --date= --incremental "
         "--encoding=",
         options=[Opt("--contents", value="required", role="read")],
-        handler="git_revision_paths",
+        handler=vcs.git_revision_paths,
     ),
     "annotate": _sub("annotate", _READ),
     "grep": _sub(
@@ -283,7 +284,7 @@ GIT_SUBCOMMANDS = {
         # ``-O`` opens the matches in a pager program of the caller's choosing
         options=[Opt("-O/--open-files-in-pager", value="optional", role="shell")],
         number="--context",
-        handler="git_grep",
+        handler=vcs.git_grep,
     ),
     "format-patch": _sub(
         "format-patch",
@@ -334,7 +335,7 @@ GIT_SUBCOMMANDS = {
         "vcs_write vcs_destructive",
         "-f/--force -d/--delete -e/--edit --graft --convert-graft-file --raw --format=",
         options=[Opt("-l/--list")],
-        handler="git_replace",
+        handler=vcs.git_replace,
     ),
     "checkout-index": _sub(
         "checkout-index",
@@ -366,7 +367,7 @@ GIT_SUBCOMMANDS = {
         _READ,
         "-q/--quiet --short --no-recurse --recurse -m=",
         options=[Opt("-d/--delete", adds="vcs_destructive")],
-        handler="git_symbolic_ref",
+        handler=vcs.git_symbolic_ref,
     ),
     # ``start`` and ``register`` schedule git to run in the background, every hour
     "maintenance": _sub(
@@ -537,7 +538,7 @@ GIT_SUBCOMMANDS = {
             Opt("-B", value="required", adds="vcs_destructive"),
             _PATHSPEC_RESTORE,
         ],
-        handler="git_checkout",
+        handler=vcs.git_checkout,
     ),
     "switch": _sub(
         "switch",
@@ -557,7 +558,7 @@ GIT_SUBCOMMANDS = {
         "-m/--merge --conflict= --ignore-unmerged --ignore-skip-worktree-bits "
         "--recurse-submodules --no-recurse-submodules --overlay --no-overlay " + _PATHSPEC_FLAGS,
         options=[Opt("-W/--worktree"), Opt("-S/--staged"), _PATHSPEC_RESTORE],
-        handler="git_checkout",
+        handler=vcs.git_checkout,
     ),
     "branch": _sub(
         "branch",
@@ -617,7 +618,7 @@ GIT_SUBCOMMANDS = {
             Opt("-f/--force", adds="vcs_destructive"),
             Opt("-n/--dry-run", adds="read_only"),
         ],
-        handler="git_clean",
+        handler=vcs.git_clean,
     ),
     "rm": _sub(
         "rm",
@@ -684,7 +685,7 @@ GIT_SUBCOMMANDS = {
         _PUSH_FLAGS,
         operands=("remote", "none"),
         options=_PUSH_OPTIONS,
-        handler="git_push",
+        handler=vcs.git_push,
     ),
     "fetch": _sub(
         "fetch",
@@ -718,7 +719,7 @@ GIT_SUBCOMMANDS = {
             *opts("--reference --reference-if-able", value="required", role="read"),
             Opt("-c/--config", value="required", role="none"),
         ],
-        handler="git_clone",
+        handler=vcs.git_clone,
     ),
     "ls-remote": _sub(
         "ls-remote",
@@ -818,7 +819,7 @@ GIT_SUBCOMMANDS = {
         "--get-color --get-colorbool -e/--edit --includes --no-includes --default= --comment= "
         "--all --regexp --value= --url=",
         options=[Opt("-f/--file", value="required", role="read")],
-        handler="git_config",
+        handler=vcs.git_config,
     ),
     "credential": _sub("credential", "secret_read"),
     "credential-store": _sub("credential-store", "secret_read"),
@@ -850,6 +851,6 @@ SPECS = [
         flags=_GIT_GLOBAL_FLAGS,
         subcommands=GIT_SUBCOMMANDS,
         default=sub("git", "unknown"),
-        handler="git_global",
+        handler=vcs.git_global,
     ),
 ]

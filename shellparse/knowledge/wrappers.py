@@ -10,6 +10,7 @@ read as the program -- unknown, so never allowed.
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers import wrappers
 from clearance.shellparse.spec import Opt, Spec, opts
 
 _NS_FLAGS = (
@@ -27,7 +28,7 @@ SPECS = [
         "privilege",
         operands="command",
         permute=False,
-        handler="sudo",
+        handler=wrappers.sudo,
         abbrev=True,
         options=[
             Opt("-D/--chdir", value="required", role="cwd"),
@@ -47,7 +48,7 @@ SPECS = [
         "privilege",
         operands="command",
         permute=False,
-        handler="sudo",
+        handler=wrappers.sudo,
         options=[Opt("-s", adds="code_exec")],
         flags="-u= -C= -n -L",
     ),
@@ -55,7 +56,7 @@ SPECS = [
         "su",
         "privilege",
         operands="none",
-        handler="su",
+        handler=wrappers.su,
         abbrev=True,
         options=[
             Opt("-c/--command/--session-command", value="required", role="shell"),
@@ -69,7 +70,7 @@ SPECS = [
         "privilege",
         operands="command",
         permute=False,
-        handler="su",
+        handler=wrappers.su,
         options=[
             Opt("-c/--command/--session-command", value="required", role="shell"),
             Opt("-s/--shell", value="required", role="exec"),
@@ -112,13 +113,13 @@ SPECS = [
     Spec("sandbox-exec", "", operands="command", permute=False, flags="-f= -n= -p= -D="),
     Spec("sshpass", "", operands="command", permute=False, flags="-p= -f= -d= -e -v -P="),
     Spec("su-exec|gosu", "privilege", operands=("none", "command"), permute=False),
-    Spec("sg", "privilege", operands=("none", "shell_words"), permute=False, handler="sg"),
+    Spec("sg", "privilege", operands=("none", "shell_words"), permute=False, handler=wrappers.sg),
     Spec("newgrp", "privilege code_exec", operands="none"),
-    Spec("capsh", "privilege", operands="none", handler="capsh"),
+    Spec("capsh", "privilege", operands="none", handler=wrappers.capsh),
     Spec(
         "env",
         "",
-        handler="env",
+        handler=wrappers.env,
         permute=False,
         abbrev=True,
         options=[
@@ -142,7 +143,7 @@ SPECS = [
     # here that is really a flag would swallow the program's name, so only those documented
     # as taking a value are marked with ``=``.
     *(
-        Spec(names, "", operands="command", permute=False, handler="wrapper", flags=flags)
+        Spec(names, "", operands="command", permute=False, handler=wrappers.wrapper, flags=flags)
         for names, flags in (
             (
                 "nohup|eatmydata|builtin|with-contenv|catchsegv|nocache|ccache|sccache|"
@@ -225,7 +226,7 @@ SPECS = [
         "",
         operands="command",
         permute=False,
-        handler="wrapper",
+        handler=wrappers.wrapper,
         flags="-c/--ctty -f/--fork -w/--wait --help --version",
     ),
     Spec(
@@ -249,7 +250,7 @@ SPECS = [
         "",
         operands="command",
         permute=False,
-        handler="command_builtin",
+        handler=wrappers.command_builtin,
         options=[Opt("-v"), Opt("-V")],
         flags="-p",
     ),
@@ -258,7 +259,7 @@ SPECS = [
         "",
         operands="command",
         permute=False,
-        handler="wrapper",
+        handler=wrappers.wrapper,
         flags="-a= -c -l",
     ),
     Spec(
@@ -312,7 +313,7 @@ SPECS = [
         "",
         operands=("read", "command"),
         permute=False,
-        handler="flock",
+        handler=wrappers.flock,
         options=[Opt("-c/--command", value="required", role="shell")],
         flags="-w/--wait/--timeout= -E/--conflict-exit-code= -s/--shared -x/-e/--exclusive "
         "-n/--nb/--nonblock -u/--unlock -o/--close -F/--no-fork --verbose",
@@ -322,7 +323,7 @@ SPECS = [
         "",
         operands="command",
         permute=False,
-        handler="wrapper",
+        handler=wrappers.wrapper,
         options=[
             Opt("-o/--output", value="required", role="write"),
             Opt("-E/--env", value="required"),
@@ -337,7 +338,7 @@ SPECS = [
         "",
         operands="command",
         permute=False,
-        handler="wrapper",
+        handler=wrappers.wrapper,
         options=[
             *opts("--log-file --xml-file", value="required", role="write"),
             Opt("--suppressions", value="required", role="read"),
@@ -363,7 +364,7 @@ SPECS = [
         "",
         operands="command",
         permute=False,
-        handler="wrapper",
+        handler=wrappers.wrapper,
         options=[Opt("-o/--output", value="required", role="write")],
         flags="-e= -p= -s= -u= -a/--align= -n/--indent= -l/--library= -x= -w/--where= -F= "
         "-A= -D/--debug= -b/--no-signals -c -C/--demangle -f -h/--help -i -L -r -S -t -tt "
@@ -468,7 +469,7 @@ SPECS = [
         "",
         operands="shell_words",
         permute=False,
-        handler="watch",
+        handler=wrappers.watch,
         abbrev=True,
         options=[Opt("-x/--exec")],
         flags="-n/--interval= -q/--equexit= -d/--differences=? -t/--no-title -b/--beep "
@@ -478,7 +479,7 @@ SPECS = [
     Spec(
         "xargs|gxargs",
         "",
-        handler="xargs",
+        handler=wrappers.xargs,
         permute=False,
         abbrev=True,
         options=[
@@ -494,7 +495,7 @@ SPECS = [
     Spec(
         "parallel",
         "",
-        handler="parallel",
+        handler=wrappers.parallel,
         permute=False,
         options=[Opt("-a/--arg-file", value="required", role="read")],
         flags="-j/--jobs/-P= -S/--sshlogin= --joblog= --results= --tmpdir= --delay= "
@@ -513,7 +514,7 @@ SPECS = [
         flags="-arm64 -arm64e -x86_64 -x86_64h -i386 -32 -64 -c -e= -d= -h --help --version",
     ),
     Spec("trap", "", operands=("shell", "none"), permute=False, flags="-l -p"),
-    Spec("alias", "read_only", handler="alias"),
+    Spec("alias", "read_only", handler=wrappers.alias),
     Spec(
         "hyperfine",
         "",
@@ -535,7 +536,7 @@ SPECS = [
         "-I/--log-in= -O/--log-out= -B/--log-io= -T/--log-timing= -m/--logging-format= "
         "-t/--timing=?",
     ),
-    Spec("tmux", "process_control", handler="tmux"),
+    Spec("tmux", "process_control", handler=wrappers.tmux),
     Spec(
         "screen",
         "process_control",
@@ -554,7 +555,7 @@ SPECS = [
         "privilege system",
         operands=("read", "command"),
         permute=False,
-        handler="chroot",
+        handler=wrappers.chroot,
         flags="--userspec= --groups= --skip-chdir --help --version",
     ),
     Spec(
@@ -562,7 +563,7 @@ SPECS = [
         "privilege system",
         operands="command",
         permute=False,
-        handler="chroot",
+        handler=wrappers.chroot,
         options=[
             Opt("-r/--root", value="optional", role="read"),
             Opt("-w/--wd", value="optional", role="cwd"),
@@ -574,7 +575,7 @@ SPECS = [
         "privilege system",
         operands="command",
         permute=False,
-        handler="chroot",
+        handler=wrappers.chroot,
         options=[
             Opt("-R/--root", value="required", role="read"),
             Opt("-w/--wd", value="required", role="cwd"),
@@ -609,7 +610,7 @@ SPECS = [
         "-p/--pidfile= -u/--user= -g/--group= -s/--signal= -R/--retry= -c/--chuid= "
         "-r/--chroot= -d/--chdir= -b/--background -m/--make-pidfile -o/--oknodo -q/--quiet "
         "-v/--verbose -N/--nicelevel= -k/--umask=",
-        handler="start_stop_daemon",
+        handler=wrappers.start_stop_daemon,
     ),
     Spec(
         "gdb",
@@ -629,7 +630,7 @@ SPECS = [
         "at|batch",
         "system",
         operands="none",
-        handler="at",
+        handler=wrappers.at,
         options=[Opt("-f", value="required")],
         flags="-q= -m -M -t= -v -c -l -d -r -b -V -u=",
     ),
@@ -638,7 +639,7 @@ SPECS = [
         "",
         operands="command",
         permute=False,
-        handler="entr",
+        handler=wrappers.entr,
         options=[Opt("-s", adds="code_exec")],
         flags="-a -c -cc -d -n -p -r -z",
     ),

@@ -7,7 +7,7 @@ import pytest
 from corpus_expect import facts_of
 
 from clearance.shellparse.facts import SimpleCommandFacts
-from clearance.shellparse.handlers import embedded_commands
+from clearance.shellparse.handlers.interpreters import embedded_commands
 
 
 def _programs(command: str) -> list[str | None]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from corpus_expect import facts_of
 
-from clearance.shellparse.handlers import sed_effects
+from clearance.shellparse.handlers.files import sed_effects
 
 
 @pytest.mark.parametrize(

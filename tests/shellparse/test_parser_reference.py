@@ -27,10 +27,10 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer as LarkLexer
 
-from clearance.shellparse import _lalr_table, builder, lexer, tables
+from clearance.shellparse import _lalr_table, builder, tables
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.lalr import describe_terminal
-from clearance.shellparse.lexer import Lexer, parse_script
+from clearance.shellparse.lexer import Lexer, expansions, parse_script, scanner
 from clearance.shellparse.nodes import Script
 from clearance.shellparse.tokens import Token as OurToken
 
@@ -133,8 +133,11 @@ class ReferenceRun:
 
     def parse(self, text: str) -> Script | ShellSyntaxError:
         with self.monkeypatch.context() as patch:
-            patch.setattr(lexer, "parse_tokens", self._parse_tokens)
-            patch.setattr(lexer, "can_shift", lark_can_shift)
+            # the lexer's modules that start a parse (a script, a substitution) or ask the
+            # parser whether it can shift a terminal
+            patch.setattr(scanner, "parse_tokens", self._parse_tokens)
+            patch.setattr(expansions, "parse_tokens", self._parse_tokens)
+            patch.setattr(scanner, "can_shift", lark_can_shift)
             try:
                 return parse_script(text)
             except ShellSyntaxError as exc:

@@ -1,0 +1,561 @@
+"""Handlers of ``knowledge/files.py``: modes of ``chmod``, link targets, ``find`` expressions,
+``sed`` scripts, ``awk`` programs, ``tar`` modes, ``dd`` operands, pagers.
+"""
+
+from __future__ import annotations
+
+from clearance.shellparse.expand import DYNAMIC
+from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_values
+from clearance.shellparse.handlers.interpreters import environment_read
+from clearance.shellparse.paths import resolve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import HandlerCall
+    from clearance.shellparse.options import ParsedArgs
+
+    Args = list[str]
+    Flags = list[int]
+
+
+_MODE_LIKE = _Lazy(r"-[rwxXst]+")
+
+
+def chmod(call: HandlerCall) -> None:
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    operands = parsed.operands
+    if not operands:
+        return
+    mode = operands[0]
+    # ``chmod -x file``: a symbolic mode that starts with ``-`` reads as options; then every
+    # operand is a file.
+    dashed = [s for o, s, _ in parsed.options if o is None and _MODE_LIKE.rx.fullmatch(s)]
+    if dashed and all(o is not None or s in dashed for o, s, _ in parsed.options):
+        fact.markers.discard("unknown_option")  # the only "unknown options" are the mode
+    if dashed and not _has(fact, "--reference"):
+        for value in operands[:1]:
+            c.add_path(fact, value, "write", env)
+        mode = "".join(dashed)
+        fact.options = [o for o in fact.options if o not in dashed]
+    if ("s" in mode.split("=")[-1] and not mode.isdigit()) or (
+        mode.isdigit() and len(mode) == 4 and mode[0] in "2467"
+    ):
+        fact.classes.add("privilege")
+
+
+def ln(call: HandlerCall) -> None:
+    """A symbolic link's target is relative to the link's directory, not to the cwd:
+    ``ln -s ../README.md docs/README.md`` points at ``README.md``."""
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    operands = parsed.operands
+    if not _has(fact, "--symbolic") or not operands:
+        return
+    directory = next(iter(_option_values(parsed, "--target-directory")), None)
+    if directory is not None:
+        targets, base = operands, directory
+    elif len(operands) == 1:
+        targets, base = operands, "."
+    else:
+        targets, link = operands[:-1], operands[-1]
+        base = link if link.endswith("/") else (link.rsplit("/", 1)[0] if "/" in link else ".")
+    where = resolve(base, env.cwd, c.home)
+    for target in targets:
+        fact.paths = [p for p in fact.paths if not (p.access == "read" and p.path == target)]
+        c.add_path(fact, target, "read", env, cwd=where)
+
+
+def zip_program(call: HandlerCall) -> None:
+    """``zip -TT CMD``: the command zip runs to test the archive (its two-letter option
+    reads as two ``-T`` to a getopt parser)."""
+    args, nested = call.args, call.nested
+    for i, arg in enumerate(args[:-1]):
+        if arg in ("-TT", "--unzip-command"):
+            nested.append(_nested("zip -TT", shell=args[i + 1]))
+
+
+def chown(call: HandlerCall) -> None:
+    fact, parsed = call.fact, call.parsed
+    if parsed.operands and parsed.operands[0].split(":")[0] in ("root", "0"):
+        fact.classes.add("privilege")
+
+
+_FIND_EXEC = ("-exec", "-execdir", "-ok", "-okdir")
+
+
+_FIND_WRITE = ("-fprint", "-fprint0", "-fprintf", "-fls")
+
+
+_FIND_VALUE = frozenset(
+    (
+        "-name",
+        "-iname",
+        "-path",
+        "-ipath",
+        "-wholename",
+        "-iwholename",
+        "-regex",
+        "-iregex",
+        "-type",
+        "-xtype",
+        "-size",
+        "-mtime",
+        "-atime",
+        "-ctime",
+        "-mmin",
+        "-amin",
+        "-cmin",
+        "-newer",
+        "-anewer",
+        "-cnewer",
+        "-perm",
+        "-user",
+        "-group",
+        "-uid",
+        "-gid",
+        "-maxdepth",
+        "-mindepth",
+        "-links",
+        "-inum",
+        "-samefile",
+        "-lname",
+        "-ilname",
+        "-fstype",
+        "-used",
+        "-printf",
+        "-regextype",
+        "-context",
+        "-newerXY",
+        "-files0-from",
+    )
+)
+
+
+#: find tests without a value: they select, so ``-delete`` removes only what matches.
+_FIND_TESTS = frozenset(("-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"))
+
+
+#: The rest of find's expression words that take no value (options, operators, actions that
+#: only print or stop); any other ``-word`` is an ``unknown_option``.
+_FIND_WORDS = frozenset(
+    (
+        "-print",
+        "-print0",
+        "-ls",
+        "-prune",
+        "-quit",
+        "-true",
+        "-false",
+        "-not",
+        "-and",
+        "-or",
+        "-a",
+        "-o",
+        "-depth",
+        "-d",
+        "-mount",
+        "-xdev",
+        "-follow",
+        "-noleaf",
+        "-daystart",
+        "-ignore_readdir_race",
+        "-noignore_readdir_race",
+        "-nowarn",
+        "-warn",
+        "-help",
+        "--help",
+        "-version",
+        "--version",
+        "-s",
+        "-x",
+        "-E",
+        "-X",
+    )
+)
+
+
+def find(call: HandlerCall) -> None:
+    c, fact, args, flags, env, nested = (
+        call.classifier,
+        call.fact,
+        call.args,
+        call.flags,
+        call.env,
+        call.nested,
+    )
+    i = 0
+    while (i < len(args) and args[i] in ("-H", "-L", "-P", "-D", "-O")) or (
+        i < len(args) and args[i].startswith("-O")
+    ):
+        i += 2 if args[i] == "-D" else 1
+    starts: list[tuple[str, int]] = []
+    while i < len(args) and not (args[i].startswith("-") or args[i] in ("(", "!", ")", ",")):
+        starts.append((args[i], flags[i]))
+        i += 1
+    if not starts:
+        starts = [(".", 0)]
+    fact.options = []
+    deleting = False
+    filtered = False
+    names: list[str] = []
+    while i < len(args):
+        token = args[i]
+        if token in _FIND_EXEC:
+            j = i + 1
+            while j < len(args) and args[j] not in (";", "+"):
+                j += 1
+            # `{}` is each file found: unknown by name, but under the starting points, and
+            # named as the ``-name`` test says (``find ~ -name id_rsa -exec cat {} \;``)
+            base = starts[0][0].rstrip("/") or "/"
+            found = ("" if base == "/" else base) + "/{}" + (f"/{names[-1]}" if names else "")
+            inner = [a.replace("{}", found) for a in args[i + 1 : j]]
+            inner_flags = [flags[k] for k in range(i + 1, j)]
+            if inner:
+                nested.append(
+                    _nested(
+                        f"find {token}",
+                        argv=inner,
+                        flags=inner_flags,
+                        markers=("dynamic_argument",),
+                    )
+                )
+            fact.options.append(token)
+            i = j + 1
+            continue
+        if token == "-delete":
+            deleting = True
+            fact.options.append(token)
+        elif token in _FIND_WRITE and i + 1 < len(args):
+            c.add_path(fact, args[i + 1], "write", env, source="option")
+            fact.options.append(token)
+            i += 2
+            continue
+        elif token in _FIND_VALUE:
+            if token in ("-name", "-iname") and i + 1 < len(args) and "/" not in args[i + 1]:
+                names.append(args[i + 1])
+            fact.options.append(token)
+            filtered = filtered or token not in ("-maxdepth", "-mindepth", "-regextype")
+            i += 2
+            continue
+        elif token in _FIND_TESTS:
+            fact.options.append(token)
+            filtered = True
+        elif token.startswith("-"):
+            fact.options.append(token)
+            if token not in _FIND_WORDS and not (token.startswith("-newer") and i + 1 < len(args)):
+                fact.markers.add("unknown_option")
+            elif token.startswith("-newer"):
+                i += 1
+        i += 1
+    for path, flag in starts:
+        dynamic = bool(flag & DYNAMIC)
+        if dynamic:
+            fact.markers.add("dynamic_argument")
+        c.add_path(fact, path, "read", env, dynamic=dynamic)
+        if deleting:
+            # with tests (``-name '*.pyc'``) what goes is under the start point; without,
+            # everything there, the start point included
+            target = f"{path.rstrip('/') or '/'}/{{}}" if filtered else path
+            if target.startswith("//"):
+                target = target[1:]
+            c.add_path(fact, target, "delete", env, dynamic=dynamic)
+
+
+def fd_exec(call: HandlerCall) -> None:
+    args, flags, nested = call.args, call.flags, call.nested
+    for i, arg in enumerate(args):
+        if arg in ("-x", "--exec", "-X", "--exec-batch"):
+            j = i + 1
+            while j < len(args) and args[j] != ";":
+                j += 1
+            inner = args[i + 1 : j]
+            if inner:
+                inner_flags = [
+                    flags[k] | (DYNAMIC if "{" in args[k] else 0) for k in range(i + 1, j)
+                ]
+                nested.append(_nested("fd --exec", argv=inner, flags=inner_flags))
+            break
+
+
+def _sed_scripts(parsed: ParsedArgs) -> tuple[list[str], list[str]]:
+    """The scripts and the files of a sed command line.
+
+    BSD sed's ``-i`` takes its backup suffix as the next argument (``sed -i '' 's/a/b/' f``);
+    GNU sed reads that empty word as the script. Both readings are kept: an empty first
+    operand after ``-i`` is skipped, so the script that runs is the one analysed.
+    """
+    scripts = _option_values(parsed, "--expression")
+    operands = list(parsed.operands)
+    bare_in_place = any(
+        o is not None and o.name == "--in-place" and v is None for o, _, v in parsed.options
+    )
+    if bare_in_place and len(operands) > 1 and operands[0] == "":
+        operands = operands[1:]
+    if not scripts and not _option_values(parsed, "--file") and operands:
+        return [operands[0]], operands[1:]
+    return scripts, operands
+
+
+def sed(call: HandlerCall) -> None:
+    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
+    scripts, files = _sed_scripts(parsed)
+    if _has(fact, "--in-place"):
+        written = {*files, *scripts}
+        fact.paths = [p for p in fact.paths if p.access != "read" or p.path not in written]
+        for value in files:
+            c.add_path(fact, value, "write", env)
+    for script in scripts:
+        for kind, value in sed_effects(script):
+            if kind == "exec":
+                fact.classes.add("code_exec")
+                fact.markers.add("inline_code")
+                if value:
+                    nested.append(_nested("sed e", shell=value))
+            elif kind == "write":
+                c.add_path(fact, value, "write", env, source="script")
+            elif kind == "read":
+                c.add_path(fact, value, "read", env, source="script")
+
+
+def sed_effects(script: str) -> list[tuple[str, str]]:
+    """(kind, value) for each ``e`` command or ``s///e`` flag (exec), ``w``/``W`` (write) and
+    ``r``/``R`` (read) in a sed script."""
+    effects: list[tuple[str, str]] = []
+    i = 0
+    n = len(script)
+    while i < n:
+        ch = script[i]
+        if ch in " \t\n;{}!":
+            i += 1
+            continue
+        if ch == "#":
+            end = script.find("\n", i)
+            i = n if end < 0 else end + 1
+            continue
+        # addresses: numbers, $, /re/, \cREc, ranges, steps
+        while i < n and (script[i].isdigit() or script[i] in "$,~+ \t"):
+            i += 1
+        if i < n and script[i] in "/\\":
+            delim = script[i]
+            if delim == "\\" and i + 1 < n:
+                i += 1
+                delim = script[i]
+            i += 1
+            while i < n and script[i] != delim:
+                i += 2 if script[i] == "\\" else 1
+            i += 1
+            continue
+        if i >= n:
+            break
+        cmd = script[i]
+        i += 1
+        if cmd in "s" and i < n:
+            delim = script[i]
+            i += 1
+            for _ in range(2):
+                while i < n and script[i] != delim:
+                    i += 2 if script[i] == "\\" else 1
+                i += 1
+            start = i
+            while i < n and script[i] not in ";\n}":
+                if script[i] in "wW":
+                    break
+                i += 1
+            flags = script[start:i]
+            if "e" in flags:
+                effects.append(("exec", ""))
+            if i < n and script[i] in "wW":
+                end = script.find("\n", i)
+                end = n if end < 0 else end
+                effects.append(("write", script[i + 1 : end].strip()))
+                i = end
+        elif cmd == "y" and i < n:
+            delim = script[i]
+            i += 1
+            for _ in range(2):
+                while i < n and script[i] != delim:
+                    i += 2 if script[i] == "\\" else 1
+                i += 1
+        elif cmd in "aic":
+            end = script.find("\n", i)
+            i = n if end < 0 else end + 1
+        elif cmd in "ewWrR":
+            end = script.find("\n", i)
+            end = n if end < 0 else end
+            if cmd in "wWrR":
+                value = script[i:end].strip()
+                # GNU sed also ends these at ';' only for 'e'; file names run to the newline
+                effects.append(("write" if cmd in "wW" else "read", value))
+            else:
+                line = script[i:end]
+                effects.append(("exec", line.split(";")[0].strip() if line else ""))
+            i = end + 1
+        elif cmd in ":btT":
+            while i < n and script[i] not in ";\n}":
+                i += 1
+        # everything else (p, d, n, q, h, g, x, =, l, …) has no effect outside sed
+    return effects
+
+
+_AWK_SYSTEM = _Lazy(r"\bsystem\s*\(\s*\"((?:\\.|[^\"\\])*)\"")
+
+
+_AWK_PIPE = _Lazy(r"\"((?:\\.|[^\"\\])*)\"\s*\|\s*getline|\|\s*&?\s*\"((?:\\.|[^\"\\])*)\"")
+
+
+_AWK_WRITE = _Lazy(r"(?:print|printf)[^;}\n]*?>>?\s*\"((?:\\.|[^\"\\])*)\"")
+
+
+_AWK_EXEC = _Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
+
+
+def awk(call: HandlerCall) -> None:
+    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
+    if _option_values(parsed, "--file") or not parsed.operands:
+        if _option_values(parsed, "--file"):
+            fact.classes.add("code_exec")
+        return
+    program = parsed.operands[0]
+    if environment_read(program):
+        fact.classes.add("secret_read")
+    if _AWK_EXEC.rx.search(program):
+        fact.classes.add("code_exec")
+        fact.markers.add("inline_code")
+    for m in _AWK_SYSTEM.rx.finditer(program):
+        nested.append(_nested("awk system()", shell=m.group(1).replace('\\"', '"')))
+    for m in _AWK_PIPE.rx.finditer(program):
+        text = m.group(1) or m.group(2)
+        if text:
+            nested.append(_nested("awk pipe", shell=text.replace('\\"', '"')))
+    for m in _AWK_WRITE.rx.finditer(program):
+        c.add_path(fact, m.group(1), "write", env, source="script")
+    if "inplace" in _option_values(parsed, "--include"):
+        for value in parsed.operands[1:]:
+            c.add_path(fact, value, "write", env)
+
+
+_TAR_VALUE_LETTERS = "fCTXIbHKLNVgF"
+
+
+_TAR_MODES = {
+    "--create": "create",
+    "--append": "create",
+    "--update": "create",
+    "--catenate": "create",
+    "--delete": "create",
+    "--extract": "extract",
+    "--list": "list",
+    "--diff": "list",
+    "--test-label": "list",
+}
+
+
+def _tar_words(args: Args, flags: Flags) -> tuple[Args, Flags]:
+    """Old-style tar (``tar czf a.tgz dir``): the first word is letters without a dash, and
+    the letters that take values take the next words in order. Rewritten as ``-c -z -f a.tgz``
+    so the table parses it like any other command line."""
+    if not args or args[0].startswith("-"):
+        return args, flags
+    letters = args[0]
+    out: Args = []
+    out_flags: Flags = []
+    rest = 1
+    for letter in letters:
+        out.append("-" + letter)
+        out_flags.append(flags[0])
+        if letter in _TAR_VALUE_LETTERS and rest < len(args):
+            out.append(args[rest])
+            out_flags.append(flags[rest])
+            rest += 1
+    return out + args[rest:], out_flags + flags[rest:]
+
+
+def tar(call: HandlerCall) -> None:
+    c, fact, args, flags, parsed, env, nested = (
+        call.classifier,
+        call.fact,
+        call.args,
+        call.flags,
+        call.parsed,
+        call.env,
+        call.nested,
+    )
+    from clearance.shellparse.knowledge import lookup
+    from clearance.shellparse.options import parse_args
+
+    spec = lookup("tar")
+    assert spec is not None
+    words, word_flags = _tar_words(args, flags)
+    if words is not args:
+        parsed = parse_args(spec, words)
+        fact.paths = []
+        fact.options = []
+        fact.classes.difference_update(("delete", "secret_read", "code_exec"))
+        dynamic = {a for a, f in zip(words, word_flags, strict=False) if f & DYNAMIC}
+        c.current_cwd = c.apply_options(fact, spec, parsed, env, dynamic, nested)
+    names = {o.name for o, _, _ in parsed.options if o is not None}
+    mode = next((_TAR_MODES[n] for n in _TAR_MODES if n in names), "")
+    archive = next(iter(_option_values(parsed, "--file")), None)
+    directory = next(iter(_option_values(parsed, "--directory")), None)
+    cwd = c.current_cwd
+    if directory is not None:
+        cwd = resolve(directory, env.cwd if cwd is None else cwd, c.home) or cwd
+    for value in _option_values(parsed, "--use-compress-program"):
+        argv = value.split()
+        nested.append(_nested("tar --use-compress-program", argv=argv, flags=[0] * len(argv)))
+    for value in _option_values(parsed, "--checkpoint-action"):
+        if value.startswith("exec="):
+            nested.append(_nested("tar --checkpoint-action", shell=value[5:]))
+    remote = archive is not None and (
+        "://" in archive or (":" in archive.split("/")[0] and "--force-local" not in names)
+    )
+    if remote and archive is not None:
+        c.add_host(fact, archive)
+    if mode == "create":
+        fact.classes.add("write")
+        if archive is not None and not remote:
+            c.add_path(fact, archive, "write", env, source="option")
+        for value in parsed.operands:
+            c.add_path(fact, value, "read", env, cwd=cwd, tree=True)
+            if "--remove-files" in names:
+                c.add_path(fact, value, "delete", env, cwd=cwd)
+    elif mode == "extract":
+        fact.classes.add("write")
+        if archive is not None and not remote:
+            c.add_path(fact, archive, "read", env, source="option")
+        if "--to-stdout" not in names:
+            c.add_path(fact, directory or ".", "write", env, source="option")
+        if "--absolute-names" in names:
+            fact.classes.add("system")
+    elif archive is not None and not remote:
+        c.add_path(fact, archive, "read", env, source="option")
+
+
+def dd(call: HandlerCall) -> None:
+    c, fact, args, env = call.classifier, call.fact, call.args, call.env
+    for arg in args:
+        key, eq, value = arg.partition("=")
+        if not eq:
+            continue
+        if key == "if":
+            c.add_path(fact, value, "read", env)
+        elif key == "of":
+            c.add_path(fact, value, "write", env)
+
+
+def pager(call: HandlerCall) -> None:
+    """``less +CMD``: CMD is a less command run at start; ``!cmd`` and ``|cmd`` in it run a
+    shell command."""
+    fact, parsed, nested = call.fact, call.parsed, call.nested
+    for value in parsed.operands:
+        if not value.startswith("+"):
+            continue
+        fact.paths = [p for p in fact.paths if p.path != value]
+        shell_at = min((i for i in (value.find("!"), value.find("|")) if i >= 0), default=-1)
+        if shell_at >= 0:
+            fact.classes.add("code_exec")
+            fact.markers.add("inline_code")
+            command = value[shell_at + 1 :].lstrip("!").strip()
+            if value[shell_at] == "|" and command[:1].isalpha() is False:
+                command = command[1:].strip()  # ``|m cmd``: a mark, then the command
+            if command:
+                nested.append(_nested(f"{fact.program} +!", shell=command))

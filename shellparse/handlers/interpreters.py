@@ -1,0 +1,142 @@
+"""Handlers of ``knowledge/interpreters.py``: where an interpreter's program comes from, and
+the command lines embedded in code strings (``os.system(…)``, ``subprocess.run([…])``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from clearance.shellparse.handlers.common import _has, _Lazy, _nested
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import HandlerCall, Nested
+    from clearance.shellparse.options import ParsedArgs
+
+
+_EMBEDDED_CALL = _Lazy(
+    r"""(?:\b(?:system|popen|popen2|popen3|check_output|check_call|getoutput|getstatusoutput|
+    run|call|Popen|spawn|spawnSync|exec|execSync|execFile|execFileSync|shell_exec|passthru|
+    proc_open|qx|backticks|execute|execl|execlp|execvp|startProcess|ProcessBuilder)\s*\(\s*)\s*[rbuf]?(['"`])((?:\\.|(?!\1).)*)\1""",
+    re.VERBOSE | re.DOTALL,
+)
+
+
+_EMBEDDED_LIST = _Lazy(
+    r"""\b(?:run|call|Popen|check_output|check_call|spawn|spawnSync|execFile|execFileSync|
+    execv|execvp|execve|execl|execlp)\s*\(\s*\[((?:\s*['"][^'"]*['"]\s*,?)+)\s*\]""",
+    re.VERBOSE,
+)
+
+
+_QUOTED_ITEM = _Lazy(r"""['"]([^'"]*)['"]""")
+
+
+# Backticks and %x{} (ruby, perl), qx{} / qx() (perl): a shell command as a string literal.
+_EMBEDDED_QUOTED = _Lazy(
+    r"""`([^`]+)`|%x\{([^}]*)\}|%x\(([^)]*)\)|%x\[([^\]]*)\]|\bqx\s*\{([^}]*)\}|\bqx\s*\(([^)]*)\)"""
+)
+
+
+def embedded_commands(code: str, label: str) -> list[Nested]:
+    """Shell command lines written into interpreter code: ``os.system("…")``, backticks,
+    ``subprocess.run(["rm", "-rf", …])``. Best effort: what is found is added, and the
+    interpreter's own ``inline_code`` marker stays whatever is found."""
+    found: list[Nested] = []
+    for m in _EMBEDDED_CALL.rx.finditer(code):
+        text = m.group(2)
+        if text.strip():
+            found.append(_nested(label, shell=text.replace("\\n", "\n").replace('\\"', '"')))
+    for m in _EMBEDDED_LIST.rx.finditer(code):
+        argv = _QUOTED_ITEM.rx.findall(m.group(1))
+        if argv:
+            found.append(_nested(label, argv=argv, flags=[0] * len(argv)))
+    for m in _EMBEDDED_QUOTED.rx.finditer(code):
+        text = next((g for g in m.groups() if g), "")
+        if text.strip() and not any(n.shell == text for n in found):
+            found.append(_nested(label, shell=text))
+    return found[:16]
+
+
+#: Names of variables that hold credentials by the look of them (``AWS_SECRET_ACCESS_KEY``,
+#: ``GITHUB_TOKEN``, ``DATABASE_URL``); printing one is reading a secret.
+CREDENTIAL_NAME = _Lazy(
+    r"(?i).*(secret|token|passw|passphrase|api_?key|access_?key|private|credential|auth|"
+    r"session|cookie|_key$|^key$|dsn$|database_url|conn(ection)?_?str|_pat$|^pat$|webhook).*"
+)
+
+
+#: Interpreter code that dumps the whole environment (``print(os.environ)``, ``ENVIRON`` in
+#: awk, ``process.env`` in node, ``%ENV`` in perl, ``ENV`` in ruby, ``getenv()`` in php).
+_ENV_DUMP = _Lazy(
+    r"os\.environ\b(?!\s*(?:\.get\s*\(|\[|\.setdefault|\.pop))|os\.getenvb?\b\s*\(\s*\)|"
+    r"\bENVIRON\b(?!\s*\[)|process\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bkeys\s+%ENV|"
+    r"\bENV\b(?!\s*\[)(?:\s*\.\s*(?:to_h|to_a|each|inspect|keys|values|map|select)|\s*$|\s*\))|"
+    r"\bgetenv\s*\(\s*\)|\$_ENV\b(?!\s*\[)|System\.getenv\s*\(\s*\)|Deno\.env\.toObject"
+)
+
+
+#: A single variable read out of the environment in code: ``os.environ['GITHUB_TOKEN']``.
+_ENV_ONE = _Lazy(
+    r"(?:environ|ENVIRON|process\.env|ENV|getenv|\$_ENV|Deno\.env\.get)\s*"
+    r"(?:\.get\s*)?[\[(.]\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)"
+)
+
+
+def environment_read(code: str) -> bool:
+    """Whether interpreter code prints the environment or a credential-looking variable."""
+    if _ENV_DUMP.rx.search(code):
+        return True
+    return any(CREDENTIAL_NAME.rx.fullmatch(m.group(1)) for m in _ENV_ONE.rx.finditer(code))
+
+
+def credential_variable(name: str) -> bool:
+    """``GITHUB_TOKEN`` is one; ``PWD``, ``OLDPWD`` and ``PATH`` are not."""
+    return name not in ("PWD", "OLDPWD", "PATH") and bool(CREDENTIAL_NAME.rx.fullmatch(name))
+
+
+_SHELLS_NOEXEC = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash"))
+
+
+def _noexec(parsed: ParsedArgs) -> bool:
+    """``-n``, ``-o noexec`` (also inside a bundle such as ``-nv``)."""
+    for opt, spelling, value in parsed.options:
+        if spelling == "-n" or (opt is not None and opt.name == "-o" and value == "noexec"):
+            return True
+    return False
+
+
+def interpreter(call: HandlerCall) -> None:
+    fact, parsed, nested = call.fact, call.parsed, call.nested
+    has_code = any(
+        opt is not None and opt.role in ("code", "shell", "module") for opt, _, _ in parsed.options
+    )
+    if not has_code and not parsed.operands and _has(fact, "--version", "--help"):
+        fact.classes.add("read_only")  # prints and exits: no program is read
+        return
+    if fact.program in _SHELLS_NOEXEC and _noexec(parsed) and not _has(fact, "-i", "-s"):
+        # ``bash -n script.sh``: a syntax check reads the script and runs none of it (bash
+        # ignores noexec only in an interactive shell); neither does a ``-c`` string run
+        nested[:] = [n for n in nested if not n.label.startswith(f"{fact.program} ")]
+        for path in fact.paths:
+            if path.access == "exec" and path.source == "argument":
+                path.access = "read"
+        fact.classes.discard("code_exec")
+        fact.classes.add("read_only")
+        return
+    for opt, _, value in parsed.options:
+        if opt is not None and opt.role == "code" and value:
+            nested.extend(embedded_commands(value, f"{fact.program} {opt.name}"))
+            if environment_read(value):
+                fact.classes.add("secret_read")
+    reads_stdin = (
+        "-s" in fact.options
+        or (not has_code and not parsed.operands)
+        or (parsed.operands[:1] == ["-"])
+    )
+    if reads_stdin:
+        fact.classes.add("code_exec")
+        if fact.stdin is not None:
+            fact.markers.add("stdin_code")
+    if parsed.operands and not has_code and "-s" not in fact.options:
+        fact.classes.add("code_exec")

@@ -1,0 +1,305 @@
+"""Handlers of ``knowledge/network.py``: what ``curl`` sends, ``ssh``/``scp``/``rsync``
+remotes and remote commands, ``netcat``, database clients, ``gh api``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clearance.shellparse.facts import SCP_TARGET
+from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_values
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import HandlerCall
+
+
+def gh_api(call: HandlerCall) -> None:
+    c, fact, args, parsed, env = call.classifier, call.fact, call.args, call.parsed, call.env
+    method = "GET"
+    for i, arg in enumerate(args):
+        if arg in ("-X", "--method") and i + 1 < len(args):
+            method = args[i + 1].upper()
+        elif arg.startswith("--method="):
+            method = arg.split("=", 1)[1].upper()
+        elif arg in ("-f", "-F", "--field", "--raw-field", "--input") and method == "GET":
+            method = "POST"
+    fact.classes.add("vcs_read" if method == "GET" else "vcs_write")
+    fact.classes.add("network_read" if method in ("GET", "HEAD") else "network_write")
+    for value in _option_values(parsed, "--field"):
+        if "=@" in value:  # ``-F body=@file``: the file is sent
+            c.add_path(fact, value.split("=@", 1)[1], "read", env, source="option")
+    if method == "DELETE":
+        fact.classes.add("vcs_destructive")
+
+
+def database(call: HandlerCall) -> None:
+    """Database clients: where they connect, and what the statements they are given do.
+
+    SQL and meta-commands given on the command line, or on a standard input whose text is
+    known, are read (``clearance.shellparse.sql``): reads are reads, writes and DDL writes,
+    meta-commands that run programs code, files they write or read paths. SQL from a file or
+    from an input nobody has seen is ``unknown``; so is an interactive session."""
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    from clearance.shellparse import sql
+
+    for value in _option_values(parsed, "--host", "-h"):
+        c.add_host(fact, value + ":")
+    program = fact.program or ""
+    found: dict[str, list[str]] = {}
+    if program == "redis-cli":
+        words = [w.lower() for w in parsed.operands]
+        if _option_values(parsed, "--eval"):
+            found["code"] = []
+        elif words:
+            first = words[0]
+            name = (
+                f"{first}-{words[1]}"
+                if len(words) > 1 and first in ("client", "cluster")
+                else first
+            )
+            if name in sql.REDIS_READS or (first == "config" and words[1:2] == ["get"]):
+                found["read"] = []
+            elif first in ("eval", "evalsha", "fcall", "function", "module", "script", "debug") or (
+                first == "config" and words[1:2] == ["set"]  # dir + dbfilename: a file anywhere
+            ):
+                found["code"] = []
+            else:
+                found["write"] = []
+        else:
+            found["unknown"] = []
+    elif program in ("mongo", "mongosh"):
+        code = _option_values(parsed, "--eval")
+        if code and all(_MONGO_READ.rx.fullmatch(x.strip().rstrip(";")) for x in code):
+            found["read"] = []
+        elif code or parsed.operands[1:]:
+            found["code"] = []
+        else:
+            found["unknown"] = []
+    else:
+        client = "sqlite3" if program == "sqlite3" else program
+        if program == "sqlite3":
+            texts = [*_option_values(parsed, "-cmd"), *parsed.operands[1:]]
+            files = _option_values(parsed, "-init")
+        elif program == "psql":
+            texts = _option_values(parsed, "--command")
+            files = _option_values(parsed, "--file")
+        else:
+            texts = _option_values(parsed, "--execute")
+            files = []
+        for text in texts:
+            for effect, names in sql.effects(text, client).items():
+                found.setdefault(effect, []).extend(names)
+        if files:
+            found.setdefault("unknown", [])
+        if not texts and not files:
+            if fact.stdin_text is not None:
+                found.update(sql.effects(fact.stdin_text, client))
+            elif fact.stdin is not None:
+                found["unknown"] = []  # SQL on an input the analysis cannot see
+            elif _has(fact, "--list", "-V", "--version"):
+                found["read"] = []
+            else:
+                found["unknown"] = []  # an interactive session: whatever is typed
+    network = "network" in fact.classes
+    if "code" in found:
+        fact.classes.add("code_exec")
+    for name in found.get("file_write", []):
+        c.add_path(fact, name, "write", env)
+    for name in found.get("file_read", []):
+        c.add_path(fact, name, "read", env)
+    if "unknown" in found:
+        fact.classes.add("unknown")
+    writes = bool(found.keys() & {"write", "drop", "code", "file_write", "unknown"})
+    if "drop" in found:
+        fact.classes.add("delete")
+    if writes:
+        fact.classes.add("write" if "unknown" not in found else "unknown")
+        if found.keys() - {"read", "unknown", "file_read"}:
+            # statements given inline that change the database or run programs: code on the
+            # command line, never allowed unless a rule names it
+            fact.markers.add("inline_code")
+        if network:
+            fact.classes.add("network_write")
+    elif found:
+        fact.classes.add("read_only")
+        if network:
+            fact.classes.add("network_read")
+        if program == "sqlite3" and parsed.operands:
+            # only read: the database file is read, not written
+            db = parsed.operands[0]
+            for path in fact.paths:
+                if path.path == db and path.access == "write":
+                    path.access = "read"
+            if not any(p.access == "write" for p in fact.paths):
+                fact.classes.discard("write")
+
+
+#: mongosh ``--eval`` code that only reads: ``db.users.find({…})``, ``show dbs``…
+_MONGO_READ = _Lazy(
+    r"(?:db\.(?:getCollectionNames|getName|stats|version|serverStatus|hostInfo|listCollections)"
+    r"\(\s*\)|db\.(?:getCollection\(['\"][\w.-]+['\"]\)|[\w]+)\.(?:find|findOne|countDocuments|"
+    r"estimatedDocumentCount|count|distinct|getIndexes|stats)\([^;]*\)(?:\.(?:limit|sort|skip|"
+    r"count|toArray|pretty|explain)\([^;]*\))*|show (?:dbs|databases|collections|users|roles))"
+)
+
+
+_CURL_FILE_OPTIONS = frozenset(
+    (
+        "--data",
+        "--data-binary",
+        "--data-ascii",
+        "--data-urlencode",
+        "--form",
+        "--json",
+    )
+)
+
+
+#: curl options that send something besides the request line (data, files, cookies, mail).
+_CURL_SENDS = frozenset(
+    (
+        *_CURL_FILE_OPTIONS,
+        "--data-raw",
+        "--form-string",
+        "--upload-file",
+        "--config",
+        "--cookie",
+        "--mail-rcpt",
+        "--mail-from",
+        "--quote",
+        "--telnet-option",
+        "--variable",
+    )
+)
+
+
+_READ_SCHEMES = ("http://", "https://", "ftp://", "ftps://", "file://")
+
+
+def curl(call: HandlerCall) -> None:
+    """Files curl sends: ``-d @file`` (``@-`` is stdin), ``-F name=@file`` / ``name=<file``,
+    ``--json @file``, ``--data-urlencode name@file``. A plain GET / HEAD of http(s) or ftp
+    URLs is a network read; data, uploads, another method or scheme, an option not known, a
+    config file are writes."""
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    urls = [*parsed.operands, *_option_values(parsed, "--url")]
+    sends = any(opt is None or opt.name in _CURL_SENDS for opt, _, _ in parsed.options)
+    sends = sends or any(
+        m.upper() not in ("GET", "HEAD", "OPTIONS") for m in _option_values(parsed, "--request")
+    )
+    sends = sends or any("://" in u and not u.lower().startswith(_READ_SCHEMES) for u in urls)
+    fact.classes.add("network_write" if sends else "network_read")
+    for opt, _, value in parsed.options:
+        if opt is None or value is None or opt.name not in _CURL_FILE_OPTIONS:
+            continue
+        path: str | None = None
+        if opt.name in ("--form", "--form-string"):
+            content = value.split("=", 1)[1] if "=" in value else value
+            if opt.name == "--form" and content.startswith(("@", "<")):
+                path = content[1:].split(";")[0]
+        elif opt.name == "--data-urlencode":
+            _, at, rest = value.partition("@")
+            path = rest if at and "=" not in value.split("@", 1)[0] else None
+        elif value.startswith("@"):
+            path = value[1:]
+        if path and path != "-":
+            c.add_path(fact, path, "read", env, source="option")
+
+
+_SSH_OPTION = _Lazy(r"\s*([^=\s]*)(\s*=\s*|\s+|)(.*)", re.DOTALL)
+
+
+def ssh(call: HandlerCall) -> None:
+    fact, parsed, nested = call.fact, call.parsed, call.nested
+    for _opt, spelling, value in parsed.options:
+        if value is None:
+            continue
+        if spelling == "-o":
+            # ``-o Key=value`` or ``-o 'Key value'``: whichever separator comes first
+            key, _, setting = _SSH_OPTION.rx.match(value).groups()  # type: ignore[union-attr]
+            if key.lower() in (
+                "proxycommand",
+                "localcommand",
+                "knownhostscommand",
+                "remotecommand",
+                "match",
+            ):
+                fact.classes.add("code_exec")
+                nested.append(_nested(f"ssh -o {key}", shell=setting))
+        elif spelling in ("-L", "-R", "-D", "-W", "-w"):
+            fact.classes.add("process_control")
+    if len(parsed.operands) == 1:
+        fact.classes.add("remote_code_exec")  # an interactive shell over there
+
+
+def ssh_transfer(call: HandlerCall) -> None:
+    """scp/sftp: every operand but the last is a source; ``host:path`` operands are remote."""
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    operands = parsed.operands
+    fact.paths = [p for p in fact.paths if p.path not in operands]
+    tree = _has(fact, "-r")
+    for k, value in enumerate(operands):
+        if _remote_operand(value):
+            c.add_host(fact, value)
+        elif k == len(operands) - 1 and len(operands) > 1:
+            c.add_path(fact, value, "write", env)
+        else:
+            c.add_path(fact, value, "read", env, tree=tree)
+
+
+def _remote_operand(value: str) -> bool:
+    return "://" in value or (
+        SCP_TARGET.match(value) is not None and not value.startswith(("/", "."))
+    )
+
+
+def rsync(call: HandlerCall) -> None:
+    """rsync: like scp (``host:path`` is remote), reading whole trees."""
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    operands = parsed.operands
+    fact.paths = [p for p in fact.paths if p.path not in operands or p.source != "argument"]
+    for k, value in enumerate(operands):
+        if _remote_operand(value):
+            c.add_host(fact, value)
+        elif k == len(operands) - 1 and len(operands) > 1:
+            c.add_path(fact, value, "write", env)
+            if "delete" in fact.classes:
+                c.add_path(fact, value, "delete", env)
+        else:
+            c.add_path(fact, value, "read", env, tree=True)
+            if _has(fact, "--remove-source-files"):
+                c.add_path(fact, value, "delete", env)
+    if fact.hosts:
+        fact.classes.add("network")
+        # to a remote destination is an upload; from remote sources only, a fetch
+        upload = len(operands) > 1 and _remote_operand(operands[-1])
+        fact.classes.add("network_write" if upload else "network_read")
+    if _has(fact, "--dry-run"):
+        # ``rsync -n``: lists what it would do; nothing is written or deleted (the remote
+        # shell and --rsync-path still run, and were judged as commands of their own)
+        for path in fact.paths:
+            if path.access in ("write", "delete"):
+                path.access = "read"
+        fact.classes.difference_update(("write", "delete"))
+
+
+def netcat(call: HandlerCall) -> None:
+    """nc/ncat/socat: ``-e``/``-c`` and socat's ``EXEC:``/``SYSTEM:`` hand the connection to a
+    program -- a remote shell."""
+    c, fact, args, env, nested = call.classifier, call.fact, call.args, call.env, call.nested
+    fact.paths = [p for p in fact.paths if p.source != "argument"]
+    for i, arg in enumerate(args):
+        if arg in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") and i + 1 < len(args):
+            fact.classes.update(("code_exec", "remote_code_exec"))
+            nested.append(_nested(f"{fact.program} {arg}", shell=args[i + 1]))
+        upper = arg.upper()
+        for prefix in ("EXEC:", "SYSTEM:"):
+            if upper.startswith(prefix):
+                fact.classes.update(("code_exec", "remote_code_exec"))
+                command = arg[len(prefix) :].split(",")[0]
+                nested.append(_nested(f"{fact.program} {prefix}", shell=command))
+        if upper.startswith(("TCP-LISTEN:", "UDP-LISTEN:", "OPENSSL-LISTEN:", "UNIX-LISTEN:")):
+            fact.classes.add("process_control")
+        elif fact.program == "socat" and upper.startswith(("OPEN:", "FILE:", "CREATE:")):
+            c.add_path(fact, arg.split(":", 1)[1].split(",")[0], "unknown", env)

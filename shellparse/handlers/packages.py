@@ -1,0 +1,71 @@
+"""Handlers of ``knowledge/packages.py``: installs, ``npm run`` scripts, global installs and
+``npx``.
+"""
+
+from __future__ import annotations
+
+from clearance.shellparse.handlers.common import _has, _nested
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import HandlerCall, SimpleCommandFacts
+
+
+def pip_install(call: HandlerCall) -> None:
+    """Requirements given as URLs or paths (``pip install git+https://…``, ``pip install
+    ./pkg``) fetch from those hosts or build that directory's code."""
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    for value in parsed.operands:
+        spec = value.split("@", 1)[1].strip() if " @ " in value or "@ " in value else value
+        target = spec.split("+", 1)[1] if spec.startswith(("git+", "hg+", "svn+", "bzr+")) else spec
+        if "://" in target:
+            c.add_host(fact, target)
+        elif target.startswith((".", "/", "~")) or target.endswith((".whl", ".tar.gz", ".zip")):
+            c.add_path(fact, target, "read", env)
+
+
+def _script_classes(fact: SimpleCommandFacts, name: str) -> None:
+    base = name.split(":", maxsplit=1)[0]
+    from clearance.shellparse.knowledge.packages import BUILD_SCRIPTS, TEST_SCRIPTS
+
+    if name in TEST_SCRIPTS or base == "test":
+        fact.classes.add("test")
+    elif name in BUILD_SCRIPTS or base in ("build", "lint", "format", "typecheck"):
+        fact.classes.add("build")
+    else:
+        fact.classes.add("code_exec")
+
+
+def npm_run(call: HandlerCall) -> None:
+    fact, parsed = call.fact, call.parsed
+    fact.classes.discard("code_exec")
+    if not parsed.operands:
+        fact.classes.add("read_only")  # lists the scripts
+        return
+    _script_classes(fact, parsed.operands[0])
+
+
+def npm_run_implicit(call: HandlerCall) -> None:
+    fact = call.fact
+    fact.classes.discard("code_exec")
+    name = (fact.subcommand or "").split(" ")[-1]
+    _script_classes(fact, name)
+
+
+def npm_global(call: HandlerCall) -> None:
+    """Options before the subcommand: ``-g`` makes any install system-wide; a bare ``yarn``
+    installs the dependencies."""
+    fact, flags, parsed = call.fact, call.flags, call.parsed
+    if _has(fact, "--global"):
+        fact.classes.add("system")
+    # called with the arguments before the subcommand; ``flags`` covers all of them, so a
+    # parse that used them all means there is no subcommand
+    if fact.program == "yarn" and parsed.rest_index >= len(flags):
+        fact.classes.update(("package_install", "network"))
+
+
+def npx(call: HandlerCall) -> None:
+    parsed, nested = call.parsed, call.nested
+    for opt, _, value in parsed.options:
+        if opt is not None and opt.name in ("-c", "--call") and value:
+            nested.append(_nested("npx -c", shell=value))

@@ -1,0 +1,227 @@
+"""Handlers of ``knowledge/system.py``: environment dumps, containers, ``kubectl``, cloud
+CLIs, ``crontab``, dry runs.
+"""
+
+from __future__ import annotations
+
+from clearance.shellparse.expand import DYNAMIC
+from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_values
+from clearance.shellparse.handlers.interpreters import credential_variable
+from clearance.shellparse.handlers.wrappers import _MAX_EXPANDED
+from clearance.shellparse.paths import resolve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import HandlerCall
+
+
+def printenv(call: HandlerCall) -> None:
+    """``printenv`` prints everything; ``printenv PATH`` one variable, a secret only when its
+    name looks like one (or is not known)."""
+    fact, flags, parsed = call.fact, call.flags, call.parsed
+    operands = parsed.operands
+    dynamic = any(f & DYNAMIC for f in flags)
+    if not operands or dynamic or any(credential_variable(name) for name in operands):
+        fact.classes.add("secret_read")
+
+
+_CRON_TIME = _Lazy(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
+
+
+def crontab(call: HandlerCall) -> None:
+    """crontab installs a table of commands that run later: each line is analysed when the
+    table is on the command line's standard input; from a file it is code not seen."""
+    fact, parsed, nested = call.fact, call.parsed, call.nested
+    if _has(fact, "-l"):
+        fact.classes.discard("system")
+        fact.classes.add("read_only")
+        return
+    if _has(fact, "-r"):
+        fact.classes.add("delete")
+        return
+    fact.classes.add("code_exec")
+    operands = parsed.operands
+    if operands and operands[0] != "-":
+        return  # the file operand is an exec path: code not seen
+    if fact.stdin_text is None:
+        fact.markers.add("stdin_code")
+        return
+    for raw in fact.stdin_text.splitlines()[:_MAX_EXPANDED]:
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" in line.split(None, 1)[0]:
+            continue
+        m = _CRON_TIME.rx.match(line)
+        if m is not None and m.group(1).strip():
+            nested.append(_nested("crontab (scheduled)", shell=m.group(1)))
+
+
+def variables_dump(call: HandlerCall) -> None:
+    fact, args, parsed = call.fact, call.args, call.parsed
+    if not parsed.operands and (not args or all(a in ("-p", "-x", "-px") for a in args)):
+        fact.classes.add("secret_read")
+
+
+def docker_run(call: HandlerCall) -> None:
+    """docker run/create: mounts and namespaces that reach the host, and the command the
+    container runs."""
+    c, fact, args, flags, parsed, env, nested = (
+        call.classifier,
+        call.fact,
+        call.args,
+        call.flags,
+        call.parsed,
+        call.env,
+        call.nested,
+    )
+    for opt, _spelling, value in parsed.options:
+        if opt is None or value is None:
+            continue
+        name = opt.name
+        if name in ("--volume", "--mount"):
+            source = value.split(":")[0] if name == "--volume" else ""
+            if name == "--mount":
+                for item in value.split(","):
+                    if item.startswith(("source=", "src=")):
+                        source = item.split("=", 1)[1]
+            resolved = (
+                resolve(source, env.cwd, c.home) if source.startswith(("/", ".", "~")) else None
+            )
+            if resolved is not None and (
+                resolved in _DOCKER_HOST_PATHS or resolved.startswith(("/var/run", "/run"))
+            ):
+                fact.classes.add("privilege")
+            if resolved is not None:
+                read_only = ":ro" in value or ",readonly" in value or ",ro" in value
+                c.add_path(fact, source, "read" if read_only else "write", env, source="option")
+        elif (
+            (name in _DOCKER_NAMESPACES and (value == "host" or value.startswith("container:")))
+            or name in ("--cap-add", "--device", "--device-cgroup-rule")
+            or (name == "--security-opt" and ("unconfined" in value or "disable" in value))
+        ):
+            fact.classes.add("privilege")
+    entrypoint = _option_values(parsed, "--entrypoint")
+    if len(parsed.operands) > 1 or entrypoint:
+        start = parsed.operand_index[1] if len(parsed.operands) > 1 else len(args)
+        argv = [*entrypoint[-1:], *args[start:]]
+        argv_flags = [0] * len(entrypoint[-1:]) + list(flags[start:])
+        image = parsed.operands[0] if parsed.operands else "?"
+        nested.append(
+            _nested(f"docker run {image}", argv=argv, flags=argv_flags, context="container")
+        )
+
+
+#: Host directories whose mount gives a container the machine.
+_DOCKER_HOST_PATHS = frozenset(
+    ("/", "/etc", "/root", "/home", "/proc", "/sys", "/dev", "/boot", "/usr", "/var", "/lib")
+)
+
+
+_DOCKER_NAMESPACES = frozenset(("--pid", "--ipc", "--uts", "--userns", "--cgroupns", "--network"))
+
+
+def kubectl_exec(call: HandlerCall) -> None:
+    args, flags, nested = call.args, call.flags, call.nested
+    if "--" in args:
+        start = args.index("--") + 1
+        if start < len(args):
+            nested.append(
+                _nested(
+                    "kubectl exec", argv=args[start:], flags=flags[start:], context="remote:pod"
+                )
+            )
+
+
+def dry_run(call: HandlerCall) -> None:
+    """``kubectl apply --dry-run=client``, ``helm upgrade --dry-run``: a plan, not a change.
+    A client-side dry run only reads the cluster; a server-side one sends the manifests (a
+    network write) but changes nothing. ``--dry-run=none`` is the real thing."""
+    fact, parsed = call.fact, call.parsed
+    given = [(v or "client").lower() for o, _, v in parsed.options if o and o.name == "--dry-run"]
+    if not given or given[-1] in ("none", "false"):
+        return
+    fact.classes.difference_update(("system", "delete"))
+    if given[-1] != "server":
+        # a client-side dry run (``npm publish --dry-run``) sends nothing
+        fact.classes.difference_update(("network_write", "vcs_write"))
+    fact.classes.add("read_only")
+    fact.classes.add("network_write" if given[-1] == "server" else "network_read")
+
+
+def kubectl_secrets(call: HandlerCall) -> None:
+    fact, parsed = call.fact, call.parsed
+    if any(a.startswith(("secret", "secrets")) for a in parsed.operands):
+        fact.classes.add("secret_read")
+
+
+#: Cloud CLI words that fetch a secret's value (not its metadata: ``list-secrets``,
+#: ``describe-secret``, ``secrets list`` only name them).
+_CLOUD_SECRET = _Lazy(
+    r"get-secret-value|^get-parameters?$|print-access-token|print-identity-token|"
+    r"get-access-token|get-session-token|get-login-password|^get-login$|assume-role|"
+    r"export-credentials|^configure$|credentials$|^keys$|list-keys|access-secret|"
+    r"get-credentials|^decrypt$|get-password-data|connection-string|generate-sas|"
+    r"get-authorization-token|get-federation-token|^create-access-key$"
+)
+
+
+#: Cloud CLI options that send the request elsewhere or weaken its transport.
+_CLOUD_REDIRECT = frozenset(
+    ("--endpoint-url", "--endpoint", "--api-endpoint", "--no-verify-ssl", "--ca-bundle")
+)
+
+
+_CLOUD_READ = frozenset(
+    (
+        "describe",
+        "list",
+        "ls",
+        "get",
+        "show",
+        "info",
+        "status",
+        "logs",
+        "whoami",
+        "version",
+        "help",
+        "--version",
+        "config-list",
+        "tail",
+    )
+)
+
+
+_CLOUD_DELETE = _Lazy(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
+
+
+def cloud_cli(call: HandlerCall) -> None:
+    """Cloud CLIs: reads (describe/list/get…), secret fetches, deletes; the rest asks.
+
+    Their service options run into the thousands and select what a call is about; what
+    matters is what a value sends: ``file://`` / ``fileb://`` values are local files sent up
+    (a read of the file and a network write), and an endpoint override sends the signed
+    request elsewhere (``unknown_option``)."""
+    c, fact, args, parsed, env = call.classifier, call.fact, call.args, call.parsed, call.env
+    words = [a for a in parsed.operands if not a.startswith("-")]
+    for value in args:
+        local = value.partition("=")[2] if value.startswith("-") else value
+        if local.startswith(("file://", "fileb://")):
+            c.add_path(fact, local.split("://", 1)[1], "read", env, source="option")
+            fact.classes.add("network_write")
+    if any(spelling in _CLOUD_REDIRECT for _, spelling, _ in parsed.options):
+        fact.markers.add("unknown_option")
+    secret = any(_CLOUD_SECRET.rx.search(w) for w in words) or "--with-decryption" in args
+    # ``az keyvault secret show``, ``gcloud secrets versions access``: the value itself
+    secret = secret or (
+        bool({"secret", "secrets"} & set(words[:3]))
+        and bool({"show", "download", "access", "get"} & set(words[:4]))
+    )
+    if secret:
+        # a secret fetched over the network: a read of the service, and a secret read
+        fact.classes.update(("secret_read", "network_read"))
+        return
+    if any(_CLOUD_DELETE.rx.match(w) for w in words[:3]):
+        fact.classes.update(("delete", "network_write"))
+        return
+    if any(w.split("-")[0] in _CLOUD_READ for w in words[:3]):
+        fact.classes.discard("system")
+        fact.classes.update(("read_only", "network_read"))

@@ -1,0 +1,337 @@
+"""Handlers of ``knowledge/wrappers.py``: the command lines wrappers run in their own syntax
+(``sudo``, ``env``, ``xargs``, ``parallel``, ``tmux send-keys``, ``at``, ``alias``…).
+"""
+
+from __future__ import annotations
+
+from clearance.shellparse.expand import DYNAMIC
+from clearance.shellparse.handlers.common import PLACEHOLDER, _has, _nested, _option_values
+from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES
+from clearance.shellparse.paths import inside, resolve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import HandlerCall
+    from clearance.shellparse.options import ParsedArgs
+
+
+def wrapper(call: HandlerCall) -> None:
+    fact, parsed, nested = call.fact, call.parsed, call.nested
+    if fact.program in ("nohup", "setsid"):
+        fact.markers.add("background")
+    # ``strace -o '!cmd'`` / ``ltrace -o '|cmd'``: the trace is piped into a shell command
+    for value in _option_values(parsed, "--output"):
+        if value.startswith(("!", "|")) and value[1:].strip():
+            fact.paths = [p for p in fact.paths if p.path != value]
+            if not any(p.access == "write" for p in fact.paths):
+                fact.classes.discard("write")
+            fact.classes.add("code_exec")
+            nested.append(_nested(f"{fact.program} -o", shell=value[1:].strip()))
+
+
+def su(call: HandlerCall) -> None:
+    """Without ``-c``, su and runuser start an interactive shell as the other user."""
+    fact, parsed = call.fact, call.parsed
+    has_command = any(o is not None and o.role == "shell" for o, _, _ in parsed.options)
+    if not has_command and not (fact.program == "runuser" and _has(fact, "--user")):
+        fact.classes.add("code_exec")
+
+
+def sg(call: HandlerCall) -> None:
+    """``sg GROUP -c 'cmd'`` and ``sg GROUP cmd``: the command runs as the group."""
+    fact, parsed, nested = call.fact, call.parsed, call.nested
+    operands = parsed.operands
+    if len(operands) >= 3 and operands[1] in ("-c", "--command"):
+        nested.clear()
+        nested.append(_nested("sg -c", shell=operands[2]))
+    elif len(operands) == 1:
+        fact.classes.add("code_exec")
+
+
+def capsh(call: HandlerCall) -> None:
+    """``capsh [options] -- ARGS``: ARGS go to a shell (``capsh -- -c 'cmd'``)."""
+    c, fact, args, flags, env, nested = (
+        call.classifier,
+        call.fact,
+        call.args,
+        call.flags,
+        call.env,
+        call.nested,
+    )
+    if "--" in args:
+        rest = args[args.index("--") + 1 :]
+        rest_flags = flags[args.index("--") + 1 :]
+        nested.append(_nested("capsh --", argv=["bash", *rest], flags=[0, *rest_flags]))
+    for value in args:
+        if value.startswith("--shell="):
+            c.add_path(fact, value.split("=", 1)[1], "exec", env, source="option")
+
+
+def flock(call: HandlerCall) -> None:
+    """``flock FILE -c 'cmd'``: flock reads ``-c`` itself after the lock file."""
+    parsed, nested = call.parsed, call.nested
+    operands = parsed.operands
+    if len(operands) >= 3 and operands[1] in ("-c", "--command"):
+        nested.clear()
+        nested.append(_nested("flock -c", shell=operands[2]))
+
+
+def chroot(call: HandlerCall) -> None:
+    """Without a command, chroot, nsenter and unshare start an interactive shell."""
+    fact, nested = call.fact, call.nested
+    if not nested:
+        fact.classes.add("code_exec")
+
+
+def entr(call: HandlerCall) -> None:
+    """``entr -s 'cmd'`` runs its operand with the shell."""
+    fact, parsed, nested = call.fact, call.parsed, call.nested
+    if _has(fact, "-s") and parsed.operands:
+        nested.clear()
+        nested.append(_nested("entr -s", shell=" ".join(parsed.operands)))
+
+
+def start_stop_daemon(call: HandlerCall) -> None:
+    """``start-stop-daemon --start --exec PROG -- ARGS`` runs PROG with ARGS."""
+    fact, parsed, nested = call.fact, call.parsed, call.nested
+    programs = _option_values(parsed, "--exec", "--startas")
+    if programs and _has(fact, "--start"):
+        argv = [programs[-1], *parsed.operands]
+        nested.append(_nested("start-stop-daemon", argv=argv, flags=[0] * len(argv)))
+
+
+def command_builtin(call: HandlerCall) -> None:
+    fact, nested = call.fact, call.nested
+    if _has(fact, "-v", "-V"):
+        nested.clear()
+        fact.classes.add("read_only")
+
+
+def sudo(call: HandlerCall) -> None:
+    fact, parsed = call.fact, call.parsed
+    if not parsed.operands and _has(fact, "--shell", "--login", "-s", "-i"):
+        fact.classes.add("code_exec")
+
+
+def env(call: HandlerCall) -> None:
+    c, fact, args, flags, parsed, env, nested = (
+        call.classifier,
+        call.fact,
+        call.args,
+        call.flags,
+        call.parsed,
+        call.env,
+        call.nested,
+    )
+    operands = parsed.operands
+    index = parsed.operand_index
+    k = 0
+    if operands[:1] == ["-"]:  # ``env - cmd``: the same as ``env -i cmd``
+        k = 1
+    while k < len(operands) and "=" in operands[k] and not operands[k].startswith("="):
+        name, _, value = operands[k].partition("=")
+        if not name.replace("_", "a").isalnum():
+            break
+        fact.assignments.append(name)
+        if name == "PATH":
+            fact.markers.add("path_modified")
+            k += 1
+            continue
+        from clearance.shellparse.knowledge import environment
+
+        dynamic = bool(flags[index[k]] & DYNAMIC) if index[k] < len(flags) else False
+        verdict = environment.judge(
+            name,
+            value,
+            dynamic,
+            lambda path: inside(resolve(path, env.cwd, c.home), c.workspace),
+        )
+        if verdict == "unknown":
+            fact.markers.add("unknown_env")
+        elif verdict != "harmless":
+            fact.markers.add("env_code")
+            fact.classes.add("code_exec")
+            runs = verdict == "command" or name in COMMAND_STRING_VARIABLES
+            if runs and value and not dynamic:
+                nested.append(_nested(f"env {name}", shell=value.strip().lstrip("|")))
+        k += 1
+    if k < len(operands):
+        start = index[k]
+        nested.append(_nested("env", argv=args[start:], flags=flags[start:], cwd=c.current_cwd))
+    elif not any(opt is not None and opt.role == "shell" for opt, _, _ in parsed.options):
+        fact.classes.add("secret_read")  # prints the environment
+
+
+def watch(call: HandlerCall) -> None:
+    fact, args, flags, parsed, nested = call.fact, call.args, call.flags, call.parsed, call.nested
+    if _has(fact, "--exec", "-x") and nested and parsed.operand_index:
+        start = parsed.operand_index[0]
+        nested[-1] = _nested("watch -x", argv=args[start:], flags=flags[start:])
+
+
+def xargs(call: HandlerCall) -> None:
+    """The command xargs runs. Its input words are appended (or put in place of the ``-I``
+    string): when standard input is known text (``echo a b | xargs rm``) they are those
+    words; otherwise ``{input}`` stands for them, unknown, hence ``dynamic_argument``."""
+    fact, args, flags, parsed, nested = call.fact, call.args, call.flags, call.parsed, call.nested
+    replace = None
+    for opt, _spelling, value in parsed.options:
+        if opt is not None and opt.name in ("-I", "--replace"):
+            replace = value or "{}"
+    if parsed.operand_index:
+        start = parsed.operand_index[0]
+        argv = list(args[start:])
+        argv_flags = list(flags[start:])
+    else:
+        argv, argv_flags = ["echo"], [0]
+    items = _xargs_items(fact.stdin_text, parsed, replace is not None or _has(fact, "-L"))
+    if items is None:
+        if replace:
+            argv_flags = [
+                f | (DYNAMIC if replace in a else 0) for a, f in zip(argv, argv_flags, strict=False)
+            ]
+        else:
+            argv.append(PLACEHOLDER)
+            argv_flags.append(DYNAMIC)
+        nested.append(_nested("xargs", argv=argv, flags=argv_flags))
+        return
+    if replace:
+        for item in items[:_MAX_EXPANDED]:
+            nested.append(
+                _nested("xargs", argv=[a.replace(replace, item) for a in argv], flags=argv_flags)
+            )
+    else:
+        nested.append(_nested("xargs", argv=argv + items, flags=argv_flags + [0] * len(items)))
+
+
+def _xargs_items(text: str | None, parsed: ParsedArgs, lines: bool) -> list[str] | None:
+    """The words xargs reads from ``text``: NUL- or delimiter-separated, one per line with
+    ``-I``/``-L``, else blank-separated with quotes taken off."""
+    if text is None:
+        return None
+    delimiter = next(iter(_option_values(parsed, "--delimiter")), None)
+    if any(o is not None and o.name == "--null" for o, _, _ in parsed.options):
+        items = text.split("\0")
+    elif delimiter is not None:
+        items = text.split(delimiter.replace("\\n", "\n").replace("\\t", "\t"))
+    elif lines:
+        items = text.splitlines()
+    else:
+        import shlex
+
+        try:
+            items = shlex.split(text)
+        except ValueError:
+            return None
+    return [item for item in (i.strip() if lines else i for i in items) if item]
+
+
+def parallel(call: HandlerCall) -> None:
+    """``parallel CMD ::: A B``: CMD runs once per argument (appended, or in place of
+    ``{}``). Arguments given on the line are substituted; from a file or stdin they are not
+    known, and the command carries ``dynamic_argument``."""
+    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
+    operands = parsed.operands
+    command: list[str] = []
+    values: list[str] = []
+    from_file = False
+    k = 0
+    while k < len(operands) and operands[k] not in (":::", "::::", ":::+", "::::+"):
+        command.append(operands[k])
+        k += 1
+    while k < len(operands):
+        if operands[k] in ("::::", "::::+"):
+            from_file = True
+            k += 1
+            if k < len(operands):
+                c.add_path(fact, operands[k], "read", env)
+        elif operands[k] in (":::", ":::+"):
+            pass
+        else:
+            values.append(operands[k])
+        k += 1
+    if not command:
+        fact.classes.add("code_exec")
+        fact.markers.add("stdin_code")
+        return
+    template = " ".join(command)
+    if values and not from_file and not _option_values(parsed, "--arg-file"):
+        for value in values[:_MAX_EXPANDED]:
+            quoted = "'" + value.replace("'", "'\\''") + "'"
+            line = template.replace("{}", quoted) if "{}" in template else f"{template} {quoted}"
+            nested.append(_nested("parallel", shell=line))
+        if len(values) > _MAX_EXPANDED:
+            fact.markers.add("truncated")
+        return
+    fact.markers.add("dynamic_argument")
+    line = template if "{}" in template else template + " {}"
+    nested.append(_nested("parallel", shell=line, markers=("dynamic_argument",)))
+
+
+#: Most commands one ``parallel … ::: A B C`` line is expanded into for analysis.
+_MAX_EXPANDED = 16
+
+
+def alias(call: HandlerCall) -> None:
+    args, nested = call.args, call.nested
+    for value in args:
+        name, eq, text = value.partition("=")
+        if eq and text:
+            nested.append(_nested(f"alias {name}", shell=text))
+
+
+#: tmux key names: what send-keys presses rather than types.
+_TMUX_KEYS = frozenset(("Enter", "C-m", "C-j", "KPEnter", "C-c", "C-d", "Escape", "Space", "Tab"))
+
+
+def tmux(call: HandlerCall) -> None:
+    fact, args, nested = call.fact, call.args, call.nested
+    runs = (
+        "new-session",
+        "new",
+        "new-window",
+        "neww",
+        "split-window",
+        "splitw",
+        "respawn-pane",
+        "respawn-window",
+        "run-shell",
+        "run",
+        "display-popup",
+        "popup",
+    )
+    for i, arg in enumerate(args):
+        if arg in runs:
+            tail = [a for a in args[i + 1 :] if not a.startswith("-")]
+            if tail:
+                nested.append(_nested(f"tmux {arg}", shell=tail[-1]))
+            break
+        if arg in ("send-keys", "send"):
+            # typed into a shell in the pane: runs like a command line
+            fact.classes.add("code_exec")
+            fact.markers.add("inline_code")
+            keys = [a for a in args[i + 1 :] if not a.startswith("-") and a not in _TMUX_KEYS]
+            targets = {args[j + 1] for j in range(i + 1, len(args) - 1) if args[j] == "-t"}
+            typed = " ".join(k for k in keys if k not in targets)
+            if typed:
+                nested.append(_nested("tmux send-keys", shell=typed))
+            break
+    if not args:
+        fact.classes.add("code_exec")
+
+
+def at(call: HandlerCall) -> None:
+    """``at``/``batch`` run their standard input (or ``-f FILE``) later, as a shell script."""
+    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
+    fact.classes.add("code_exec")
+    if _has(fact, "-l", "-d", "-r", "-c", "-q") and not fact.stdin:
+        return
+    files = _option_values(parsed, "-f")
+    for value in files:
+        c.add_path(fact, value, "exec", env, source="option")
+    if files:
+        return
+    if fact.stdin_text is not None:
+        nested.append(_nested(f"{fact.program} (scheduled)", shell=fact.stdin_text))
+    else:
+        fact.markers.add("stdin_code")
