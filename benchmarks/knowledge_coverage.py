@@ -3,7 +3,7 @@
 Coverage: of every part (simple command, after unwrapping) of the distinct commands of
 ``commands.txt``, the share whose program has a table entry and whose every option is known
 to that entry. Options are counted the same way before and after a change to the tables: the
-benchmark records every option ``parse_args`` could not place while a part is classified,
+benchmark records every option ``parse_program_args`` could not place while a part is classified,
 except those a table declares (an option family, or a handler that reads its own arguments,
 which reports what it does not know as ``unknown_option``). The commonest unknown programs
 and options follow.
@@ -47,10 +47,10 @@ def main() -> int:
     # Record the options the parser cannot place, per part being classified.
     stack: list[int] = []
     unknown: dict[int, list[str]] = collections.defaultdict(list)
-    original_parse = options_module.parse_args
+    original_parse = options_module.parse_program_args
     original_classify = classifier_module.Classifier.classify
 
-    def parse_args(spec, argv, **kwargs):  # type: ignore[no-untyped-def]
+    def parse_program_args(spec, argv, **kwargs):  # type: ignore[no-untyped-def]
         parsed = original_parse(spec, argv, **kwargs)
         if stack and not getattr(spec, "own_options", False):
             declared = getattr(spec, "in_family", None)
@@ -66,8 +66,8 @@ def main() -> int:
         finally:
             stack.pop()
 
-    classifier_module.parse_args = parse_args  # type: ignore[assignment]
-    options_module.parse_args = parse_args  # type: ignore[assignment]
+    classifier_module.parse_program_args = parse_program_args  # type: ignore[assignment]
+    options_module.parse_program_args = parse_program_args  # type: ignore[assignment]
     classifier_module.Classifier.classify = classify_part  # type: ignore[method-assign]
 
     lines = commands(args.limit)
@@ -111,9 +111,9 @@ def main() -> int:
 
     if args.no_decisions:
         return 0
-    classifier_module.parse_args = original_parse
+    classifier_module.parse_program_args = original_parse
     classifier_module.Classifier.classify = original_classify  # type: ignore[method-assign]
-    options_module.parse_args = original_parse  # type: ignore[assignment]
+    options_module.parse_program_args = original_parse  # type: ignore[assignment]
 
     from clearance.engine.api import decide, default_pack_path, load_policy
     from clearance.engine.intents import ToolIntent

@@ -78,7 +78,7 @@ async def http_run(port: int, bodies: list[bytes], clients: int) -> tuple[float,
 
 def in_process(lines: list[bytes]) -> tuple[float, list[float]]:
     from clearance.cli.commands.gate import decide_line
-    from clearance.engine.replay import PolicyCache
+    from clearance.engine.ledger_replay import PolicyCache
 
     cache = PolicyCache(None)
     cache.get(WORKSPACE)

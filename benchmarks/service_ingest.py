@@ -51,7 +51,7 @@ def write_ledger(
 ) -> None:
     from clearance.engine.decision import new_decision_id
     from clearance.engine.ledger import Ledger
-    from clearance.engine.replay import decision_from_dict
+    from clearance.engine.ledger_replay import decision_from_dict
 
     ledger = Ledger(str(path))
     for i in range(records):

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from clearance.cli.argv import shell_join
+from clearance.cli.fast_args import shell_join
 
 
 def _value_label(self: object, ctx: object) -> str:

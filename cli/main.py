@@ -15,9 +15,9 @@ def _fast(args: list[str]) -> int | None:
         return None
     name, rest = args[0], args[1:]
     if name == "parse":
-        from clearance.cli.argv import read_args, shell_join
+        from clearance.cli.fast_args import read_fast_args, shell_join
 
-        parsed = read_args(
+        parsed = read_fast_args(
             rest,
             flags=frozenset(("--json",)),
             values=frozenset(("--cwd", "--batch", "--workspace")),
@@ -34,9 +34,9 @@ def _fast(args: list[str]) -> int | None:
             workspace=parsed.values.get("--workspace"),
         )
     if name in ("check", "explain"):
-        from clearance.cli.argv import read_args, shell_join
+        from clearance.cli.fast_args import read_fast_args, shell_join
 
-        parsed = read_args(
+        parsed = read_fast_args(
             rest,
             flags=frozenset(("--json", "--no-ledger")),
             values=frozenset(("--cwd", "--tool", "--input", "--ledger")),

@@ -14,7 +14,7 @@ Programs without subcommands are unchanged (their options are the command's own)
 from __future__ import annotations
 
 from clearance.shellparse.knowledge import lookup
-from clearance.shellparse.options import parse_args
+from clearance.shellparse.options import parse_program_args
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def canonical_argv(program: str | None, argv: list[str]) -> list[str] | None:
     removed = False
     current: Spec | None = spec
     while current is not None and current.subcommands is not None:
-        parsed = parse_args(current, args, stop_at_operand=True)
+        parsed = parse_program_args(current, args, stop_at_operand=True)
         if parsed.rest_index >= len(args):
             break  # no subcommand follows: the options are the command's own, kept
         if parsed.rest_index > 0:

@@ -1,8 +1,8 @@
 """Decisions: the closed vocabularies and the ApprovalDecision the engine answers with.
 
 ``ApprovalDecision`` here is the value the evaluator builds on the hot path (a plain class, so
-that a hook never imports pydantic); ``clearance.engine.schema.ApprovalDecisionModel`` is its
-pydantic schema. Both serialise through ``to_dict`` -- one shape everywhere: check, gate,
+that a hook never imports pydantic); ``clearance.engine.decision_schema.ApprovalDecisionModel``
+is its pydantic schema. Both serialise through ``to_dict`` -- one shape everywhere: check, gate,
 hooks, the ledger and the runner's event log -- and a test holds them equal.
 """
 

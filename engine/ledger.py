@@ -934,7 +934,7 @@ def read_lines(path: str) -> Iterator[LedgerLine]:
 def read_records(path: str, *, validate: bool = False) -> Iterator[dict[str, object]]:
     """The records of a ledger, in order; unparseable and torn lines are skipped (``verify``
     reports them). With ``validate``, each record's decision must pass the pydantic schema
-    (``clearance.engine.schema.parse_decision``) or ``LedgerError`` is raised."""
+    (``clearance.engine.decision_schema.parse_decision``) or ``LedgerError`` is raised."""
     for line in read_lines(path):
         if line.record is None or not line.terminated:
             continue
@@ -946,7 +946,7 @@ def read_records(path: str, *, validate: bool = False) -> Iterator[dict[str, obj
 def _validate(line: LedgerLine) -> None:
     from pydantic import ValidationError
 
-    from clearance.engine.schema import parse_decision
+    from clearance.engine.decision_schema import parse_decision
 
     assert line.record is not None
     try:

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from clearance.engine import yamlsrc
 from clearance.engine.errors import PolicyError, PolicyIssue
-from clearance.engine.policy_model import PolicyFile
+from clearance.engine.policy_schema import PolicyFile
 from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 
 #: Most examples of each kind (``match``, ``no_match``) one rule may carry.

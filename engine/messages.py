@@ -18,7 +18,7 @@ _KEYS: dict[str, tuple[str, ...]] = {}
 
 def _keys_of(model: str) -> tuple[str, ...]:
     if not _KEYS:
-        from clearance.engine.policy_model import (
+        from clearance.engine.policy_schema import (
             Defaults,
             ExampleIntent,
             Examples,

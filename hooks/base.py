@@ -295,7 +295,7 @@ class HookArgs:
         self.sandbox = False
 
 
-def parse_args(args: list[str]) -> HookArgs:
+def parse_hook_args(args: list[str]) -> HookArgs:
     """``[--policy FILE]… [--ledger FILE | --no-ledger] [--sandbox]``; anything else is an
     error (that blocks: a misconfigured hook must not let tools run)."""
     out = HookArgs()
@@ -345,7 +345,7 @@ def handle(
     options: HookArgs | None = None
     updated: dict[str, object] | None = None
     try:
-        options = parse_args(args)
+        options = parse_hook_args(args)
         payload = parse_payload(read_payload(stdin))
         event = event_of(payload)
         if event in protocol.post_events:

@@ -6,7 +6,7 @@ takes every proposed tool call through the intent pipeline (`pipeline`): validat
 tool's schema, then the runtime state it depends on) -> approve (`approval`: the engine
 decides, the ledger records, a human or `--on-ask` settles an ask) -> execute (`tools`,
 the only code that touches the workspace) -> observe (`observation`). Every stage is an
-event in the run's JSON Lines log (`events`), which `replay` reads back without executing
+event in the run's JSON Lines log (`events`), which `run_replay` reads back without executing
 anything.
 
 May import: ``clearance`` (the version), ``clearance.engine``, ``clearance.shellparse``,

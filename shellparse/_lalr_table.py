@@ -1,4 +1,4 @@
-"""Generated from shell.lark by ``python -m clearance.shellparse.tables``."""
+"""Generated from shell.lark by ``python -m clearance.shellparse.lalr_build``."""
 
 # ruff: noqa: E501
 # fmt: off

@@ -13,7 +13,7 @@ import re
 from clearance.shellparse.expand import DYNAMIC, GLOB, RESOLVED, TILDE_USER
 from clearance.shellparse.facts import SCP_TARGET, HandlerCall, Nested, PathFact
 from clearance.shellparse.knowledge import lookup, lookup_module
-from clearance.shellparse.options import parse_args
+from clearance.shellparse.options import parse_program_args
 from clearance.shellparse.paths import (
     HARMLESS_DEVICES,
     SYSTEM_PREFIXES,
@@ -382,7 +382,7 @@ class Classifier:
         while current.subcommands is not None:
             if only_prints(current, args):
                 return self._prints(fact, args)
-            parsed = parse_args(current, args, stop_at_operand=True)
+            parsed = parse_program_args(current, args, stop_at_operand=True)
             self._options(fact, current, parsed, env, dynamic, cwd, nested)
             if current.handler is not None:
                 self.current_cwd = cwd[0]
@@ -409,7 +409,7 @@ class Classifier:
         if only_prints(current, args):
             return self._prints(fact, args)
         fact.classes.update(current.classes)
-        parsed = parse_args(current, args)
+        parsed = parse_program_args(current, args)
         roles = self._options(fact, current, parsed, env, dynamic, cwd, nested)
         self._operands(fact, current, roles, parsed, args, flags, env, cwd[0], nested)
         if current.handler is not None:

@@ -48,7 +48,7 @@ def _abbreviation(spec: Spec, name: str) -> Opt | None:
     return None  # ambiguous: the program refuses it too
 
 
-def parse_args(spec: Spec, args: list[str], *, stop_at_operand: bool = False) -> ParsedArgs:
+def parse_program_args(spec: Spec, args: list[str], *, stop_at_operand: bool = False) -> ParsedArgs:
     """Split ``args`` (argv without the program) into options and operands.
 
     An unknown option is kept under its spelling and taken as a flag: if it really took a

@@ -245,7 +245,7 @@ def run_show(
 
 def describe_record(record: dict[str, object]) -> str:
     from clearance.cli.commands.render import render_decision
-    from clearance.engine.replay import decision_from_dict
+    from clearance.engine.ledger_replay import decision_from_dict
 
     decision = record.get("decision")
     intent = record.get("intent")
@@ -435,7 +435,7 @@ def run_explain_recorded(
     one next to the recorded decision. A decision made with exactly some ``--policy`` files is
     explained with those files again unless ``--policy`` says otherwise.
     """
-    from clearance.engine.replay import PolicyCache, decision_from_dict, intent_from_record
+    from clearance.engine.ledger_replay import PolicyCache, decision_from_dict, intent_from_record
 
     out, err = out or sys.stdout, err or sys.stderr
     path = ledger_path(ledger, cwd)

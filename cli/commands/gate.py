@@ -268,7 +268,7 @@ def run_gate(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    from clearance.engine.replay import PolicyCache
+    from clearance.engine.ledger_replay import PolicyCache
 
     out = stdout or sys.stdout
     err = stderr or sys.stderr

@@ -11,8 +11,8 @@ if TYPE_CHECKING:
     from typing import TextIO
 
     from clearance.engine.errors import PolicyIssue
+    from clearance.engine.policy_tests import CaseResult
     from clearance.engine.rules import PolicySet
-    from clearance.engine.testing import CaseResult
 
 
 def _split_paths(paths: list[str]) -> tuple[list[str], list[str], str | None]:
@@ -21,7 +21,7 @@ def _split_paths(paths: list[str]) -> tuple[list[str], list[str], str | None]:
     tests: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            from clearance.engine.testing import SKIP_DIRS
+            from clearance.engine.policy_tests import SKIP_DIRS
 
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
@@ -92,9 +92,9 @@ def run_test(
     not load -- an inline example that fails included: the hook would refuse the policy --
     or usage."""
     from clearance.engine.errors import PolicyError
+    from clearance.engine.policy_tests import coverage, discover_tests, run_cases
+    from clearance.engine.policy_tests import run_examples as examples_of
     from clearance.engine.scopes import workspace_of
-    from clearance.engine.testing import coverage, discover_tests, run_cases
-    from clearance.engine.testing import run_examples as examples_of
 
     err = sys.stderr
     if output not in ("text", "json"):
@@ -360,7 +360,7 @@ def run_policy_show(policies: list[str] | None, *, as_json: bool, cwd: str | Non
 def policy_schema() -> dict[str, object]:
     """The JSON Schema of a policy file, from the models the loader validates with."""
     from clearance import __version__
-    from clearance.engine.policy_model import PolicyFile
+    from clearance.engine.policy_schema import PolicyFile
 
     schema = PolicyFile.model_json_schema(by_alias=True, mode="validation")
     _one_or_many(schema)

@@ -1,9 +1,9 @@
 """``clearance replay LEDGER [--policy FILE]… [--allow-loosening] [--json]``.
 
-Re-decides every recorded intent (``clearance.engine.replay``; nothing is executed) and prints
-what changed: counts by kind (``allow->deny``, ``deny->allow``, …) and each change with its old
-and new rule. The ledger is verified first: replaying a tampered ledger would review intents
-nobody proposed, so a broken chain is an error.
+Re-decides every recorded intent (``clearance.engine.ledger_replay``; nothing is executed) and
+prints what changed: counts by kind (``allow->deny``, ``deny->allow``, …) and each change with
+its old and new rule. The ledger is verified first: replaying a tampered ledger would review
+intents nobody proposed, so a broken chain is an error.
 
 Exit status: 0 when no decision became less strict; 4 when any did (unless
 ``--allow-loosening``); 2 on a usage or policy error, an unreadable or tampered ledger.
@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
-    from clearance.engine.replay import Change, ReplayResult
+    from clearance.engine.ledger_replay import Change, ReplayResult
 
 EXIT_OK, EXIT_USAGE, EXIT_LOOSENED = 0, 2, 4
 
@@ -35,7 +35,7 @@ def run_replay(
 ) -> int:
     from clearance.engine.errors import PolicyError
     from clearance.engine.ledger import read_records, verify
-    from clearance.engine.replay import replay
+    from clearance.engine.ledger_replay import replay
 
     out, err = out or sys.stdout, err or sys.stderr
     try:

@@ -165,11 +165,11 @@ def _run(args: RunArgs, out: TextIO, err: TextIO) -> int:
 
 def _replay(args: RunArgs, out: TextIO, err: TextIO) -> int:
     from clearance.engine.errors import PolicyError
-    from clearance.runner import replay
+    from clearance.runner import run_replay
     from clearance.runner.events import LogError
 
-    if args.mode not in replay.REPLAY_MODES:
-        return _fail(f"--mode must be one of {', '.join(replay.REPLAY_MODES)}", err)
+    if args.mode not in run_replay.REPLAY_MODES:
+        return _fail(f"--mode must be one of {', '.join(run_replay.REPLAY_MODES)}", err)
     if args.task is not None:
         return _fail("--replay takes no TASK: the task is the recorded one", err)
     path = Path(args.replay or "")
@@ -177,13 +177,13 @@ def _replay(args: RunArgs, out: TextIO, err: TextIO) -> int:
         return _fail(f"--log {args.log}: the file exists; the replay needs a new log", err)
     try:
         if args.mode == "trace":
-            return replay.trace(path, out)
+            return run_replay.trace(path, out)
         if args.mode == "dry-run":
-            return replay.dry_run(path, out, policy_files=args.policies)
+            return run_replay.dry_run(path, out, policy_files=args.policies)
         provider, model = _provider(args, err)
         if provider is None:
             return EXIT_USAGE
-        code, log = replay.replay_model(
+        code, log = run_replay.replay_model(
             path,
             out,
             provider=provider,

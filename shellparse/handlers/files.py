@@ -480,13 +480,13 @@ def tar(call: HandlerCall) -> None:
         call.nested,
     )
     from clearance.shellparse.knowledge import lookup
-    from clearance.shellparse.options import parse_args
+    from clearance.shellparse.options import parse_program_args
 
     spec = lookup("tar")
     assert spec is not None
     words, word_flags = _tar_words(args, flags)
     if words is not args:
-        parsed = parse_args(spec, words)
+        parsed = parse_program_args(spec, words)
         fact.paths = []
         fact.options = []
         fact.classes.difference_update(("delete", "secret_read", "code_exec"))

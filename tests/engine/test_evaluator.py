@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_support import Write, check, policy_of
 
-from clearance.engine.schema import parse_decision
+from clearance.engine.decision_schema import parse_decision
 
 PERMISSIVE = """
 version: 1

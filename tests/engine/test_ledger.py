@@ -16,6 +16,7 @@ import pytest
 
 from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
+from clearance.engine.decision_schema import parse_decision
 from clearance.engine.intents import ToolIntent
 from clearance.engine.ledger import (
     GENESIS,
@@ -28,7 +29,6 @@ from clearance.engine.ledger import (
     sha256_text,
     verify,
 )
-from clearance.engine.schema import parse_decision
 
 POLICY = """\
 version: 1

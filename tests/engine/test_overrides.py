@@ -10,10 +10,10 @@ import pytest
 
 from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
+from clearance.engine.decision_schema import parse_decision
 from clearance.engine.errors import PolicyError
 from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
-from clearance.engine.schema import parse_decision
 
 
 class Machine:

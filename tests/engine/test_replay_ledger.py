@@ -14,7 +14,7 @@ from clearance.engine.decision import ApprovalDecision
 from clearance.engine.errors import PolicyError
 from clearance.engine.intents import ToolIntent
 from clearance.engine.ledger import Ledger, read_records
-from clearance.engine.replay import decision_from_dict, intent_from_record, replay
+from clearance.engine.ledger_replay import decision_from_dict, intent_from_record, replay
 
 OLD = """\
 version: 1

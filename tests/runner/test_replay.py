@@ -12,7 +12,7 @@ from runner_support import PlayRun, script
 from clearance.runner.events import EventLog, read_events
 from clearance.runner.progress import Progress
 from clearance.runner.providers.types import AssistantMessage, ToolResultMessage
-from clearance.runner.replay import dry_run, events_for_turn, redecide, replay_model, trace
+from clearance.runner.run_replay import dry_run, events_for_turn, redecide, replay_model, trace
 
 RUN = """
 turns:

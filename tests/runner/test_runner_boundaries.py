@@ -20,7 +20,7 @@ import pytest
 from runner_support import PlayRun, script
 
 import clearance.runner as runner_package
-from clearance.runner import replay
+from clearance.runner import run_replay
 from clearance.runner.events import TOOL_STAGE_TYPES, Event, read_events
 from clearance.runner.tools.base import Tool
 from clearance.runner.tools.runtime import ToolRuntime
@@ -53,7 +53,7 @@ def _calls_of(path: Path, attribute: str) -> int:
 
 
 def test_the_scans_see_the_modules() -> None:
-    assert {"core", "pipeline", "replay", "approval"} <= {p.stem for p in CORE_MODULES}
+    assert {"core", "pipeline", "run_replay", "approval"} <= {p.stem for p in CORE_MODULES}
     assert {"bash", "runtime", "toolbox"} <= {p.stem for p in TOOL_MODULES}
 
 
@@ -72,9 +72,9 @@ def test_only_the_pipeline_calls_the_tool_runtime() -> None:
 
 
 def test_replay_builds_no_tool_runtime() -> None:
-    source = (RUNNER_DIR / "replay.py").read_text()
+    source = (RUNNER_DIR / "run_replay.py").read_text()
     assert "ToolRuntime" not in source
-    assert _calls_of(RUNNER_DIR / "replay.py", "execute") == 0
+    assert _calls_of(RUNNER_DIR / "run_replay.py", "execute") == 0
 
 
 # --- invariants of real event logs ----------------------------------------------
@@ -200,10 +200,10 @@ def test_replay_never_executes(
         monkeypatch.setattr(tool, "run", forbidden)
 
     out = io.StringIO()
-    assert replay.trace(log, out) == 0
-    assert replay.dry_run(log, out) == 0
+    assert run_replay.trace(log, out) == 0
+    assert run_replay.dry_run(log, out) == 0
     provider = script('turns:\n  - tool_calls: [{tool: bash, input: {command: "echo replayed"}}]\n')
-    code, new_log = replay.replay_model(
+    code, new_log = run_replay.replay_model(
         log,
         out,
         provider=provider,

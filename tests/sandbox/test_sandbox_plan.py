@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from clearance.engine.api import decide, load_policy
+from clearance.engine.decision_schema import parse_decision
 from clearance.engine.errors import PolicyError
 from clearance.engine.intents import ToolIntent
-from clearance.engine.schema import parse_decision
 from clearance.sandbox.plan import annotate
 from clearance.sandbox.settings import settings_of
 

@@ -1,5 +1,5 @@
 """Option parsing: bundles, values, ``--``, abbreviations, ``-NUM``, and the canonical
-spellings policies match on -- both on ``parse_args`` directly and through ``classify``."""
+spellings policies match on -- both on ``parse_program_args`` directly and through ``classify``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from corpus_expect import facts_of
 
 from clearance.shellparse.facts import SimpleCommandFacts
 from clearance.shellparse.knowledge import lookup
-from clearance.shellparse.options import parse_args
+from clearance.shellparse.options import parse_program_args
 from clearance.shellparse.spec import Opt, Spec, opts
 
 
@@ -36,79 +36,82 @@ SPEC = Spec(
 
 class TestParseArgs:
     def test_bundled_flags_split_and_canonical(self) -> None:
-        parsed = parse_args(SPEC, ["-rfv", "a"])
+        parsed = parse_program_args(SPEC, ["-rfv", "a"])
         assert parsed.canonical() == ["--recursive", "--force", "--verbose"]
         assert parsed.operands == ["a"]
 
     def test_value_attached_separate_and_equals(self) -> None:
-        assert parse_args(SPEC, ["-ofile"]).options[0][2] == "file"
-        assert parse_args(SPEC, ["-o", "file", "x"]).operands == ["x"]
-        assert parse_args(SPEC, ["--output=file"]).options[0][2] == "file"
-        assert parse_args(SPEC, ["--output", "file"]).options[0][2] == "file"
+        assert parse_program_args(SPEC, ["-ofile"]).options[0][2] == "file"
+        assert parse_program_args(SPEC, ["-o", "file", "x"]).operands == ["x"]
+        assert parse_program_args(SPEC, ["--output=file"]).options[0][2] == "file"
+        assert parse_program_args(SPEC, ["--output", "file"]).options[0][2] == "file"
 
     def test_value_ends_a_bundle(self) -> None:
-        parsed = parse_args(SPEC, ["-rofile", "x"])
+        parsed = parse_program_args(SPEC, ["-rofile", "x"])
         assert parsed.canonical() == ["--recursive", "--output"]
         assert parsed.options[1][2] == "file"
         assert parsed.operands == ["x"]
 
     def test_optional_value_only_when_attached(self) -> None:
-        parsed = parse_args(SPEC, ["--color", "x"])
+        parsed = parse_program_args(SPEC, ["--color", "x"])
         assert parsed.options[0][2] is None
         assert parsed.operands == ["x"]
-        assert parse_args(SPEC, ["--color=always"]).options[0][2] == "always"
+        assert parse_program_args(SPEC, ["--color=always"]).options[0][2] == "always"
 
     def test_double_dash_ends_options(self) -> None:
-        parsed = parse_args(SPEC, ["--", "-rf", "x"])
+        parsed = parse_program_args(SPEC, ["--", "-rf", "x"])
         assert parsed.options == []
         assert parsed.operands == ["-rf", "x"]
 
     def test_ends_option(self) -> None:
-        parsed = parse_args(SPEC, ["-x", "-r", "y"])
+        parsed = parse_program_args(SPEC, ["-x", "-r", "y"])
         assert parsed.operands == ["-r", "y"]
 
     def test_permutation_and_stop_at_operand(self) -> None:
-        assert parse_args(SPEC, ["a", "-r"]).canonical() == ["--recursive"]
+        assert parse_program_args(SPEC, ["a", "-r"]).canonical() == ["--recursive"]
         no_permute = Spec("w", permute=False, flags="-r")
-        assert parse_args(no_permute, ["a", "-r"]).operands == ["a", "-r"]
-        head = parse_args(SPEC, ["-v", "sub", "-r"], stop_at_operand=True)
+        assert parse_program_args(no_permute, ["a", "-r"]).operands == ["a", "-r"]
+        head = parse_program_args(SPEC, ["-v", "sub", "-r"], stop_at_operand=True)
         assert head.rest_index == 1
         assert head.canonical() == ["--verbose"]
 
     def test_unique_abbreviation(self) -> None:
-        assert parse_args(SPEC, ["--rec", "--out=x"]).canonical() == ["--recursive", "--output"]
+        assert parse_program_args(SPEC, ["--rec", "--out=x"]).canonical() == [
+            "--recursive",
+            "--output",
+        ]
 
     def test_ambiguous_abbreviation_is_unknown(self) -> None:
-        parsed = parse_args(SPEC, ["--ver"])  # --verbose or --version
+        parsed = parse_program_args(SPEC, ["--ver"])  # --verbose or --version
         assert parsed.options == [(None, "--ver", None)]
 
     def test_abbreviation_of_an_option_and_its_longer_variants(self) -> None:
-        assert parse_args(SPEC, ["--forc"]).canonical() == ["--force"]
-        assert parse_args(SPEC, ["--force-w"]).canonical() == ["--force-with-lease"]
+        assert parse_program_args(SPEC, ["--forc"]).canonical() == ["--force"]
+        assert parse_program_args(SPEC, ["--force-w"]).canonical() == ["--force-with-lease"]
 
     def test_no_abbreviation_unless_the_program_accepts_them(self) -> None:
         strict = Spec("s", flags="--recursive")
-        assert parse_args(strict, ["--rec"]).canonical() == ["--rec"]
+        assert parse_program_args(strict, ["--rec"]).canonical() == ["--rec"]
 
     def test_number_option(self) -> None:
-        parsed = parse_args(SPEC, ["-20", "f"])
+        parsed = parse_program_args(SPEC, ["-20", "f"])
         assert parsed.canonical() == ["--lines"]
         assert parsed.options[0][2] == "20"
         assert parsed.operands == ["f"]
 
     def test_two_argument_value(self) -> None:
-        parsed = parse_args(SPEC, ["--arg", "name", "value", "file"])
+        parsed = parse_program_args(SPEC, ["--arg", "name", "value", "file"])
         assert parsed.options[0][2] == "value"
         assert parsed.operands == ["file"]
 
     def test_unknown_option_is_a_flag(self) -> None:
-        parsed = parse_args(SPEC, ["-Z", "a", "--weird=1"])
+        parsed = parse_program_args(SPEC, ["-Z", "a", "--weird=1"])
         assert parsed.options == [(None, "-Z", None), (None, "--weird", "1")]
         assert parsed.operands == ["a"]
 
     def test_single_dash_long(self) -> None:
         spec = Spec("g", options=[Opt("-run", value="required")], single_dash_long=True)
-        parsed = parse_args(spec, ["-run", "TestX", "./..."])
+        parsed = parse_program_args(spec, ["-run", "TestX", "./..."])
         assert parsed.canonical() == ["-run"]
         assert parsed.operands == ["./..."]
 

@@ -27,7 +27,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer as LarkLexer
 
-from clearance.shellparse import _lalr_table, builder, tables
+from clearance.shellparse import _lalr_table, builder, lalr_build
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.lalr import describe_terminal
 from clearance.shellparse.lexer import Lexer, expansions, parse_script, scanner
@@ -97,7 +97,7 @@ def lark_can_shift(parser_state: Any, terminal: str) -> bool:
 @pytest.fixture(scope="module")
 def reference() -> Lark:
     return Lark(
-        tables.grammar_text(),
+        lalr_build.grammar_text(),
         parser="lalr",
         lexer=OurLexerInLark,
         transformer=BuilderCallbacks(),
@@ -227,18 +227,18 @@ def test_the_reference_really_runs_lark(
 
 
 def test_stored_table_is_generated_from_the_grammar() -> None:
-    """``_lalr_table.py`` is exactly what ``python -m clearance.shellparse.tables`` writes
+    """``_lalr_table.py`` is exactly what ``python -m clearance.shellparse.lalr_build`` writes
     for the current ``shell.lark``: regenerate it after any grammar edit."""
-    assert tables.grammar_digest() == _lalr_table.GRAMMAR_SHA256
-    with open(tables.TABLE_PATH, encoding="utf-8") as fh:
+    assert lalr_build.grammar_digest() == _lalr_table.GRAMMAR_SHA256
+    with open(lalr_build.TABLE_PATH, encoding="utf-8") as fh:
         stored = fh.read()
-    assert tables.build_table_source() == stored
+    assert lalr_build.build_table_source() == stored
 
 
 def test_table_generation_does_not_depend_on_string_hashing() -> None:
     """Lark numbers LALR states in an order that follows string hashing; the generator
     renumbers them, so two processes with different hash seeds write the same file."""
-    program = "from clearance.shellparse import tables; print(tables.build_table_source())"
+    program = "from clearance.shellparse import lalr_build; print(lalr_build.build_table_source())"
     outputs = set()
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}

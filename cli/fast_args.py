@@ -19,7 +19,7 @@ class FastArgs:
         self.positional: list[str] = []
 
 
-def read_args(
+def read_fast_args(
     args: list[str],
     *,
     flags: frozenset[str] = frozenset(),

@@ -3,7 +3,7 @@
 Lark compiles the grammar (and proves it free of conflicts with ``strict=True``); the table it
 produces is written to ``_lalr_table.py`` so that a process start only unmarshals a cached
 ``.pyc``. Importing Lark itself costs more than the whole start-up budget of a hook, so the
-runtime never does. ``python -m clearance.shellparse.tables`` rebuilds the file; a test fails
+runtime never does. ``python -m clearance.shellparse.lalr_build`` rebuilds the file; a test fails
 when it is stale.
 """
 
@@ -86,7 +86,7 @@ def build_table_source(text: str | None = None) -> str:
                 row[symbol] = -rule_index[arg] - 1
         states.append(row)
     lines = [
-        '"""Generated from shell.lark by ``python -m clearance.shellparse.tables``."""',
+        '"""Generated from shell.lark by ``python -m clearance.shellparse.lalr_build``."""',
         "",
         "# ruff: noqa: E501",
         "# fmt: off",
