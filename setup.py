@@ -90,7 +90,10 @@ def compiled_sources() -> list[str]:
             if path in INTERPRETED or path.endswith("__main__.py"):
                 continue
             found.append(os.path.join("clearance", path))
-    found.append(os.path.join("clearance", "cli", "commands", "gate.py"))
+    # the gate's per-line code, where it lives below the CLI (hooks/gate.py is in hooks/)
+    gate = os.path.join("cli", "commands", "gate.py")
+    if os.path.isfile(os.path.join(HERE, gate)):
+        found.append(os.path.join("clearance", gate))
     return found
 
 
