@@ -19,6 +19,12 @@ The cases run round-robin (one run of each per round), and each line also gives 
 the per-round difference to the bare interpreter: on a shared machine whose speed drifts, that
 difference is the steadier figure.
 
+``--compare PURE_PYTHON COMPILED_PYTHON`` measures two installed builds instead (e.g. a venv
+installed with ``CLEARANCE_PURE=1 pip install .`` and one with ``pip install .``): hyperfine
+(``--runs`` runs each, warm cache, after 3 warm-up runs) times ``python -c pass`` and each
+agent's hook of both builds in one run, and prints each median against the bare interpreter and
+compiled against pure.
+
 ``--policy small`` (default) is a two-rule policy like the e2e tests'; ``--policy default`` is a
 policy that ``extends: default`` (the shipped pack); ``--importtime`` adds the ``python -X
 importtime`` breakdown of one warm hook call. The issue's budget is a median of at most 50 ms.
@@ -177,6 +183,65 @@ class Case:
         self.samples: list[float] = []
 
 
+def kind_of(python: Path) -> str:
+    """``compiled`` or ``pure``: where the installed copy's hook adapter comes from."""
+    probe = "import clearance.hooks.base as m; print(m.__file__)"
+    out = subprocess.run(
+        [str(python), "-c", probe], capture_output=True, text=True, check=True, cwd="/"
+    )
+    return "compiled" if out.stdout.strip().endswith(".so") else "pure"
+
+
+def compare(pure: Path, compiled: Path, runs: int, policy_text: str) -> int:
+    """hyperfine over the bare interpreter and both builds' hooks, in one run."""
+    kinds = {"pure": kind_of(pure), "compiled": kind_of(compiled)}
+    if kinds != {"pure": "pure", "compiled": "compiled"}:
+        print(f"the builds are not what they claim: {kinds}", file=sys.stderr)
+        return 2
+    samples = Path(os.environ.get("CLEARANCE_E2E_DIR", "/work/shared/e2e")) / "samples"
+    work = Path(tempfile.mkdtemp(prefix="hook-bench-"))
+    project = work / "project"
+    project.mkdir()
+    policy = work / "policy.yaml"
+    policy.write_text(policy_text)
+    env = environment(work / "cache")
+    env["XDG_STATE_HOME"] = str(work / "state")
+    commands: list[tuple[str, str]] = [("python -c pass", f"{pure} -c pass")]
+    for agent in SAMPLES:
+        stdin = work / f"{agent}.json"
+        stdin.write_bytes(payload(agent, samples, project))
+        for name, python in (("pure", pure), ("compiled", compiled)):
+            argv = [str(python.parent / "clearance"), "hook", agent, "--policy", str(policy)]
+            _, code = timed(argv, stdin.read_bytes(), env, project)  # fills the warm cache
+            if code != 0:
+                print(f"{name} {agent}: hook exited {code}", file=sys.stderr)
+                return 1
+            commands.append((f"{agent} {name}", " ".join(argv) + f" < {stdin}"))
+    export = work / "hyperfine.json"
+    argv = ["hyperfine", "--runs", str(runs), "--warmup", "3", "--export-json", str(export)]
+    for name, command in commands:
+        argv += ["--command-name", name, command]
+    subprocess.run(argv, env=env, cwd=project, check=True, stdout=subprocess.DEVNULL)
+    results = {r["command"]: r for r in json.loads(export.read_text())["results"]}
+    bare = statistics.median(results["python -c pass"]["times"]) * 1000
+    print(f"hyperfine, {runs} runs each, warm cache; load {os.getloadavg()[0]:.2f}")
+    print("| command | median ms | mean ± sd ms | over bare ms | compiled / pure |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, _ in commands:
+        times = [t * 1000 for t in results[name]["times"]]
+        median = statistics.median(times)
+        ratio = ""
+        if name.endswith(" compiled"):
+            base = statistics.median(results[name[: -len("compiled")] + "pure"]["times"]) * 1000
+            ratio = f"{(median - bare) / (base - bare):.2f} (over bare)"
+        print(
+            f"| {name} | {median:.1f} | {statistics.mean(times):.1f} ± "
+            f"{statistics.stdev(times):.1f} | {median - bare:+.1f} | {ratio} |"
+        )
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--venv", default="/tmp/bench-venv", type=Path)
@@ -185,7 +250,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--policy", choices=("small", "default"), default="small")
     parser.add_argument("--importtime", action="store_true")
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("PURE_PYTHON", "COMPILED_PYTHON"))
     args = parser.parse_args()
+    if args.compare:
+        text = SMALL_POLICY if args.policy == "small" else DEFAULT_POLICY
+        return compare(args.compare[0], args.compare[1], args.runs, text)
 
     samples = Path(os.environ.get("CLEARANCE_E2E_DIR", "/work/shared/e2e")) / "samples"
     python = (

@@ -168,10 +168,10 @@ def decide(
         decision = failure(
             "bad_input", str(exc), tool=intent.tool, tool_kind=kind, digest=policy.digest
         )
-    except Exception as exc:  # a bug: fail closed, and say so
+    except Exception as crash:  # a bug: fail closed, and say so
         decision = failure(
             "internal_error",
-            f"internal error while deciding: {exc!r}",
+            f"internal error while deciding: {crash!r}",
             tool=intent.tool,
             tool_kind=tool_kind(intent.tool),
             digest=policy.digest,

@@ -336,19 +336,30 @@ def _split_words(pattern: str) -> list[str]:
 
 
 def _match_tokens(tokens: list[NameSet | str], argv: list[str], ti: int, ai: int) -> bool:
+    """Whether ``tokens[ti:]`` matches ``argv[ai:]`` (a prefix of it, unless ``$`` ends the
+    pattern). Without recursion: a ``**`` that fails later takes one more word (the last
+    ``**`` seen is the only one worth widening), linear whatever the number of ``**``."""
+    star = -1  # the last ``**`` seen, and where in argv it stands
+    star_ai = 0
     while ti < len(tokens):
         token = tokens[ti]
-        if token == "$":
-            return ai == len(argv)
         if token == "**":
-            return any(_match_tokens(tokens, argv, ti + 1, k) for k in range(ai, len(argv) + 1))
-        if ai >= len(argv):
+            star, star_ai = ti, ai
+            ti += 1
+            continue
+        if token == "$":
+            if ai == len(argv):
+                return True
+        elif ai < len(argv):
+            assert isinstance(token, NameSet)
+            if token.match(argv[ai]):
+                ti += 1
+                ai += 1
+                continue
+        if star < 0 or star_ai >= len(argv):
             return False
-        assert isinstance(token, NameSet)
-        if not token.match(argv[ai]):
-            return False
-        ti += 1
-        ai += 1
+        star_ai += 1
+        ti, ai = star + 1, star_ai
     return True
 
 

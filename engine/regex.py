@@ -90,12 +90,12 @@ def problem(pattern: str) -> str | None:
 
 
 def _compile_checked(pattern: str) -> Any:
+    import importlib
     import re
 
-    try:
-        from re import _parser as sre_parse
-    except ImportError:  # pragma: no cover - Python < 3.11
-        import sre_parse
+    # the parser's module by name: typeshed does not declare ``re._parser`` (mypyc's build
+    # type-checks this module on its own)
+    sre_parse: Any = importlib.import_module("re._parser")
 
     try:
         parsed = sre_parse.parse(pattern)
@@ -119,8 +119,8 @@ def _unsafe(items: Any, sre: Any, in_repeat: bool, depth: int) -> str | None:
             return "a backreference"
         if op in (constants.ASSERT, constants.ASSERT_NOT):
             return "lookaround"
-        repeats = (constants.MAX_REPEAT, constants.MIN_REPEAT)
-        if op in (*repeats, getattr(constants, "POSSESSIVE_REPEAT", constants.MAX_REPEAT)):
+        possessive = getattr(constants, "POSSESSIVE_REPEAT", constants.MAX_REPEAT)
+        if op in (constants.MAX_REPEAT, constants.MIN_REPEAT, possessive):
             if in_repeat:
                 return "a quantifier inside a quantified group"
             why = _unsafe(arg[2], sre, True, depth + 1)

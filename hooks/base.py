@@ -206,8 +206,8 @@ def parse_payload(data: bytes) -> dict[str, object]:
         loaded = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
         raise BadPayload("payload is nested too deeply") from None
-    except ValueError as exc:
-        raise BadPayload(f"payload is not JSON: {exc}") from None
+    except ValueError as invalid:
+        raise BadPayload(f"payload is not JSON: {invalid}") from None
     if not isinstance(loaded, dict):
         raise BadPayload(f"payload must be a JSON object, got {_kind(loaded)}")
     # Nesting needs a bracket per level: with no more brackets than the limit in the whole

@@ -25,7 +25,7 @@ class ClaudeCode(Protocol):
     name = "claude-code"
     pre_events = frozenset(("PreToolUse",))
     post_events = frozenset(("PostToolUse", "PostToolUseFailure"))
-    project_env = "CLAUDE_PROJECT_DIR"
+    project_env: str | None = "CLAUDE_PROJECT_DIR"
 
     def answer(self, decision: str, reason: str) -> bytes:
         return dumps(

@@ -34,7 +34,7 @@ class Codex(Protocol):
     name = "codex"
     pre_events = frozenset(("PreToolUse",))
     post_events = frozenset(("PostToolUse",))
-    project_env = None
+    project_env: str | None = None
 
     def answer(self, decision: str, reason: str) -> bytes:
         if decision == "allow":

@@ -89,15 +89,15 @@ def _load(agent: str, path: str) -> dict[str, object] | None:
     if spec.format == "toml":
         try:
             data: object = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise Refused(f"{path} is not valid TOML ({exc}): {spec.on_bad_settings}") from None
+        except tomllib.TOMLDecodeError as bad:
+            raise Refused(f"{path} is not valid TOML ({bad}): {spec.on_bad_settings}") from None
     elif not text.strip():
         return {}
     else:
         try:
             data = json.loads(_strip_jsonc(text) if spec.format == "jsonc" else text)
-        except ValueError as exc:
-            raise Refused(f"{path} is not valid JSON ({exc}): {spec.on_bad_settings}") from None
+        except ValueError as invalid:
+            raise Refused(f"{path} is not valid JSON ({invalid}): {spec.on_bad_settings}") from None
     if not isinstance(data, dict):
         raise Refused(f"{path} does not hold an object")
     hooks = data.get("hooks")
@@ -177,10 +177,13 @@ def _answer_ok(agent: str, code: int, stdout: str) -> str | None:
     return None
 
 
-def _shape(value: object) -> object:
-    """The keys of a JSON answer, nested (values other than objects do not count)."""
+def _shape(value: object, depth: int = 0) -> object:
+    """The keys of a JSON answer, nested (values other than objects do not count); below 16
+    levels, ``"too deep"`` (no agent's format is that deep)."""
+    if depth >= 16:
+        return "too deep"
     if isinstance(value, dict):
-        return {k: _shape(v) for k, v in value.items()}
+        return {k: _shape(v, depth + 1) for k, v in value.items()}
     return None
 
 
@@ -339,8 +342,8 @@ def check_project(project: str, env: Mapping[str, str]) -> list[Finding]:
             )
         else:
             out.append(Finding("ok", "policy", f"the policy in force at {project} loads"))
-    except Exception as exc:  # a doctor reports, it does not crash
-        out.append(Finding("FAIL", "policy", f"loading the policy failed: {exc}"))
+    except Exception as crash:  # a doctor reports, it does not crash
+        out.append(Finding("FAIL", "policy", f"loading the policy failed: {crash}"))
     from clearance.engine.ledger import default_ledger_path
 
     ledger = default_ledger_path(project)

@@ -33,7 +33,7 @@ class GeminiCli(Protocol):
     name = "gemini-cli"
     pre_events = frozenset(("BeforeTool",))
     post_events = frozenset(("AfterTool",))
-    project_env = "GEMINI_PROJECT_DIR"
+    project_env: str | None = "GEMINI_PROJECT_DIR"
 
     def answer(self, decision: str, reason: str) -> bytes:
         if decision == "allow":

@@ -613,8 +613,8 @@ def run_install(
         else:
             try:
                 _write_atomic(path, new)
-            except OSError as exc:
-                err.write(f"clearance hook install: cannot write {path}: {exc}\n")
+            except OSError as os_error:
+                err.write(f"clearance hook install: cannot write {path}: {os_error}\n")
                 return EXIT_REFUSED
     out.write(what + "\n")
     out.write(f"hook command: {command}\n")

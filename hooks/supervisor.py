@@ -118,8 +118,8 @@ def _run(state: _State, args: list[str], start: float) -> int:
         return _answer(state, _block(state, "bad_input", f"bad hook arguments: {exc}"))
     try:
         outcome = _supervise(state, args, start + deadline, deadline, memory_mb)
-    except BaseException as exc:  # the supervisor itself failed: still a block
-        outcome = _block(state, "internal_error", f"{type(exc).__name__}: {exc}")
+    except BaseException as crash:  # the supervisor itself failed: still a block
+        outcome = _block(state, "internal_error", f"{type(crash).__name__}: {crash}")
     return _answer(state, outcome)
 
 

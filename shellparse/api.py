@@ -63,9 +63,9 @@ def classify(
     except RecursionError:
         facts.error = ParseError.at(command, "depth_limit", "nesting is too deep to analyse", 0)
         facts.markers.add("depth_limit")
-    except Exception as exc:  # a bug: reported as an error value, never as clean facts
+    except Exception as crash:  # a bug: reported as an error value, never as clean facts
         facts.error = ParseError.at(
-            command, "internal_error", f"internal analysis error: {exc!r}", 0
+            command, "internal_error", f"internal analysis error: {crash!r}", 0
         )
         facts.markers.add("parse_error")
     facts.commands = extractor.out

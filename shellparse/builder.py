@@ -64,10 +64,15 @@ def _command(x: object) -> Command:
     return x  # type: ignore[return-value]
 
 
+#: Callbacks of one-child rules that return that child unchanged (:func:`passthrough`).
+PASSTHROUGH: set[Callable[[Children], object]] = set()
+
+
 def passthrough(fn: Callable[[Children], object]) -> Callable[[Children], object]:
     """Marks a callback of a one-child rule that returns that child unchanged: the driver
-    then only moves the state and skips the call."""
-    fn.passthrough = True  # type: ignore[attr-defined]
+    then only moves the state and skips the call. (A set, not an attribute on the function:
+    compiled functions take no attributes.)"""
+    PASSTHROUGH.add(fn)
     return fn
 
 

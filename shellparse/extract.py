@@ -138,10 +138,15 @@ _DIRSTACK = "\0dirstack"
 _WRITE_OPS = {">": "write", ">|": "write", "&>": "write", ">>": "append", "&>>": "append"}
 
 
+#: The fields of a :class:`Scope` (its ``__slots__``; named here because compiled code cannot
+#: read ``__slots__`` through the class).
+_SCOPE_FIELDS = ("context", "depth", "markers", "redirects", "span", "stdin", "stdin_text", "via")
+
+
 class Scope:
     """Where a command stands: labels, the wrappers it came through, inherited redirections."""
 
-    __slots__ = ("context", "depth", "markers", "redirects", "span", "stdin", "stdin_text", "via")
+    __slots__ = _SCOPE_FIELDS
 
     def __init__(self) -> None:
         self.context: tuple[str, ...] = ()
@@ -157,7 +162,7 @@ class Scope:
 
     def derive(self, **changes: object) -> Scope:
         scope = Scope()
-        for name in Scope.__slots__:
+        for name in _SCOPE_FIELDS:
             setattr(scope, name, changes.get(name, getattr(self, name)))
         return scope
 

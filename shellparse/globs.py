@@ -79,19 +79,29 @@ def segment_match(glob: str, segment: str) -> bool:
 def _match_segments(
     pattern: tuple[str, ...], path: list[str], pi: int, si: int, prefix: bool
 ) -> bool:
-    """Whether ``pattern[pi:]`` matches ``path[si:]`` (or a prefix of it, with ``prefix``)."""
-    while pi < len(pattern):
-        glob = pattern[pi]
-        if glob == "**":
+    """Whether ``pattern[pi:]`` matches ``path[si:]`` (or a prefix of it, with ``prefix``).
+    Without recursion: a ``**`` that fails later takes one more segment (the last ``**``
+    seen is the only one worth widening), so the cost is linear in each, whatever the number
+    of ``**``."""
+    star = -1  # the last ``**`` seen, and where in the path it stands
+    star_si = 0
+    while True:
+        if pi < len(pattern) and pattern[pi] == "**":
             # a final ``**`` covers the directory itself too: ``src/**`` matches ``src``
-            return any(
-                _match_segments(pattern, path, pi + 1, k, prefix) for k in range(si, len(path) + 1)
-            )
-        if si >= len(path) or not segment_match(glob, path[si]):
+            star, star_si = pi, si
+            pi += 1
+            continue
+        if pi == len(pattern):
+            if prefix or si == len(path):
+                return True
+        elif si < len(path) and segment_match(pattern[pi], path[si]):
+            pi += 1
+            si += 1
+            continue
+        if star < 0 or star_si >= len(path):
             return False
-        pi += 1
-        si += 1
-    return prefix or si == len(path)
+        star_si += 1
+        pi, si = star + 1, star_si
 
 
 class PathPattern:
@@ -453,42 +463,40 @@ def _overlap(
     tree: bool,
     memo: dict[tuple[int, int], bool],
 ) -> bool:
-    key = (pi, si)
-    found = memo.get(key)
-    if found is not None:
-        return found
-    memo[key] = False
-    if pi == len(pattern):
-        result = si == len(shell) or prefix
-    elif si == len(shell):
-        result = tree or all(p is None for p in pattern[pi:])
-    else:
+    """Whether ``pattern[pi:]`` and ``shell[si:]`` can name the same path: a search of the
+    states ``(pi, si)`` (each step moves forward, so they form a DAG), without recursion -- a
+    word of thousands of segments is as deep as it is long; ``memo`` holds the states seen."""
+    stack = [(pi, si)]
+    while stack:
+        key = stack.pop()
+        if key in memo:
+            continue
+        memo[key] = False
+        pi, si = key
+        if pi == len(pattern):
+            if si == len(shell) or prefix:
+                return True
+            continue
+        if si == len(shell):
+            if tree or all(p is None for p in pattern[pi:]):
+                return True
+            continue
         seg = pattern[pi]
         sh = shell[si]
         if seg is None:
-            result = _overlap(pattern, shell, pi + 1, si, prefix, tree, memo) or _overlap(
-                pattern, shell, pi, si + 1, prefix, tree, memo
-            )
+            stack.append((pi, si + 1))
+            stack.append((pi + 1, si))
         elif sh[1] in ("**", "{}"):
-            result = (
-                _overlap(pattern, shell, pi, si + 1, prefix, tree, memo)
-                or (
-                    _segment_overlap(sh, seg)
-                    and _overlap(pattern, shell, pi + 1, si, prefix, tree, memo)
-                )
-                or (
-                    _segment_overlap(sh, seg)
-                    and _overlap(pattern, shell, pi + 1, si + 1, prefix, tree, memo)
-                )
-            )
+            if _segment_overlap(sh, seg):
+                stack.append((pi + 1, si + 1))
+                stack.append((pi + 1, si))
+            stack.append((pi, si + 1))
         else:
             # names under a ``{}`` (what ``find`` selects) are fnmatch'ed: ``*`` matches dots
             hidden = not any(seg[1] == "{}" for seg in shell[:si])
-            result = _segment_overlap(sh, seg, hidden) and _overlap(
-                pattern, shell, pi + 1, si + 1, prefix, tree, memo
-            )
-    memo[key] = result
-    return result
+            if _segment_overlap(sh, seg, hidden):
+                stack.append((pi + 1, si + 1))
+    return False
 
 
 def regex_source(pattern: str, home: str, workspace: str) -> str:

@@ -41,7 +41,7 @@ def _resolve(name: str) -> Callback:
 
 def _compile_rule(name: str, size: int, origin: str) -> tuple[Callback | None, int, str]:
     callback = _resolve(name)
-    if size == 1 and getattr(callback, "passthrough", False):
+    if size == 1 and callback in builder.PASSTHROUGH:
         return None, size, origin
     return callback, size, origin
 

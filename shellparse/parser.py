@@ -76,11 +76,11 @@ def parse(text: str) -> ParseResult:
         )
     except RecursionError:
         return ParseResult(text, None, ParseError.at(text, "depth_limit", "nesting is too deep", 0))
-    except Exception as exc:  # a bug must still come back as a value, and never as success
+    except Exception as crash:  # a bug must still come back as a value, and never as success
         return ParseResult(
             text,
             None,
-            ParseError.at(text, "internal_error", f"internal parser error: {exc!r}", 0),
+            ParseError.at(text, "internal_error", f"internal parser error: {crash!r}", 0),
         )
 
 

@@ -626,12 +626,35 @@ def segment_regex(segment: str, nocase: bool = False) -> re.Pattern[str]:
     key = (segment, nocase)
     found = _SEGMENT_CACHE.get(key)
     if found is None:
-        body, _ = _translate(segment, 0, None)
+        body, _ = _translate(segment, 0, None, 0)
         found = _SEGMENT_CACHE[key] = re.compile(body, re.DOTALL | (re.I if nocase else 0))
     return found
 
 
-def _translate(text: str, i: int, stop: str | None) -> tuple[str, int]:
+#: Extglob groups nested deeper than this match any name (more matches, never fewer: what a
+#: command might touch is judged wider, not narrower).
+MAX_EXTGLOB_DEPTH = 16
+
+
+def _group_end(text: str, i: int) -> int:
+    """The index of the ``)`` closing the group opened at ``text[i]`` (``(``), or the end."""
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(text)
+
+
+def _translate(text: str, i: int, stop: str | None, depth: int) -> tuple[str, int]:
     from clearance.shellparse.globs import _POSIX_CLASSES
 
     out: list[str] = []
@@ -639,11 +662,15 @@ def _translate(text: str, i: int, stop: str | None) -> tuple[str, int]:
         c = text[i]
         if stop is not None and c in stop:
             return "".join(out), i
+        if c in "@*+?!" and text[i + 1 : i + 2] == "(" and depth >= MAX_EXTGLOB_DEPTH:
+            out.append("[^/]*")
+            i = _group_end(text, i + 1) + 1
+            continue
         if c in "@*+?!" and text[i + 1 : i + 2] == "(":
             alternatives: list[str] = []
             j = i + 2
             while True:
-                inner, j = _translate(text, j, "|)")
+                inner, j = _translate(text, j, "|)", depth + 1)
                 alternatives.append(inner)
                 if j >= len(text) or text[j] == ")":
                     break

@@ -181,8 +181,8 @@ def run_gate(
                 sys.stdin.buffer if source in (None, "-") else open(source, "rb")  # noqa: SIM115
             )
         )
-    except OSError as exc:
-        err.write(f"clearance gate: {source}: {exc.strerror or exc}\n")
+    except OSError as os_error:
+        err.write(f"clearance gate: {source}: {os_error.strerror or os_error}\n")
         return EXIT_USAGE
     shown_source = None if source in (None, "-") else source
     sarif = None
@@ -226,8 +226,8 @@ def run_gate(
                 sarif.add(decision, number)
             else:
                 _print(out, output, decision, ident, number, shown_source)
-    except WorkersFailed as exc:
-        err.write(f"clearance gate: {exc}; the lines after the last answer were not decided\n")
+    except WorkersFailed as failed:
+        err.write(f"clearance gate: {failed}; the lines after the last answer were not decided\n")
         out.flush()
         return EXIT_INTERNAL
     finally:
@@ -243,8 +243,8 @@ def run_gate(
             try:
                 with open(step_summary, "a", encoding="utf-8") as fh:
                     fh.write("### clearance gate\n\n" + totals.markdown() + "\n")
-            except OSError as exc:
-                err.write(f"clearance gate: cannot write $GITHUB_STEP_SUMMARY: {exc}\n")
+            except OSError as os_error:
+                err.write(f"clearance gate: cannot write $GITHUB_STEP_SUMMARY: {os_error}\n")
     out.flush()
     if saw_policy_error:
         return EXIT_USAGE

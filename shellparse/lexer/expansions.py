@@ -10,7 +10,7 @@ import re
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.lalr import parse_tokens
 from clearance.shellparse.lexer import arithmetic, scanner, words
-from clearance.shellparse.lexer.chars import MAX_DEPTH, NAME
+from clearance.shellparse.lexer.chars import MAX_DEPTH, MAX_NESTING, NAME
 from clearance.shellparse.nodes import (
     CommandSubstitution,
     Literal,
@@ -35,8 +35,20 @@ _PARAM_OP = re.compile(r":[-=?+]|[-=?+]|##|#|%%|%|//|/#|/%|/|\^\^|\^|,,|,|~~|~|@
 
 def dollar(lx: Lexer, pos: int, *, in_dq: bool) -> tuple[Part, int]:
     if lx.text[pos + 1 : pos + 2] in ("(", "{", "["):
-        return memoized(lx, pos, in_dq, dollar_uncached)
+        return memoized(lx, pos, in_dq, nested_dollar)
     return dollar_uncached(lx, pos, in_dq)
+
+
+def nested_dollar(lx: Lexer, pos: int, in_dq: bool) -> tuple[Part, int]:
+    """``dollar_uncached`` of an expansion that can hold others, within the nesting bound."""
+    shared = lx.shared
+    if shared.nesting >= MAX_NESTING:
+        raise ShellSyntaxError("expansions nested too deeply", pos, "depth_limit")
+    shared.nesting += 1
+    try:
+        return dollar_uncached(lx, pos, in_dq)
+    finally:
+        shared.nesting -= 1
 
 
 def memoized(

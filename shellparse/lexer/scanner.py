@@ -60,13 +60,16 @@ class Shared:
     for each ``(`` an arithmetic scan went past, the offset of the ``)`` that closes it
     (``-1``: none), so that a run of ``((((…`` is scanned once, not once per parenthesis.
     ``tokens`` counts the tokens every parse of the text shifted: the parse's step budget
-    (:data:`clearance.shellparse.lalr.MAX_TOKENS`), shared by nested parses.
+    (:data:`clearance.shellparse.lalr.MAX_TOKENS`), shared by nested parses. ``nesting``
+    counts the ``$…`` expansions being read inside each other (bound:
+    :data:`clearance.shellparse.lexer.chars.MAX_NESTING`).
     """
 
-    __slots__ = ("closes", "expansions", "tokens")
+    __slots__ = ("closes", "expansions", "nesting", "tokens")
 
     def __init__(self) -> None:
         self.tokens = 0
+        self.nesting = 0
         self.expansions: dict[tuple[int, bool], Memo] = {}
         self.closes: dict[int, int] = {}
 
