@@ -160,17 +160,20 @@ def record(
     env: Env,
     kind: str,
     cwd: str | None = None,
+    archive_cwd: str | None = None,
 ) -> None:
     """The writes of extracting ``archive`` (as written) into ``destination`` (``None``:
     the working directory): every member under the destination (all of them up to
     ``MAX_WRITE_PATHS``, beyond that the hidden and autorun ones), and ``archive_escape`` for
-    a member that lands outside it."""
+    a member that lands outside it. ``cwd``: where the members land relative to (default: the
+    working directory); ``archive_cwd``: where ``archive`` is opened from, when the program
+    changed directory only for its members (``tar -C``: the archive is opened first)."""
     from clearance.shellparse.paths import resolve
 
     if not archive or "$" in archive:
         return
     base = env.cwd if cwd is None else cwd
-    found = members(resolve(archive, base, c.home), kind)
+    found = members(resolve(archive, archive_cwd or base, c.home), kind)
     if not found:
         return
     where = (destination or ".").rstrip("/") or "/"

@@ -523,7 +523,9 @@ def tar(call: HandlerCall) -> None:
             c.add_path(fact, archive, "read", env, source="option")
         if "--to-stdout" not in names:
             c.add_path(fact, directory or ".", "write", env, source="option")
-            archives.record(c, fact, archive, directory, env, "tar", c.current_cwd)
+            # -C/--directory already moved the cwd (role ``cwd``): the members land there, and
+            # tar opens the archive from where it started
+            archives.record(c, fact, archive, None, env, "tar", c.current_cwd, env.cwd)
         if "--absolute-names" in names:
             fact.classes.add("system")
     elif archive is not None and not remote:

@@ -151,6 +151,19 @@ def test_tar_listing_writes_nothing_and_extraction_writes_members(tmp_path: Path
     assert "sensitive_write" in extract.markers  # a test fixture pytest will import
 
 
+@pytest.mark.parametrize("line", ["tar -xzf a.tgz -C out", "tar -C out -xzf a.tgz"])
+def test_tar_opens_the_archive_before_moving_to_its_directory(tmp_path: Path, line: str) -> None:
+    """-C moves where members land, not where the archive is read from: an escaping member is
+    found either way, and its benign twin writes under the destination."""
+    _tar(tmp_path / "a.tgz", ("../up.sh", None), ("ok.txt", None))
+    assert "archive_escape" in _part(line, tmp_path, "tar").markers
+    (tmp_path / "a.tgz").unlink()
+    _tar(tmp_path / "a.tgz", ("ok.txt", None))
+    twin = _part(line, tmp_path, "tar")
+    assert "archive_escape" not in twin.markers
+    assert f"{tmp_path}/out/ok.txt" in {p.resolved for p in twin.paths if p.access == "write"}
+
+
 def test_unzip_members(tmp_path: Path) -> None:
     _zip(tmp_path / "bad.zip", "ok.txt", "../x.sh")
     _zip(tmp_path / "hook.zip", ".git/hooks/pre-commit")
