@@ -153,9 +153,10 @@ def default_ledger_path(cwd: str, env: Mapping[str, str] | None = None) -> str:
     return ledger_path_for(cwd, env)
 
 
-def canonical(record: dict[str, object]) -> str:
+def canonical(record: object) -> str:
     """The one JSON spelling hashes are computed over: sorted keys, no spaces, ASCII only
-    (so a lone surrogate from a payload cannot make the line unencodable)."""
+    (so a lone surrogate from a payload cannot make the line unencodable). Any JSON value: the
+    service spells a record's top-level values one by one with it."""
     return json.dumps(
         record, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
     )

@@ -154,7 +154,8 @@ def decide_line(
 
     ident: object = None
     intent: ToolIntent | None = None
-    agent = workspace = None
+    agent: str | None = None
+    workspace: str | None = None
     if raw is None:
         decision = failure("bad_input", f"line {number} is longer than {MAX_LINE} bytes")
         return decision, ident, intent, agent, workspace

@@ -108,7 +108,7 @@ def line_and_hash(record: dict[str, object]) -> tuple[str, str]:
     holds them equal to ``clearance.engine.ledger``'s own functions.
     """
     pairs = [
-        (key, json.dumps(key, ensure_ascii=True) + ":" + canonical(record[key]))  # type: ignore[arg-type]
+        (key, json.dumps(key, ensure_ascii=True) + ":" + canonical(record[key]))
         for key in sorted(record)
     ]
     line = "{" + ",".join(pair for _, pair in pairs) + "}"
