@@ -1000,31 +1000,16 @@ class Extractor:
         moved = [p for p in fact.paths if p.source == "cwd"]
         where = moved[-1].resolved if moved else env.cwd
         elsewhere = where is not None and inside(where, classifier.workspace) is not True
+
         if "vcs_write" in fact.classes and elsewhere and not (where or "").startswith("\0"):
             # a commit in another repository (``git -C /elsewhere commit``, ``cd /x && git
             # add .``) writes there, not in the project
-            fact.paths.append(
-                PathFact(
-                    moved[-1].path if moved else ".",
-                    where,
-                    "write",
-                    inside(where, classifier.workspace),
-                    "cwd",
-                    why="a commit or staging writes the repository it runs in",
-                )
-            )
+            why = "a commit or staging writes the repository it runs in"
+            fact.paths.append(_writes_where_it_runs(moved, where, classifier.workspace, why))
         if fact.classes & {"build", "test"}:
             # a build or a test writes where it runs: ``make -C /tmp/x``, ``cd /x && make``
-            fact.paths.append(
-                PathFact(
-                    moved[-1].path if moved else ".",
-                    where,
-                    "write",
-                    inside(where, classifier.workspace),
-                    "cwd",
-                    why="a build or test writes in the directory it runs in",
-                )
-            )
+            why = "a build or test writes in the directory it runs in"
+            fact.paths.append(_writes_where_it_runs(moved, where, classifier.workspace, why))
         if self.resolver is not None:
             selections = self.pending_selections
             self.pending_selections = {}
@@ -1822,3 +1807,12 @@ def _builtin_effects(
     ):
         for value in argv[1:]:
             env.vars.pop(value, None)
+
+
+def _writes_where_it_runs(
+    moved: list[PathFact], where: str | None, workspace: str | None, why: str
+) -> PathFact:
+    """The write of a program that writes the directory it runs in (the last directory an
+    option or ``cd`` moved it to, else the working directory)."""
+    written = moved[-1].path if moved else "."
+    return PathFact(written, where, "write", inside(where, workspace), "cwd", why=why)
