@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from clearance.engine.errors import PolicyIssue
     from clearance.engine.types import PackData
     from clearance.shellparse.facts import SimpleCommandFacts
+    from clearance.vocab import Decision, ReasonCode, ToolKind
 
 
 #: Judge paths as the machine has them (globs expanded, links resolved, trees searched). Only
@@ -118,7 +119,7 @@ def intent_parts(
     workspace: str | None,
     home: str,
     resolve: bool = True,
-) -> tuple[str, list[SimpleCommandFacts], str, frozenset[str], bool]:
+) -> tuple[ToolKind, list[SimpleCommandFacts], str, frozenset[str], bool]:
     """(kind, parts, subject, command markers, parsed ok) of an intent; raises BadIntent.
 
     ``workspace`` ``None``: the cwd belongs to no project. ``resolve``: judge the paths as
@@ -192,6 +193,8 @@ def _decide(
         intent, policy, cwd=cwd, workspace=workspace, home=home, resolve=resolve
     )
     if not parts:
+        verdict: Decision
+        code: ReasonCode
         verdict, code, reason = (
             ("allow", "no_op", "nothing would run")
             if parsed

@@ -9,7 +9,7 @@ hooks, the ledger and the runner's event log -- and a test holds them equal.
 from __future__ import annotations
 
 import os
-import time
+import time as _time
 
 from clearance.vocab import (
     DECISIONS,
@@ -22,8 +22,11 @@ from clearance.vocab import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final, Literal
+
     from clearance.engine.types import TraceEntry, Trigger
     from clearance.shellparse.facts import PathFact
+    from clearance.vocab import Decision, ReasonCode, Risk, ToolKind
 
 __all__ = [
     "DECISIONS",
@@ -78,7 +81,7 @@ if hasattr(os, "register_at_fork"):
 def new_decision_id(now: float | None = None) -> str:
     """A ULID: 48 bits of milliseconds then 80 random bits, so ids sort by time."""
     clock = _CLOCK
-    millis = int((time.time() if now is None else now) * 1000)
+    millis = int((_time.time() if now is None else now) * 1000)
     if clock.millis != millis:
         chars = []
         value = millis
@@ -110,16 +113,16 @@ def new_decision_id(now: float | None = None) -> str:
 def utc_now(now: float | None = None) -> str:
     """``YYYY-MM-DDTHH:MM:SS.mmmZ`` (UTC) of ``now`` (default: the current time)."""
     if now is None:
-        now = time.time()
+        now = _time.time()
     clock = _CLOCK
     second = int(now)
     if clock.second != second:
         clock.second = second
-        clock.stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now))
+        clock.stamp = _time.strftime("%Y-%m-%dT%H:%M:%S", _time.gmtime(now))
     return f"{clock.stamp}.{int(now % 1 * 1000):03d}Z"
 
 
-def stricter(a: str, b: str) -> str:
+def stricter(a: Decision, b: Decision) -> Decision:
     return a if STRICTNESS[a] >= STRICTNESS[b] else b
 
 
@@ -157,8 +160,8 @@ class PartDecision:
         #: The part's paths: facts (serialised by ``to_dict``), or dicts read back from a log.
         self.paths: list[PathFact | dict[str, object]] = []
         self.hosts: list[str] = []
-        self.decision = "ask"
-        self.reason_code = "default"
+        self.decision: Decision = "ask"
+        self.reason_code: ReasonCode = "default"
         self.reason = ""
         self.policy_id: str | None = None
         self.matched: list[str] = []
@@ -215,16 +218,16 @@ class ApprovalDecision:
 
     def __init__(
         self,
-        decision: str,
-        reason_code: str,
+        decision: Decision,
+        reason_code: ReasonCode,
         reason: str,
         *,
         policy_id: str | None = None,
         scope: str | None = None,
         source: str | None = None,
-        risk: str | None = None,
+        risk: Risk | None = None,
         tool: str = "",
-        tool_kind: str = "",
+        tool_kind: ToolKind | Literal[""] = "",
         subject: str = "",
         parts: list[PartDecision] | None = None,
         trigger: Trigger | None = None,
@@ -234,38 +237,82 @@ class ApprovalDecision:
         policy_digest: str = "",
         trace: list[TraceEntry] | None = None,
         sandbox: dict[str, object] | None = None,
+        decision_id: str = "",
+        time: str = "",
     ) -> None:
-        """Built once, with everything it says: the evaluator and the failure paths pass every
-        field here rather than setting them afterwards."""
-        now = time.time()
-        self.decision_id = new_decision_id(now)
-        self.time = utc_now(now)
-        self.decision = decision
-        self.reason_code = reason_code
-        self.reason = reason
-        self.policy_id = policy_id
-        self.scope = scope
-        self.source = source
-        self.risk = risk or DEFAULT_RISK[decision]
-        self.tool = tool
-        self.tool_kind = tool_kind
+        """Built once, with everything it says: the evaluator, the failure paths, the sandbox
+        plan (:meth:`replaced`) and a recorded decision read back (``decision_id`` and
+        ``time`` given) pass every field here; nothing sets one afterwards (the fields are
+        ``Final``: mypy refuses an assignment, and compiled code has no setter)."""
+        if not decision_id or not time:
+            now = _time.time()
+            decision_id = decision_id or new_decision_id(now)
+            time = time or utc_now(now)
+        self.decision_id: Final = decision_id
+        self.time: Final = time
+        self.decision: Final[Decision] = decision
+        self.reason_code: Final[ReasonCode] = reason_code
+        self.reason: Final = reason
+        self.policy_id: Final = policy_id
+        self.scope: Final = scope
+        self.source: Final = source
+        self.risk: Final[Risk] = risk or DEFAULT_RISK[decision]
+        self.tool: Final = tool
+        self.tool_kind: Final[ToolKind | Literal[""]] = tool_kind
         #: What was judged: the command line, the path, the URL.
-        self.subject = subject
-        self.parts: list[PartDecision] = [] if parts is None else parts
+        self.subject: Final = subject
+        self.parts: Final[list[PartDecision]] = [] if parts is None else parts
         #: The part that decided: {"part": index, "text": …, "span": [start, end]}.
-        self.trigger = trigger
-        self.matched: list[str] = [] if matched is None else matched
+        self.trigger: Final = trigger
+        self.matched: Final[list[str]] = [] if matched is None else matched
         #: Rules an override set aside, in any part: ``{overridden id: overriding id}``.
-        self.overridden_by: dict[str, str] = {} if overridden_by is None else overridden_by
-        self.errors: list[str] = [] if errors is None else errors
-        self.policy_digest = policy_digest
+        self.overridden_by: Final[dict[str, str]] = {} if overridden_by is None else overridden_by
+        self.errors: Final[list[str]] = [] if errors is None else errors
+        self.policy_digest: Final = policy_digest
         #: ``explain``'s trace (``evaluate(..., trace=True)``): every rule considered, and why.
-        self.trace = trace
+        self.trace: Final = trace
         #: The confinement an allowed command runs under (``clearance.sandbox.plan``), when a
         #: sandbox was asked for: its profile, network, every widening; or why there is none.
-        self.sandbox = sandbox
+        self.sandbox: Final = sandbox
 
-    def to_dict(self) -> dict[str, object]:
+    def replaced(
+        self,
+        *,
+        decision: Decision | None = None,
+        reason_code: ReasonCode | None = None,
+        reason: str | None = None,
+        trace: list[TraceEntry] | None = None,
+        sandbox: dict[str, object] | None = None,
+    ) -> ApprovalDecision:
+        """The same decision (its id and time kept) with the given fields in place of its
+        own; a new ``decision`` takes that decision's default risk."""
+        return ApprovalDecision(
+            self.decision if decision is None else decision,
+            self.reason_code if reason_code is None else reason_code,
+            self.reason if reason is None else reason,
+            policy_id=self.policy_id,
+            scope=self.scope,
+            source=self.source,
+            risk=self.risk if decision is None else None,
+            tool=self.tool,
+            tool_kind=self.tool_kind,
+            subject=self.subject,
+            parts=self.parts,
+            trigger=self.trigger,
+            matched=self.matched,
+            overridden_by=self.overridden_by,
+            errors=self.errors,
+            policy_digest=self.policy_digest,
+            trace=self.trace if trace is None else trace,
+            sandbox=self.sandbox if sandbox is None else sandbox,
+            decision_id=self.decision_id,
+            time=self.time,
+        )
+
+    def to_dict(self, max_parts: int | None = None) -> dict[str, object]:
+        """The decision's JSON form; ``max_parts``: only the first parts that many (a
+        megabyte command has tens of thousands, more than a ledger record may hold)."""
+        parts = self.parts if max_parts is None else self.parts[:max_parts]
         return {
             "decision_id": self.decision_id,
             "time": self.time,
@@ -280,7 +327,7 @@ class ApprovalDecision:
             "tool_kind": self.tool_kind,
             "subject": self.subject,
             "trigger": self.trigger,
-            "parts": [p.to_dict() for p in self.parts],
+            "parts": [p.to_dict() for p in parts],
             "matched": self.matched,
             "overridden_by": self.overridden_by,
             "errors": self.errors,
@@ -291,11 +338,11 @@ class ApprovalDecision:
 
 
 def failure(
-    reason_code: str,
+    reason_code: ReasonCode,
     reason: str,
     *,
     tool: str = "",
-    tool_kind: str = "",
+    tool_kind: ToolKind | Literal[""] = "",
     subject: str = "",
     digest: str = "",
     errors: list[str] | None = None,

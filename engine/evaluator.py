@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from clearance.engine.types import TraceEntry, TraceRule, Trigger
     from clearance.engine.views import Context
     from clearance.shellparse.facts import SimpleCommandFacts
-    from clearance.vocab import Marker
+    from clearance.vocab import Decision, Marker, ReasonCode
 
     #: How the rules matching a part (or the whole command) are found: plainly, or by a
     #: tracer that records why of each.
@@ -271,11 +271,13 @@ def _combine(
     """The command's decision, built once: the strictest of its parts and of the whole-command
     rules, attributed to the rule that decided."""
     parts = [pd for pd, _ in judged]
-    worst = "allow"
+    worst: Decision = "allow"
     for pd in parts:
         if STRICTNESS[pd.decision] > STRICTNESS[worst]:
             worst = pd.decision
     trigger: Trigger | None
+    verdict: Decision
+    code: ReasonCode
     command_rule = _strictest(command_rules) if command_rules else None
     if command_rule is not None and STRICTNESS[command_rule.decision] > STRICTNESS[worst]:
         rule: CompiledRule | None = command_rule

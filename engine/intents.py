@@ -21,12 +21,13 @@ from clearance.vocab import TOOL_KINDS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.shellparse.facts import SimpleCommandFacts
+    from clearance.vocab import ToolKind
 
 #: Kinds of tool, ours (``clearance.vocab.TOOL_KINDS``).
 KINDS = TOOL_KINDS
 
 #: tool name -> (kind, input fields to look in, in order)
-TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
+TOOLS: dict[str, tuple[ToolKind, tuple[str, ...]]] = {
     # our runner
     "bash": ("shell", ("command",)),
     "read_file": ("read", ("path", "file_path", "absolute_path")),
@@ -114,7 +115,7 @@ class BadIntent(Exception):
     """The intent's input lacks what its tool needs (reason code ``bad_input``)."""
 
 
-def tool_kind(tool: str) -> str:
+def tool_kind(tool: str) -> ToolKind:
     found = TOOLS.get(tool)
     if found is not None:
         return found[0]

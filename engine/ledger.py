@@ -330,15 +330,10 @@ def facts_summary(decision: ApprovalDecision) -> list[dict[str, object]]:
 def _decision_dict(decision: ApprovalDecision) -> dict[str, object]:
     """``decision.to_dict()`` of its first parts only: a megabyte command has tens of
     thousands of parts, and serialising them all costs more than the record may hold."""
-    parts = decision.parts
-    if len(parts) <= MAX_ITEMS:
+    if len(decision.parts) <= MAX_ITEMS:
         return decision.to_dict()
-    decision.parts = parts[: MAX_ITEMS + 1]
-    try:
-        out = decision.to_dict()
-    finally:
-        decision.parts = parts
-    out["parts_total"] = len(parts)
+    out = decision.to_dict(max_parts=MAX_ITEMS + 1)
+    out["parts_total"] = len(decision.parts)
     return out
 
 

@@ -12,6 +12,7 @@ reviewer must look at, and what makes ``clearance replay`` exit 4.
 from __future__ import annotations
 
 import os
+from typing import cast
 
 from clearance.engine.decision import STRICTNESS, ApprovalDecision, PartDecision
 from clearance.vocab import DECISIONS
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
     from clearance.engine.intents import ToolIntent
     from clearance.engine.types import TraceEntry, TraceRule, Trigger
+    from clearance.vocab import ReasonCode, Risk, ToolKind
 
 
 class Change:
@@ -186,33 +188,48 @@ def replay(
 
 def decision_from_dict(data: Mapping[str, object]) -> ApprovalDecision:
     """An ``ApprovalDecision`` rebuilt from its ``to_dict`` form (a recorded decision), so the
-    renderers of ``check`` and ``explain`` can show it."""
+    renderers of ``check`` and ``explain`` can show it.
+
+    Its words are taken as recorded: a ledger written by another version may hold a reason
+    code, risk or tool kind this one does not know, and shows it as it is."""
     verdict = data.get("decision")
-    decision = ApprovalDecision(
-        verdict if verdict in DECISIONS else "deny",
-        str(data.get("reason_code") or "internal_error"),
-        str(data.get("reason") or ""),
-    )
-    for name in ("decision_id", "time", "risk", "tool", "tool_kind", "subject", "policy_digest"):
-        value = data.get(name)
-        if isinstance(value, str):
-            setattr(decision, name, value)
-    for name in ("policy_id", "scope", "source"):
-        value = data.get(name)
-        setattr(decision, name, value if isinstance(value, str) else None)
-    decision.trigger = _trigger_from(data.get("trigger"))
-    decision.matched = [str(m) for m in _list(data.get("matched"))]
-    decision.errors = [str(e) for e in _list(data.get("errors"))]
     trace = data.get("trace")
-    decision.trace = (
-        [_trace_entry_from(t) for t in trace if isinstance(t, dict)]
-        if isinstance(trace, list)
-        else None
+    sandbox = data.get("sandbox")
+    risk = _text(data, "risk")
+    return ApprovalDecision(
+        verdict if verdict in DECISIONS else "deny",
+        cast("ReasonCode", str(data.get("reason_code") or "internal_error")),
+        str(data.get("reason") or ""),
+        policy_id=_text(data, "policy_id"),
+        scope=_text(data, "scope"),
+        source=_text(data, "source"),
+        risk=cast("Risk", risk) if risk is not None else None,
+        tool=_text(data, "tool") or "",
+        tool_kind=cast("ToolKind", _text(data, "tool_kind") or ""),
+        subject=_text(data, "subject") or "",
+        parts=[
+            _part_from_dict(index, raw)
+            for index, raw in enumerate(_list(data.get("parts")))
+            if isinstance(raw, dict)
+        ],
+        trigger=_trigger_from(data.get("trigger")),
+        matched=[str(m) for m in _list(data.get("matched"))],
+        errors=[str(e) for e in _list(data.get("errors"))],
+        policy_digest=_text(data, "policy_digest") or "",
+        trace=(
+            [_trace_entry_from(t) for t in trace if isinstance(t, dict)]
+            if isinstance(trace, list)
+            else None
+        ),
+        sandbox=dict(sandbox) if isinstance(sandbox, dict) else None,
+        decision_id=_text(data, "decision_id") or "",
+        time=_text(data, "time") or "",
     )
-    for index, raw in enumerate(_list(data.get("parts"))):
-        if isinstance(raw, dict):
-            decision.parts.append(_part_from_dict(index, raw))
-    return decision
+
+
+def _text(data: Mapping[str, object], name: str) -> str | None:
+    value = data.get(name)
+    return value if isinstance(value, str) else None
 
 
 def _trigger_from(value: object) -> Trigger | None:
@@ -259,7 +276,7 @@ def _part_from_dict(index: int, data: Mapping[str, object]) -> PartDecision:
     part.hosts = [str(x) for x in _list(data.get("hosts"))]
     verdict = data.get("decision")
     part.decision = verdict if verdict in DECISIONS else "deny"
-    part.reason_code = str(data.get("reason_code") or "default")
+    part.reason_code = cast("ReasonCode", str(data.get("reason_code") or "default"))
     part.reason = str(data.get("reason") or "")
     policy_id = data.get("policy_id")
     part.policy_id = policy_id if isinstance(policy_id, str) else None

@@ -28,7 +28,7 @@ from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from clearance.engine.types import PackData, RuleData
+    from clearance.engine.types import PackData, PackDefaults, RuleData
 
 #: Most examples of each kind (``match``, ``no_match``) one rule may carry.
 MAX_EXAMPLES = 100
@@ -144,7 +144,7 @@ def _load(
             "display": shown,
             "digest": hashlib.sha256(text.encode()).hexdigest(),
             "description": model.description,
-            "defaults": model.defaults.model_dump(mode="json"),
+            "defaults": cast("PackDefaults", model.defaults.model_dump(mode="json")),
             "lock": model.lock,
             "rules": rules,
             "sandbox": (
@@ -193,43 +193,27 @@ def _budget_issues(
             where = ("rules", i, "examples", kind)
             total += len(items)
             if total > MAX_FILE_EXAMPLES:
-                line, column = located.position(where)
-                issues.append(
-                    PolicyIssue(
-                        shown,
-                        line,
-                        column,
-                        _rule_id(rule),
-                        f"the file's rules hold more than {MAX_FILE_EXAMPLES} examples",
-                    )
-                )
+                message = f"the file's rules hold more than {MAX_FILE_EXAMPLES} examples"
+                issues.append(_issue_at(shown, located, where, rule, message))
                 return issues
             if len(items) > MAX_EXAMPLES:
-                line, column = located.position(where)
-                issues.append(
-                    PolicyIssue(
-                        shown,
-                        line,
-                        column,
-                        _rule_id(rule),
-                        f"{len(items)} {kind} examples, over the limit of {MAX_EXAMPLES}",
-                    )
-                )
+                message = f"{len(items)} {kind} examples, over the limit of {MAX_EXAMPLES}"
+                issues.append(_issue_at(shown, located, where, rule, message))
                 continue
             for j, item in enumerate(items):
                 size = len(item) if isinstance(item, str) else len(json.dumps(item, default=str))
                 if size > MAX_EXAMPLE_CHARS:
-                    line, column = located.position((*where, j))
-                    issues.append(
-                        PolicyIssue(
-                            shown,
-                            line,
-                            column,
-                            _rule_id(rule),
-                            f"example is {size} characters, over the limit of {MAX_EXAMPLE_CHARS}",
-                        )
-                    )
+                    message = f"example is {size} characters, over the limit of {MAX_EXAMPLE_CHARS}"
+                    issues.append(_issue_at(shown, located, (*where, j), rule, message))
     return issues
+
+
+def _issue_at(
+    shown: str, located: yamlsrc.Located, where: tuple[str | int, ...], rule: object, message: str
+) -> PolicyIssue:
+    """A problem of ``rule`` at the YAML node ``where`` of the file ``shown``."""
+    line, column = located.position(where)
+    return PolicyIssue(shown, line, column, _rule_id(rule), message)
 
 
 def _regex_issues(

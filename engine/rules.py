@@ -17,7 +17,8 @@ from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.engine.matchers import Matcher
-    from clearance.engine.types import PackData, RuleData
+    from clearance.engine.types import PackData, PackDefaults, RuleData
+    from clearance.vocab import Decision, Risk
 
 #: Order in which scopes are listed (and win ties between equally strict rules).
 SCOPE_ORDER = ("managed", "user", "project", "session", "cli", "default")
@@ -52,10 +53,10 @@ class CompiledRule:
         self.pack = pack
         self.policy_id = f"{pack.id}/{self.id}"
         self.scope = pack.scope
-        self.decision = str(data["decision"])
+        self.decision: Decision = data["decision"]
         self.reason = str(data["reason"])
         risk = data.get("risk")
-        self.risk = str(risk) if risk else None
+        self.risk: Risk | None = risk or None
         self.target = str(data.get("target") or "part")
         tools = data.get("tools")
         self.tools = NameSet([str(t) for t in tools]) if isinstance(tools, list) else None
@@ -162,7 +163,7 @@ class Pack:
         self.description = str(data.get("description") or "")
         defaults = data.get("defaults") or {}
         assert isinstance(defaults, dict)
-        self.defaults: dict[str, str] = {str(k): str(v) for k, v in defaults.items()}
+        self.defaults: PackDefaults = defaults.copy()
         self.lock = bool(data.get("lock"))
         self.rules: list[CompiledRule] = []
         #: The file's ``sandbox:`` settings as validated (read by ``clearance.sandbox``).
@@ -245,8 +246,8 @@ class PolicySet:
                         self.override_problems.append((rule, name, why))
             rule.settles = frozenset(settles)
             self.has_overrides = self.has_overrides or bool(settles)
-        self.default_decision = "allow"
-        self.unknown_tool_decision = "ask"
+        self.default_decision: Decision = "allow"
+        self.unknown_tool_decision: Decision = "ask"
         for pack in self.packs:
             if pack.scope == "session":
                 continue  # grants add allows; they never set the default

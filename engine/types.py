@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.vocab import Decision, Risk
+
 
 class RuleExamples(TypedDict, total=False):
     match: list[str]
@@ -25,10 +29,10 @@ class RuleData(TypedDict):
     stands in its file."""
 
     id: str
-    decision: str
+    decision: Decision
     reason: str
     when: dict[str, object]
-    risk: NotRequired[str]
+    risk: NotRequired[Risk]
     target: NotRequired[str]
     tools: NotRequired[list[str]]
     overrides: NotRequired[list[str]]
@@ -36,6 +40,13 @@ class RuleData(TypedDict):
     examples: NotRequired[RuleExamples]
     line: NotRequired[int]
     column: NotRequired[int]
+
+
+class PackDefaults(TypedDict, total=False):
+    """A policy file's ``defaults`` (``policy_schema.Defaults``)."""
+
+    decision: Decision
+    unknown_tool: Decision
 
 
 class PackData(TypedDict):
@@ -47,7 +58,7 @@ class PackData(TypedDict):
     display: NotRequired[str]
     digest: str
     description: NotRequired[str | None]
-    defaults: NotRequired[dict[str, str]]
+    defaults: NotRequired[PackDefaults]
     lock: NotRequired[bool]
     rules: list[RuleData]
     sandbox: NotRequired[dict[str, object] | None]

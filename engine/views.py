@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from clearance.shellparse.facts import PathFact, SimpleCommandFacts
+    from clearance.vocab import ToolKind
 
 _BUNDLE = re.compile(r"-[A-Za-z0-9]{2,}\Z")
 
@@ -30,7 +31,7 @@ class Context:
     __slots__ = ("cwd", "home", "text", "tool", "tool_kind", "workspace")
 
     def __init__(
-        self, tool: str, tool_kind: str, workspace: str | None, home: str, cwd: str, text: str
+        self, tool: str, tool_kind: ToolKind, workspace: str | None, home: str, cwd: str, text: str
     ) -> None:
         self.tool = tool
         self.tool_kind = tool_kind

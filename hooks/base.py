@@ -82,8 +82,15 @@ class Protocol:
     post_events: frozenset[str] = frozenset()
     #: Environment variable holding the agent's project directory, if it sets one.
     project_env: str | None = None
+    #: An agent that cannot ask a human from a hook gets an ask as a deny whose reason starts
+    #: with this (``""``: it can ask).
+    ask_prefix = ""
 
     # ---- answers (subclasses) --------------------------------------------------------------
+
+    def refusal(self, decision: str, reason: str) -> str:
+        """The reason of a non-allow answer: an ask this agent cannot put to a human says so."""
+        return self.ask_prefix + reason if decision == "ask" else reason
 
     def answer(self, decision: str, reason: str) -> bytes:
         """stdout for a decision (exit 0)."""
@@ -298,6 +305,21 @@ class HookArgs:
         self.sandbox = False
 
 
+def option_value(args: list[str], i: int) -> tuple[str, int] | str:
+    """The value of the option at ``args[i]`` (``--name=value``, or ``--name value``) and the
+    index of the word that held it; or why it has none (``--name needs a value``,
+    ``empty --name``). Shared by the hook's argv and ``clearance sandbox``'s."""
+    name, eq, value = args[i].partition("=")
+    if not eq:
+        if i + 1 >= len(args):
+            return f"{name} needs a value"
+        i += 1
+        value = args[i]
+    if not value:
+        return f"empty {name}"
+    return value, i
+
+
 def parse_hook_args(args: list[str]) -> HookArgs:
     """``[--policy FILE]… [--ledger FILE | --no-ledger] [--sandbox]``; anything else is an
     error (that blocks: a misconfigured hook must not let tools run)."""
@@ -305,17 +327,12 @@ def parse_hook_args(args: list[str]) -> HookArgs:
     i = 0
     while i < len(args):
         arg = args[i]
-        name, eq, inline = arg.partition("=")
+        name = arg.partition("=")[0]
         if name in ("--policy", "--ledger") and arg.startswith("--"):
-            if eq:
-                value = inline
-            elif i + 1 < len(args):
-                i += 1
-                value = args[i]
-            else:
-                raise BadPayload(f"bad hook arguments: {name} needs a value")
-            if not value:
-                raise BadPayload(f"bad hook arguments: empty {name}")
+            taken = option_value(args, i)
+            if isinstance(taken, str):
+                raise BadPayload(f"bad hook arguments: {taken}")
+            value, i = taken
             if name == "--policy":
                 out.policies = [*(out.policies or []), os.path.abspath(value)]
             else:
@@ -399,10 +416,9 @@ def _decide(
 
     tool_input = sandbox_payload.get("tool_input")
     assert isinstance(tool_input, dict)
-    updated = confine_tool_input(
+    return confine_tool_input(
         decision, settings_of(policy), tool_input, policies=files, workspace=workspace
     )
-    return decision, updated
 
 
 def _record(
@@ -471,6 +487,20 @@ def blocked_outcome(protocol: Protocol | None, name: str, problem: str) -> Outco
 def dumps(answer: dict[str, object]) -> bytes:
     """One JSON object, one line: what the agents parse."""
     return (json.dumps(answer, ensure_ascii=False) + "\n").encode("utf-8", "replace")
+
+
+def pre_tool_use(
+    decision: str, reason: str | None = None, updated_input: dict[str, object] | None = None
+) -> bytes:
+    """An answer in the ``PreToolUse`` form (Claude Code and Codex read it):
+    ``hookSpecificOutput`` with the ``permissionDecision``, then its reason and the
+    ``updatedInput`` when given (nothing else: Codex runs the tool on an unknown key)."""
+    output: dict[str, object] = {"hookEventName": "PreToolUse", "permissionDecision": decision}
+    if reason is not None:
+        output["permissionDecisionReason"] = reason
+    if updated_input is not None:
+        output["updatedInput"] = updated_input
+    return dumps({"hookSpecificOutput": output})
 
 
 def emit(outcome: Outcome) -> int:

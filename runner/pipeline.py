@@ -175,7 +175,7 @@ class IntentPipeline:
         decision = self.approver.decide(intent)
         assert self._current is not None
         self._current.decision_id = decision.decision_id
-        self._current.confinement = self._confine(decision)
+        decision, self._current.confinement = self._confine(decision)
         try:
             self.audit.record(decision, intent)
         except AuditError as exc:
@@ -199,17 +199,18 @@ class IntentPipeline:
             )
         return approval
 
-    def _confine(self, decision: ApprovalDecision) -> object:
-        """The sandbox of an allowed shell command (written into the decision); an allow
-        that cannot be confined becomes what the policy's ``sandbox.unavailable`` says."""
+    def _confine(self, decision: ApprovalDecision) -> tuple[ApprovalDecision, object]:
+        """An allowed shell command's decision with its sandbox written in, and the
+        confinement; an allow that cannot be confined becomes what the policy's
+        ``sandbox.unavailable`` says."""
         if not self.runtime.ctx.sandbox or decision.tool_kind != "shell":
-            return None
+            return decision, None
         from clearance.sandbox.plan import annotate, annotate_ask
         from clearance.sandbox.probe import probe
         from clearance.sandbox.settings import settings_of
 
         if decision.decision == "deny":
-            return None
+            return decision, None
         settings = settings_of(self.approver.policy)
         if decision.decision == "ask":
             return annotate_ask(decision, settings, probe().problem)

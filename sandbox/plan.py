@@ -24,6 +24,7 @@ from clearance.sandbox.settings import BASE, Profile, SandboxSettings
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.engine.decision import ApprovalDecision
+    from clearance.sandbox.settings import Unavailable
 
 #: Effect classes whose allow opens the network (decision #4: every network part has
 #: ``network`` and one of the other two).
@@ -106,58 +107,58 @@ def annotate(
     problem: str | None,
     *,
     explicit: list[str] | None = None,
-) -> Confinement | None:
-    """Write the sandbox into an allowed ``decision``; the confinement to run it under.
+) -> tuple[ApprovalDecision, Confinement | None]:
+    """An allowed ``decision`` with its sandbox written in, and the confinement to run it
+    under (any other decision comes back as it is, with no confinement).
 
     ``problem`` says why no sandbox can be set up here (``None``: one can). Then the policy's
     ``sandbox.unavailable`` turns the allow into an ask or a deny (reason code
-    ``sandbox_unavailable``), or lets it run unconfined, named as such; ``None`` is returned
-    in every one of those cases.
+    ``sandbox_unavailable``), or lets it run unconfined, named as such; the confinement is
+    ``None`` in every one of those cases.
     """
     if decision.decision != "allow":
-        return None
+        return decision, None
     if problem is None:
         try:
             confinement = confinement_for(decision, settings, explicit=explicit)
         except KeyError as exc:
             problem = f"no sandbox profile named {exc.args[0]!r} in the policy"
-            _unavailable(decision, problem, "deny")
-            return None
-        decision.sandbox = confinement.to_dict()
-        return confinement
-    _unavailable(decision, problem, settings.unavailable)
-    return None
+            return _unavailable(decision, problem, "deny"), None
+        return decision.replaced(sandbox=confinement.to_dict()), confinement
+    return _unavailable(decision, problem, settings.unavailable), None
 
 
 def annotate_ask(
     decision: ApprovalDecision, settings: SandboxSettings, problem: str | None
-) -> Confinement | None:
+) -> tuple[ApprovalDecision, Confinement | None]:
     """For an ``ask`` that a human may answer: the confinement it runs under if allowed (its
     asked parts granted too). The decision stays an ask; its ``sandbox`` says what a yes
     would run under, or that it would run unconfined (then the human is the one to decide)."""
     if decision.decision != "ask":
-        return None
+        return decision, None
     if problem is None:
         confinement = confinement_for(decision, settings, granted=("allow", "ask"))
-        decision.sandbox = confinement.to_dict()
-        return confinement
-    decision.sandbox = {"confined": False, "unavailable": problem, "policy": "ask"}
-    return None
+        return decision.replaced(sandbox=confinement.to_dict()), confinement
+    return decision.replaced(
+        sandbox={"confined": False, "unavailable": problem, "policy": "ask"}
+    ), None
 
 
-def _unavailable(decision: ApprovalDecision, problem: str, choice: str) -> None:
-    from clearance.engine.decision import DEFAULT_RISK
-
-    decision.sandbox = {"confined": False, "unavailable": problem, "policy": choice}
+def _unavailable(decision: ApprovalDecision, problem: str, choice: Unavailable) -> ApprovalDecision:
+    sandbox: dict[str, object] = {"confined": False, "unavailable": problem, "policy": choice}
     if choice == "run":
-        decision.reason += f" (runs unconfined: {problem}; sandbox.unavailable is run)"
-        return
-    decision.decision = choice
-    decision.risk = DEFAULT_RISK[choice]
-    decision.reason_code = "sandbox_unavailable"
-    decision.reason = (
-        f"allowed by {decision.policy_id or decision.reason_code}, but it cannot be confined "
-        f"here: {problem} (sandbox.unavailable is {choice})"
+        return decision.replaced(
+            reason=decision.reason + f" (runs unconfined: {problem}; sandbox.unavailable is run)",
+            sandbox=sandbox,
+        )
+    return decision.replaced(
+        decision=choice,
+        reason_code="sandbox_unavailable",
+        reason=(
+            f"allowed by {decision.policy_id or decision.reason_code}, but it cannot be "
+            f"confined here: {problem} (sandbox.unavailable is {choice})"
+        ),
+        sandbox=sandbox,
     )
 
 
@@ -209,14 +210,16 @@ def confine_tool_input(
     *,
     policies: list[str] | None = None,
     workspace: str | None = None,
-) -> dict[str, object] | None:
-    """For a hook: the shell tool's input rewritten to run confined, or ``None``.
+) -> tuple[ApprovalDecision, dict[str, object] | None]:
+    """For a hook: the decision with its sandbox, and the shell tool's input rewritten to run
+    confined, or ``None``.
 
-    ``None`` when the decision is not an allow of a shell command, or when no sandbox can be
-    set up (then the decision now says what ``sandbox.unavailable`` made of it).
+    ``None`` when the decision is not an allow of a shell command (it comes back as it is),
+    or when no sandbox can be set up (then the decision says what ``sandbox.unavailable``
+    made of it).
     """
     if decision.decision != "allow" or decision.tool_kind != "shell":
-        return None
+        return decision, None
     command = tool_input.get("command")
     problem: str | None
     if not isinstance(command, str) or not command:
@@ -225,8 +228,8 @@ def confine_tool_input(
         from clearance.sandbox.probe import probe
 
         problem = probe().problem
-    confinement = annotate(decision, settings, problem)
+    decision, confinement = annotate(decision, settings, problem)
     if confinement is None or not isinstance(command, str):
-        return None
+        return decision, None
     wrapped = wrap_command(command, confinement, policies, workspace)
-    return {**tool_input, "command": wrapped}
+    return decision, {**tool_input, "command": wrapped}

@@ -26,9 +26,14 @@ from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
     from clearance.engine.rules import PolicySet
 
-UNAVAILABLE = ("run", "ask", "deny")
+    #: What an allow becomes when nothing can confine it (``sandbox.unavailable``).
+    Unavailable: TypeAlias = Literal["run", "ask", "deny"]
+
+UNAVAILABLE: tuple[Unavailable, ...] = ("run", "ask", "deny")
 #: The built-in confinement's name (no widening); not a name a policy can define.
 BASE = "default"
 
@@ -61,7 +66,7 @@ class Profile:
 
 @dataclass(frozen=True)
 class SandboxSettings:
-    unavailable: str = "ask"
+    unavailable: Unavailable = "ask"
     profiles: tuple[Profile, ...] = ()
 
     def profile(self, name: str) -> Profile | None:
@@ -73,7 +78,7 @@ class SandboxSettings:
 
 def settings_of(policy: PolicySet) -> SandboxSettings:
     """The sandbox settings of the policy in force."""
-    unavailable: str | None = None
+    unavailable: Unavailable | None = None
     profiles: dict[str, Profile] = {}
     for pack in policy.packs:  # most authoritative scope first
         raw = getattr(pack, "sandbox", None)

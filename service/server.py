@@ -29,8 +29,10 @@ from typing import Any, TextIO
 from clearance.service import logs
 from clearance.service.app import Options, ServiceApp
 from clearance.service.metrics import SharedMetrics
+from clearance.service.tokens import read_token_file
+from clearance.vocab import ServeExit
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = ServeExit.OK, ServeExit.ERROR, ServeExit.USAGE
 
 
 def is_loopback(host: str) -> bool:
@@ -43,14 +45,9 @@ def is_loopback(host: str) -> bool:
 
 
 def read_token(path: str) -> str:
-    """The bearer token in ``path`` (surrounding whitespace stripped); raises ``ValueError``."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            token = fh.read().strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read token file {path}: {exc}") from None
-    if not token:
-        raise ValueError(f"token file {path} is empty")
+    """The bearer token in ``path`` (surrounding whitespace stripped), at least 16 characters;
+    raises ``ValueError``."""
+    token = read_token_file(path)
     if len(token) < 16:
         raise ValueError(f"token in {path} is shorter than 16 characters")
     return token

@@ -325,6 +325,46 @@ class InstallExit:
     REFUSED = 2  # nothing written: the reason is printed
 
 
+class ParseExit:
+    """Exit status of ``clearance parse``."""
+
+    OK = 0
+    NOT_PARSED = 1  # the command does not parse: the error is printed, the facts still are
+    USAGE = 2
+
+
+class ReplayExit:
+    """Exit status of ``clearance replay`` (a ledger, or the org's store with ``--db``)."""
+
+    OK = 0  # no decision became less strict
+    USAGE = 2  # a usage or policy error; a ledger or store unreadable, or tampered with
+    LOOSENED = 4  # a decision became less strict (and ``--allow-loosening`` was not given)
+
+
+class AuditExit:
+    """Exit status of ``clearance audit verify|show|tail|stats`` (a ledger, or ``--db``)."""
+
+    OK = 0
+    BROKEN = 1  # ``verify``: a chain is broken (its first bad record is named)
+    USAGE = 2
+
+
+class ShipExit:
+    """Exit status of ``clearance audit ship``."""
+
+    OK = 0  # every record is stored on the server
+    FAILED = 1  # the server or its database is down, or refused the token or a record
+    USAGE = 2
+
+
+class ServeExit:
+    """Exit status of ``clearance serve``."""
+
+    OK = 0  # stopped by SIGTERM/SIGINT
+    ERROR = 1  # it cannot listen, or its workers keep dying
+    USAGE = 2  # a usage or policy error
+
+
 class RunExit:
     """Exit status of ``clearance run``, by how the run ended (``RunEndReason``)."""
 

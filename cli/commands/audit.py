@@ -19,7 +19,7 @@ import re
 import sys
 import time
 
-from clearance.vocab import DECISIONS
+from clearance.vocab import DECISIONS, AuditExit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from clearance.engine.decision import ApprovalDecision
 
-EXIT_OK, EXIT_BROKEN, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_BROKEN, EXIT_USAGE = AuditExit.OK, AuditExit.BROKEN, AuditExit.USAGE
 
 #: A ULID as ``decision_id`` makes them: 26 Crockford base32 characters.
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}\Z")
@@ -477,8 +477,7 @@ def run_explain_recorded(
         return EXIT_OK
     if again.policy_digest == old.policy_digest:
         note = "trace rebuilt under the same policy (digest matches the record)"
-        old.trace = again.trace
-        _write_explained(out, as_json, old, None, note)
+        _write_explained(out, as_json, old.replaced(trace=again.trace), None, note)
     else:
         note = (
             f"the policy changed since this decision (recorded {old.policy_digest[:19] or '-'}, "

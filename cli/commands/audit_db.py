@@ -9,33 +9,25 @@ from __future__ import annotations
 import json
 import sys
 
+from clearance.vocab import AuditExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
-EXIT_OK, EXIT_BROKEN, EXIT_USAGE = 0, 1, 2
+
+EXIT_OK, EXIT_BROKEN, EXIT_USAGE = AuditExit.OK, AuditExit.BROKEN, AuditExit.USAGE
 
 
 def run_verify_db(
     dsn: str, *, as_json: bool = False, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
-    out, err = out or sys.stdout, err or sys.stderr
-    try:
-        import psycopg
+    from clearance.cli.commands.store_db import on_store
+    from clearance.service.dbverify import verify_store
 
-        from clearance.service.dbverify import verify_store
-    except ImportError as exc:
-        err.write(f"clearance audit: --db needs the server extra ({exc.name})\n")
-        return EXIT_USAGE
-    try:
-        with psycopg.connect(dsn, connect_timeout=10) as conn:
-            checks = verify_store(conn)
-    except psycopg.errors.UndefinedTable:
-        err.write("clearance audit: the database holds no clearance store (no table sources)\n")
-        return EXIT_USAGE
-    except psycopg.Error as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        err.write(f"clearance audit: cannot read the store: {first}\n")
+    out, err = out or sys.stdout, err or sys.stderr
+    checks = on_store("audit", dsn, verify_store, err)
+    if checks is None:
         return EXIT_USAGE
     broken = [c for c in checks if not c.ok]
     if as_json:

@@ -11,24 +11,22 @@ import json
 import os
 import sys
 
+from clearance.vocab import ShipExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = ShipExit.OK, ShipExit.FAILED, ShipExit.USAGE
 
 
 def token_from(token_file: str | None, env: dict[str, str] | None = None) -> str | None:
     """The token: ``--token-file`` (stripped), else ``$CLEARANCE_TOKEN``; raises ValueError."""
     if token_file is not None:
-        try:
-            with open(token_file, encoding="utf-8") as fh:
-                token = fh.read().strip()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"cannot read token file {token_file}: {exc}") from None
-        if not token:
-            raise ValueError(f"token file {token_file} is empty")
-        return token
+        from clearance.service.tokens import read_token_file
+
+        return read_token_file(token_file)
     value = (env if env is not None else os.environ).get("CLEARANCE_TOKEN", "").strip()
     return value or None
 

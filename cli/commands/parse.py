@@ -6,14 +6,13 @@ import json
 import os
 import sys
 
+from clearance.vocab import ParseExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.shellparse.facts import CommandFacts
 
-#: Exit statuses of ``parse``.
-EXIT_OK = 0
-EXIT_NOT_PARSED = 1  # the command does not parse: the error is printed, facts still are
-EXIT_USAGE = 2
+EXIT_OK, EXIT_NOT_PARSED, EXIT_USAGE = ParseExit.OK, ParseExit.NOT_PARSED, ParseExit.USAGE
 
 
 def render_human(facts: CommandFacts) -> str:

@@ -14,13 +14,16 @@ from __future__ import annotations
 import json
 import sys
 
+from clearance.vocab import ReplayExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
     from clearance.engine.ledger_replay import Change, ReplayResult
 
-EXIT_OK, EXIT_USAGE, EXIT_LOOSENED = 0, 2, 4
+
+EXIT_OK, EXIT_USAGE, EXIT_LOOSENED = ReplayExit.OK, ReplayExit.USAGE, ReplayExit.LOOSENED
 
 
 def run_replay(

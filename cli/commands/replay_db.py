@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 import sys
 
+from clearance.vocab import ReplayExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
-EXIT_OK, EXIT_USAGE, EXIT_LOOSENED = 0, 2, 4
+
+EXIT_OK, EXIT_USAGE, EXIT_LOOSENED = ReplayExit.OK, ReplayExit.USAGE, ReplayExit.LOOSENED
 
 
 def run_replay_db(
@@ -51,25 +54,19 @@ def run_replay_db(
                 "(e.g. 2026-11-01 or 2026-11-01T09:00:00Z)\n"
             )
             return EXIT_USAGE
-    try:
-        import psycopg
-
-        from clearance.service.dbreplay import replay_store
-    except ImportError as exc:
-        err.write(f"clearance replay: --db needs the server extra ({exc.name})\n")
-        return EXIT_USAGE
+    from clearance.cli.commands.store_db import on_store
     from clearance.engine.errors import PolicyError
+    from clearance.service.dbreplay import replay_store
 
     try:
-        with psycopg.connect(dsn, connect_timeout=10) as conn:
-            result = replay_store(conn, policies, since=since)
+        result = on_store(
+            "replay", dsn, lambda conn: replay_store(conn, policies, since=since), err
+        )
     except PolicyError as exc:
         for issue in exc.issues:
             err.write(f"clearance replay: {issue}\n")
         return EXIT_USAGE
-    except psycopg.Error as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        err.write(f"clearance replay: cannot read the store: {first}\n")
+    if result is None:
         return EXIT_USAGE
     if as_json:
         out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")

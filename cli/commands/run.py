@@ -15,14 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO, cast
 
+from clearance.vocab import RunExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.runner.providers.base import Provider
     from clearance.runner.providers.registry import ProviderName
 
-EXIT_INTERNAL = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+EXIT_INTERNAL = RunExit.INTERNAL_ERROR
+EXIT_USAGE = RunExit.POLICY_ERROR  # a usage error exits like a policy error
+EXIT_INTERRUPTED = RunExit.INTERRUPTED
 
 
 @dataclass(frozen=True)

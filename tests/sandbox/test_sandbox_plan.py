@@ -41,12 +41,12 @@ def _decide(tmp_path: Path, command: str, sandbox: str = "", name: str = "p.yaml
 
 def test_a_test_run_gets_no_network_and_a_network_read_gets_it(tmp_path: Path) -> None:
     decision, policy = _decide(tmp_path, "pytest -q")
-    confinement = annotate(decision, settings_of(policy), None)
+    decision, confinement = annotate(decision, settings_of(policy), None)
     assert confinement is not None and confinement.network is False
     assert decision.decision == "allow" and decision.sandbox == confinement.to_dict()
     parse_decision(decision.to_dict())  # the schema twin accepts it
     fetched, policy = _decide(tmp_path, "curl https://example.com/x")
-    confinement = annotate(fetched, settings_of(policy), None)
+    fetched, confinement = annotate(fetched, settings_of(policy), None)
     assert confinement is not None and confinement.network is True
 
 
@@ -58,7 +58,8 @@ def test_no_sandbox_turns_the_allow_into_what_the_policy_says(
     tmp_path: Path, setting: str, expected: str
 ) -> None:
     decision, policy = _decide(tmp_path, "pytest -q", setting)
-    assert annotate(decision, settings_of(policy), "bubblewrap is not installed") is None
+    decision, confinement = annotate(decision, settings_of(policy), "bubblewrap is not installed")
+    assert confinement is None
     assert decision.decision == expected
     assert decision.reason_code == "sandbox_unavailable"
     assert "bubblewrap is not installed" in decision.reason
@@ -72,7 +73,8 @@ def test_no_sandbox_turns_the_allow_into_what_the_policy_says(
 
 def test_run_unconfined_is_an_explicit_choice_and_the_decision_says_it(tmp_path: Path) -> None:
     decision, policy = _decide(tmp_path, "pytest -q", "sandbox: {unavailable: run}")
-    assert annotate(decision, settings_of(policy), "no user namespaces") is None
+    decision, confinement = annotate(decision, settings_of(policy), "no user namespaces")
+    assert confinement is None
     assert decision.decision == "allow"
     assert "runs unconfined" in decision.reason
     assert decision.sandbox is not None and decision.sandbox["confined"] is False
@@ -95,7 +97,7 @@ def test_a_profile_matching_the_program_widens_and_is_named(tmp_path: Path) -> N
         "      writable: [~/.cache/pip]\n      programs: [pytest]"
     )
     decision, policy = _decide(tmp_path, "pytest -q", sandbox)
-    confinement = annotate(decision, settings_of(policy), None)
+    decision, confinement = annotate(decision, settings_of(policy), None)
     assert confinement is not None and confinement.network is True
     assert confinement.network_because == "profile integration"
     assert decision.sandbox is not None and decision.sandbox["profile"] == "integration"
