@@ -21,6 +21,10 @@ import argparse
 import os
 import sys
 import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clearance.engine.rules import PolicySet
 
 CORPUS = os.environ.get("CLEARANCE_CORPUS", "/work/shared/corpus/commands.txt")
 WORKSPACE = "/home/user/project"
@@ -64,6 +68,40 @@ def generated_rules(n: int, programs: list[str]) -> list[dict[str, object]]:
     return rules
 
 
+def with_generated_rules(policy: PolicySet, n: int, programs: list[str]) -> PolicySet:
+    """``policy``'s packs again plus a project pack of ``n`` :func:`generated_rules`."""
+    from clearance.engine.rules import PolicySet
+
+    packs: list[Any] = [
+        {
+            "id": p.id,
+            "scope": p.scope,
+            "path": p.path,
+            "digest": p.digest,
+            "defaults": p.defaults,
+            "rules": [
+                {
+                    "id": r.id,
+                    "decision": r.decision,
+                    "reason": r.reason,
+                    "when": r.when,
+                    "target": r.target,
+                }
+                for r in p.rules
+            ],
+        }
+        for p in policy.packs
+    ]
+    generated = {
+        "id": "gen",
+        "scope": "project",
+        "path": "/gen.yaml",
+        "digest": "g",
+        "rules": generated_rules(n, programs),
+    }
+    return PolicySet([*packs, generated])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--limit", type=int, default=None)
@@ -72,7 +110,6 @@ def main() -> int:
     from clearance.engine.api import decide, load_policy
     from clearance.engine.evaluator import evaluate
     from clearance.engine.intents import ToolIntent
-    from clearance.engine.rules import PolicySet
     from clearance.engine.views import Context
     from clearance.shellparse import classify
 
@@ -122,26 +159,6 @@ def main() -> int:
         f"p99 {percentile(eval_latencies, 0.99) * 1e3:.3f} ms"
     )
 
-    base_packs = [
-        {
-            "id": p.id,
-            "scope": p.scope,
-            "path": p.path,
-            "digest": p.digest,
-            "defaults": p.defaults,
-            "rules": [
-                {
-                    "id": r.id,
-                    "decision": r.decision,
-                    "reason": r.reason,
-                    "when": r.when,
-                    "target": r.target,
-                }
-                for r in p.rules
-            ],
-        }
-        for p in policy.packs
-    ]
     from collections import Counter
 
     usage = Counter(c.program for f in facts for c in f.commands if c.program)
@@ -149,14 +166,7 @@ def main() -> int:
     print("scaling (default pack + N generated rules), evaluation only:")
     reference = None
     for n in (0, 10, 100, 1000):
-        extra = {
-            "id": "gen",
-            "scope": "project",
-            "path": "/gen.yaml",
-            "digest": "g",
-            "rules": generated_rules(n, top_programs),
-        }
-        ps = PolicySet([*base_packs, extra])
+        ps = with_generated_rules(policy, n, top_programs)
         start = time.perf_counter()
         for command, fact in zip(cmds, facts, strict=True):
             ctx = Context("bash", "shell", WORKSPACE, HOME, WORKSPACE, command)

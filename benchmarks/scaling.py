@@ -90,7 +90,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from engine_decisions import commands as corpus_commands
-    from engine_decisions import generated_rules
+    from engine_decisions import with_generated_rules
 
     from clearance.engine.api import decide, load_policy
     from clearance.engine.intents import ToolIntent
@@ -138,21 +138,6 @@ def main() -> int:
             previous = (len(command), seconds)
 
     cmds = corpus_commands(None)[: args.commands]
-    base_packs = [
-        {
-            "id": p.id,
-            "scope": p.scope,
-            "path": p.path,
-            "digest": p.digest,
-            "defaults": p.defaults,
-            "rules": [
-                {"id": r.id, "decision": r.decision, "reason": r.reason, "when": r.when}
-                | ({"target": r.target} if r.target is not None else {})
-                for r in p.rules
-            ],
-        }
-        for p in policy.packs
-    ]
     from collections import Counter
 
     from clearance.shellparse import classify
@@ -166,14 +151,7 @@ def main() -> int:
     print(f"cost vs rule count ({len(cmds)} corpus commands decided whole, per decision)")
     previous_rules: tuple[int, float] | None = None
     for extra in (0, 1_000, 10_000):
-        pack = {
-            "id": "gen",
-            "scope": "project",
-            "path": "/gen.yaml",
-            "digest": "g",
-            "rules": generated_rules(extra, top),
-        }
-        ps = PolicySet([*base_packs, pack]) if extra else policy
+        ps = with_generated_rules(policy, extra, top) if extra else policy
         total = len(ps.rules)
 
         def batch(ps: PolicySet = ps) -> None:

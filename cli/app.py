@@ -6,12 +6,14 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, get_type_hints
 
 import typer
 
-from clearance.cli.fast_args import shell_join
+from clearance.cli.fast_args import command_line
+from clearance.vocab import AuditExit
 
 
 def _value_label(self: object, ctx: object) -> str:
@@ -67,7 +69,7 @@ def parse_command(
 
     raise typer.Exit(
         run_parse(
-            shell_join(command) if command else None,
+            command_line(command),
             as_json=as_json,
             cwd=cwd,
             batch=batch,
@@ -107,7 +109,7 @@ def _check(
 
     raise typer.Exit(
         run_check(
-            shell_join(command) if command else None,
+            command_line(command),
             as_json=as_json,
             policies=policy,
             cwd=cwd,
@@ -594,110 +596,103 @@ def audit_verify_command(
     raise typer.Exit(run_verify(path or ledger, as_json=as_json, plain=plain))
 
 
-SinceOption = Annotated[
-    str | None, typer.Option("--since", help="Records at or after: ISO date/time or age (2h, 7d).")
-]
-UntilOption = Annotated[
-    str | None, typer.Option("--until", help="Records at or before: ISO date/time or age.")
-]
-DecisionFilter = Annotated[
-    list[str] | None, typer.Option("--decision", help="allow, ask or deny (repeatable).")
-]
-RuleFilter = Annotated[
-    str | None, typer.Option("--rule", help="Rule id that decided or matched (or a reason code).")
-]
-AgentFilter = Annotated[str | None, typer.Option("--agent", help="Agent (or surface).")]
-SessionFilter = Annotated[str | None, typer.Option("--session", help="Session id.")]
-UserFilter = Annotated[str | None, typer.Option("--user", help="User who made the call.")]
+#: The options that select audit records (``clearance.cli.commands.audit.Filters``), shared by
+#: ``audit show``, ``tail`` and ``stats``: each command lists them after its own (``_filtered``).
+FILTER_OPTIONS: dict[str, Any] = {
+    "since": Annotated[
+        str | None,
+        typer.Option("--since", help="Records at or after: ISO date/time or age (2h, 7d)."),
+    ],
+    "until": Annotated[
+        str | None, typer.Option("--until", help="Records at or before: ISO date/time or age.")
+    ],
+    "decision": Annotated[
+        list[str] | None, typer.Option("--decision", help="allow, ask or deny (repeatable).")
+    ],
+    "rule": Annotated[
+        str | None,
+        typer.Option("--rule", help="Rule id that decided or matched (or a reason code)."),
+    ],
+    "agent": Annotated[str | None, typer.Option("--agent", help="Agent (or surface).")],
+    "session": Annotated[str | None, typer.Option("--session", help="Session id.")],
+    "user": Annotated[str | None, typer.Option("--user", help="User who made the call.")],
+}
 
 
-def _filters(
-    since: str | None,
-    until: str | None,
-    decision: list[str] | None,
-    rule: str | None,
-    agent: str | None,
-    session: str | None,
-    user: str | None,
-) -> Any:
+def _filtered(command: Callable[..., None]) -> Callable[..., None]:
+    """``command``, whose last parameter is ``**filters``, with the :data:`FILTER_OPTIONS`
+    after its own options in the signature typer reads (typer calls it with every option by
+    name, so the filters arrive in ``filters``)."""
+    hints = get_type_hints(command, include_extras=True)
+    own = [
+        parameter.replace(annotation=hints[parameter.name])
+        for parameter in inspect.signature(command).parameters.values()
+        if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=option)
+        for name, option in FILTER_OPTIONS.items()
+    ]
+    command.__signature__ = inspect.Signature([*own, *added])  # type: ignore[attr-defined]
+    return command
+
+
+def _filters(values: dict[str, Any]) -> Any:
+    """The ``Filters`` of a command's filter options; a bad one exits 2, saying why."""
     from clearance.cli.commands.audit import FilterError, Filters
 
     try:
-        return Filters(
-            since=since,
-            until=until,
-            decision=decision,
-            rule=rule,
-            agent=agent,
-            session=session,
-            user=user,
-        )
+        return Filters(**{name: values[name] for name in FILTER_OPTIONS})
     except FilterError as exc:
         typer.echo(f"clearance audit: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(AuditExit.USAGE) from None
 
 
 @audit_app.command("show")
+@_filtered
 def audit_show_command(
     decision_id: Annotated[
         str | None, typer.Argument(help="The decision id (default: every matching record).")
     ] = None,
     ledger: LedgerOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print records as JSON.")] = False,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    decision: DecisionFilter = None,
-    rule: RuleFilter = None,
-    agent: AgentFilter = None,
-    session: SessionFilter = None,
-    user: UserFilter = None,
+    **filters: Any,
 ) -> None:
     """The recorded intent and decision of one decision id, or every record the filters
     match (one per line; one JSON object per line with --json)."""
     from clearance.cli.commands.audit import run_show
 
-    filters = _filters(since, until, decision, rule, agent, session, user)
-    raise typer.Exit(run_show(decision_id, ledger, as_json=as_json, filters=filters))
+    raise typer.Exit(run_show(decision_id, ledger, as_json=as_json, filters=_filters(filters)))
 
 
 @audit_app.command("tail")
+@_filtered
 def audit_tail_command(
     ledger: LedgerOption = None,
     lines: Annotated[int, typer.Option("-n", "--lines", help="How many records.")] = 10,
     follow: Annotated[bool, typer.Option("-f", "--follow", help="Print new records.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print records as JSON.")] = False,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    decision: DecisionFilter = None,
-    rule: RuleFilter = None,
-    agent: AgentFilter = None,
-    session: SessionFilter = None,
-    user: UserFilter = None,
+    **filters: Any,
 ) -> None:
     """The latest decisions the filters match, one line each."""
     from clearance.cli.commands.audit import run_tail
 
-    filters = _filters(since, until, decision, rule, agent, session, user)
-    raise typer.Exit(run_tail(ledger, lines=lines, follow=follow, as_json=as_json, filters=filters))
+    raise typer.Exit(
+        run_tail(ledger, lines=lines, follow=follow, as_json=as_json, filters=_filters(filters))
+    )
 
 
 @audit_app.command("stats")
+@_filtered
 def audit_stats_command(
     ledger: LedgerOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
-    since: SinceOption = None,
-    until: UntilOption = None,
-    decision: DecisionFilter = None,
-    rule: RuleFilter = None,
-    agent: AgentFilter = None,
-    session: SessionFilter = None,
-    user: UserFilter = None,
+    **filters: Any,
 ) -> None:
     """Counts by decision, rule, program, agent and user."""
     from clearance.cli.commands.audit import run_stats
 
-    filters = _filters(since, until, decision, rule, agent, session, user)
-    raise typer.Exit(run_stats(ledger, as_json=as_json, filters=filters))
+    raise typer.Exit(run_stats(ledger, as_json=as_json, filters=_filters(filters)))
 
 
 @app.command("replay")

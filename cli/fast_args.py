@@ -19,6 +19,28 @@ class FastArgs:
         self.positional: list[str] = []
 
 
+#: The options of each command this reader serves, as the typer app defines them: flags,
+#: options that take a value, options that take a value and may be repeated.
+FAST_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
+    "parse": (
+        frozenset(("--json",)),
+        frozenset(("--cwd", "--batch", "--workspace")),
+        frozenset(),
+    ),
+    "check": (
+        frozenset(("--json", "--no-ledger")),
+        frozenset(("--cwd", "--tool", "--input", "--ledger")),
+        frozenset(("--policy",)),
+    ),
+    "gate": (
+        frozenset(("--json", "--summary", "--no-ledger")),
+        frozenset(("--format", "--cwd", "--ledger", "--jobs")),
+        frozenset(("--policy",)),
+    ),
+}
+FAST_OPTIONS["explain"] = FAST_OPTIONS["check"]
+
+
 def read_fast_args(
     args: list[str],
     *,
@@ -58,6 +80,17 @@ def read_fast_args(
             out.positional.append(arg)
         i += 1
     return out
+
+
+def read_command_args(name: str, args: list[str]) -> FastArgs | None:
+    """``read_fast_args`` with the options of command ``name`` (:data:`FAST_OPTIONS`)."""
+    flags, values, repeated = FAST_OPTIONS[name]
+    return read_fast_args(args, flags=flags, values=values, repeated=repeated)
+
+
+def command_line(words: list[str] | None) -> str | None:
+    """The command line given as words (:func:`shell_join`), or ``None`` when none is."""
+    return shell_join(words) if words else None
 
 
 def shell_join(argv: list[str]) -> str:

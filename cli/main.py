@@ -10,77 +10,20 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.cli.fast_args import FastArgs
+
 
 def _fast(args: list[str]) -> int | None:
     if not args:
         return None
     name, rest = args[0], args[1:]
-    if name == "parse":
-        from clearance.cli.fast_args import read_fast_args, shell_join
+    if name in ("parse", "check", "explain", "gate"):
+        from clearance.cli.fast_args import read_command_args
 
-        parsed = read_fast_args(
-            rest,
-            flags=frozenset(("--json",)),
-            values=frozenset(("--cwd", "--batch", "--workspace")),
-        )
-        if parsed is None:
-            return None
-        from clearance.cli.commands.parse import run_parse
-
-        return run_parse(
-            shell_join(parsed.positional) if parsed.positional else None,
-            as_json="--json" in parsed.flags,
-            cwd=parsed.values.get("--cwd"),
-            batch=parsed.values.get("--batch"),
-            workspace=parsed.values.get("--workspace"),
-        )
-    if name in ("check", "explain"):
-        from clearance.cli.fast_args import read_fast_args, shell_join
-
-        parsed = read_fast_args(
-            rest,
-            flags=frozenset(("--json", "--no-ledger")),
-            values=frozenset(("--cwd", "--tool", "--input", "--ledger")),
-            repeated=frozenset(("--policy",)),
-        )
-        if parsed is None:
-            return None
-        from clearance.cli.commands.check import run_check
-
-        return run_check(
-            shell_join(parsed.positional) if parsed.positional else None,
-            as_json="--json" in parsed.flags,
-            policies=parsed.repeated.get("--policy"),
-            cwd=parsed.values.get("--cwd"),
-            tool=parsed.values.get("--tool"),
-            input_json=parsed.values.get("--input"),
-            explain=name == "explain",
-            ledger=parsed.values.get("--ledger"),
-            no_ledger="--no-ledger" in parsed.flags or "--ledger" not in parsed.values,
-        )
-    if name == "gate":
-        from clearance.cli.fast_args import read_fast_args
-
-        parsed = read_fast_args(
-            rest,
-            flags=frozenset(("--json", "--summary", "--no-ledger")),
-            values=frozenset(("--format", "--cwd", "--ledger", "--jobs")),
-            repeated=frozenset(("--policy",)),
-        )
-        jobs = parsed.values.get("--jobs", "1") if parsed is not None else "1"
-        if parsed is None or len(parsed.positional) > 1 or not jobs.isdigit():
-            return None
-        from clearance.cli.commands.gate import run_gate
-
-        return run_gate(
-            parsed.positional[0] if parsed.positional else None,
-            policies=parsed.repeated.get("--policy"),
-            output="json" if "--json" in parsed.flags else parsed.values.get("--format", "json"),
-            summary="--summary" in parsed.flags,
-            cwd=parsed.values.get("--cwd"),
-            ledger=None if "--no-ledger" in parsed.flags else parsed.values.get("--ledger"),
-            jobs=int(jobs),
-        )
+        parsed = read_command_args(name, rest)
+        return None if parsed is None else _run_fast(name, parsed)
     if name == "sandbox":
         from clearance.cli.commands.sandbox import run_sandbox
 
@@ -92,6 +35,52 @@ def _fast(args: list[str]) -> int | None:
 
         return run_hook(rest[0], rest[1:])
     return None
+
+
+def _run_fast(name: str, parsed: FastArgs) -> int | None:
+    """Run ``parse``, ``check``, ``explain`` or ``gate`` with the options the fast reader
+    read (``None``: what it read is for typer to judge)."""
+    from clearance.cli.fast_args import command_line
+
+    flags, values = parsed.flags, parsed.values
+    if name == "parse":
+        from clearance.cli.commands.parse import run_parse
+
+        return run_parse(
+            command_line(parsed.positional),
+            as_json="--json" in flags,
+            cwd=values.get("--cwd"),
+            batch=values.get("--batch"),
+            workspace=values.get("--workspace"),
+        )
+    if name == "gate":
+        jobs = values.get("--jobs", "1")
+        if len(parsed.positional) > 1 or not jobs.isdigit():
+            return None
+        from clearance.cli.commands.gate import run_gate
+
+        return run_gate(
+            parsed.positional[0] if parsed.positional else None,
+            policies=parsed.repeated.get("--policy"),
+            output="json" if "--json" in flags else values.get("--format", "json"),
+            summary="--summary" in flags,
+            cwd=values.get("--cwd"),
+            ledger=None if "--no-ledger" in flags else values.get("--ledger"),
+            jobs=int(jobs),
+        )
+    from clearance.cli.commands.check import run_check
+
+    return run_check(
+        command_line(parsed.positional),
+        as_json="--json" in flags,
+        policies=parsed.repeated.get("--policy"),
+        cwd=values.get("--cwd"),
+        tool=values.get("--tool"),
+        input_json=values.get("--input"),
+        explain=name == "explain",
+        ledger=values.get("--ledger"),
+        no_ledger="--no-ledger" in flags or "--ledger" not in values,
+    )
 
 
 def _hook_agents() -> frozenset[str]:

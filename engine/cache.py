@@ -140,7 +140,14 @@ def store(key: str, packs: list[PackData], env: Mapping[str, str] | None = None)
         path = str(pack["path"])
         if os.path.isabs(path):
             files[path] = str(pack["digest"])
-    entry = {"version": __version__, "files": files, "packs": packs}
+    _write_entry(
+        f"policy-{key}.json", {"version": __version__, "files": files, "packs": packs}, env
+    )
+
+
+def _write_entry(name: str, entry: dict[str, object], env: Mapping[str, str] | None) -> None:
+    """Write ``entry`` as the cache file ``name``, under the cache's key (its MAC first);
+    nothing when the cache directory or key cannot be had."""
     body = json.dumps(entry, separators=(",", ":"))
     directory = cache_dir(env)
     try:
@@ -148,7 +155,7 @@ def store(key: str, packs: list[PackData], env: Mapping[str, str] | None = None)
         secret = _secret(directory, create=True)
         if secret is None:
             return
-        target = os.path.join(directory, f"policy-{key}.json")
+        target = os.path.join(directory, name)
         write_atomic(target, (_mac(secret, body) + "\n" + body).encode("utf-8"))
     except (OSError, UnicodeEncodeError):
         return
@@ -202,15 +209,6 @@ def store_error(
     for path in paths:
         if os.path.isabs(path):
             files[path] = file_digest(path)
-    entry = {"version": __version__, "files": files, "issues": issues}
-    body = json.dumps(entry, separators=(",", ":"))
-    directory = cache_dir(env)
-    try:
-        private_dir(directory)
-        secret = _secret(directory, create=True)
-        if secret is None:
-            return
-        target = os.path.join(directory, f"error-{key}.json")
-        write_atomic(target, (_mac(secret, body) + "\n" + body).encode("utf-8"))
-    except (OSError, UnicodeEncodeError):
-        return
+    _write_entry(
+        f"error-{key}.json", {"version": __version__, "files": files, "issues": issues}, env
+    )

@@ -51,16 +51,32 @@ def _absolute(path: str | None) -> str | None:
     return os.path.normpath(path) if path and os.path.isabs(path) else None
 
 
-def _private(env: os._Environ[str] | dict[str, str]) -> list[str]:
-    found = ["~/.local/state/clearance", "~/.cache/clearance"]
-    for variable, suffix in (("XDG_STATE_HOME", "clearance"), ("XDG_CACHE_HOME", "clearance")):
+def _named_by(
+    env: os._Environ[str] | dict[str, str], places: tuple[tuple[str, str], ...]
+) -> list[str]:
+    """For each ``(variable, name)``: ``name`` in the directory the environment variable names
+    (the path it names itself when ``name`` is empty); unset or relative, nothing."""
+    found: list[str] = []
+    for variable, name in places:
         base = _absolute(env.get(variable))
         if base:
-            found.append(os.path.join(base, suffix))
-    cache = _absolute(env.get("CLEARANCE_CACHE_DIR"))
-    if cache:
-        found.append(cache)
+            found.append(os.path.join(base, name) if name else base)
     return found
+
+
+def _private(env: os._Environ[str] | dict[str, str]) -> list[str]:
+    return [
+        "~/.local/state/clearance",
+        "~/.cache/clearance",
+        *_named_by(
+            env,
+            (
+                ("XDG_STATE_HOME", "clearance"),
+                ("XDG_CACHE_HOME", "clearance"),
+                ("CLEARANCE_CACHE_DIR", ""),
+            ),
+        ),
+    ]
 
 
 def _installed(env: os._Environ[str] | dict[str, str]) -> list[str]:
@@ -89,25 +105,23 @@ def _installed(env: os._Environ[str] | dict[str, str]) -> list[str]:
 
 
 def _state(env: os._Environ[str] | dict[str, str]) -> list[str]:
-    found = [
+    return [
         *_private(env),
         "{workspace}/.clearance",
         "~/.config/clearance",
         "/etc/clearance",
         *AGENT_SETTINGS,
+        *_named_by(
+            env,
+            (
+                ("XDG_CONFIG_HOME", "clearance"),
+                ("CLAUDE_CONFIG_DIR", "settings*.json"),
+                ("CODEX_HOME", "config.toml"),
+                ("CLEARANCE_MANAGED_POLICY", ""),
+            ),
+        ),
+        *_installed(env),
     ]
-    config = _absolute(env.get("XDG_CONFIG_HOME"))
-    if config:
-        found.append(os.path.join(config, "clearance"))
-    for variable, name in (("CLAUDE_CONFIG_DIR", "settings*.json"), ("CODEX_HOME", "config.toml")):
-        base = _absolute(env.get(variable))
-        if base:
-            found.append(os.path.join(base, name))
-    managed = _absolute(env.get("CLEARANCE_MANAGED_POLICY"))
-    if managed:
-        found.append(managed)
-    found.extend(_installed(env))
-    return found
 
 
 def _parents(pattern: str) -> list[str]:

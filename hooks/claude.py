@@ -18,7 +18,7 @@ tool_input, tool_use_id`` (file paths already absolute).
 
 from __future__ import annotations
 
-from clearance.hooks.base import Protocol, dumps
+from clearance.hooks.base import Protocol, pre_tool_use
 
 
 class ClaudeCode(Protocol):
@@ -28,31 +28,14 @@ class ClaudeCode(Protocol):
     project_env: str | None = "CLAUDE_PROJECT_DIR"
 
     def answer(self, decision: str, reason: str) -> bytes:
-        return dumps(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": decision,
-                    "permissionDecisionReason": reason,
-                }
-            }
-        )
+        return pre_tool_use(decision, reason)
 
     def blocked(self, reason: str) -> bytes:
         return self.answer("deny", reason)
 
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """``--sandbox``: allow, running ``updatedInput`` (the whole input) instead."""
-        return dumps(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "allow",
-                    "permissionDecisionReason": reason,
-                    "updatedInput": tool_input,
-                }
-            }
-        )
+        return pre_tool_use("allow", reason, tool_input)
 
 
 PROTOCOL = ClaudeCode()

@@ -22,12 +22,7 @@ from __future__ import annotations
 
 import os
 
-from clearance.hooks.base import Protocol, dumps
-
-ASK_PREFIX = (
-    "clearance requires a human's approval for this call, and Codex cannot ask for it in a "
-    "hook, so it is blocked: "
-)
+from clearance.hooks.base import Protocol, pre_tool_use
 
 
 class Codex(Protocol):
@@ -35,21 +30,15 @@ class Codex(Protocol):
     pre_events = frozenset(("PreToolUse",))
     post_events = frozenset(("PostToolUse",))
     project_env: str | None = None
+    ask_prefix = (
+        "clearance requires a human's approval for this call, and Codex cannot ask for it in "
+        "a hook, so it is blocked: "
+    )
 
     def answer(self, decision: str, reason: str) -> bytes:
         if decision == "allow":
             return b""
-        if decision == "ask":
-            reason = ASK_PREFIX + reason
-        return dumps(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": reason,
-                }
-            }
-        )
+        return pre_tool_use("deny", self.refusal(decision, reason))
 
     def blocked(self, reason: str) -> bytes:
         return b""
@@ -57,15 +46,7 @@ class Codex(Protocol):
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """``--sandbox``: Codex accepts an explicit allow only together with ``updatedInput``
         (whose ``command`` must be a string); no other key, no reason."""
-        return dumps(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "allow",
-                    "updatedInput": tool_input,
-                }
-            }
-        )
+        return pre_tool_use("allow", updated_input=tool_input)
 
     def normalize(
         self, tool: str, tool_input: dict[str, object], cwd: str

@@ -23,24 +23,21 @@ import os
 
 from clearance.hooks.base import Protocol, dumps, resolve_paths
 
-ASK_PREFIX = (
-    "clearance requires a human's approval for this call, and Gemini CLI cannot ask for it "
-    "here, so it is blocked: "
-)
-
 
 class GeminiCli(Protocol):
     name = "gemini-cli"
     pre_events = frozenset(("BeforeTool",))
     post_events = frozenset(("AfterTool",))
     project_env: str | None = "GEMINI_PROJECT_DIR"
+    ask_prefix = (
+        "clearance requires a human's approval for this call, and Gemini CLI cannot ask for "
+        "it here, so it is blocked: "
+    )
 
     def answer(self, decision: str, reason: str) -> bytes:
         if decision == "allow":
             return dumps({"decision": "allow", "reason": reason})
-        if decision == "ask":
-            reason = ASK_PREFIX + reason
-        return dumps({"decision": "deny", "reason": reason})
+        return dumps({"decision": "deny", "reason": self.refusal(decision, reason)})
 
     def blocked(self, reason: str) -> bytes:
         return dumps({"decision": "deny", "reason": reason})

@@ -29,9 +29,12 @@ import re
 import shlex
 import sys
 import tomllib
+from typing import TypeVar
 
 from clearance.hooks.agents import BY_NAME
 from clearance.vocab import InstallExit
+
+_T = TypeVar("_T")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -181,30 +184,31 @@ def _positive(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
 
 
+#: What a JSON value of each type is called in a refusal.
+_JSON_KINDS: dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
+
+
+def _json_of(kind: type[_T], value: object, what: str) -> _T:
+    """``value``, refused unless it is of the JSON type ``kind`` (object, array, string)."""
+    if not isinstance(value, kind):
+        raise Refused(f"{what} must be {_JSON_KINDS[kind]}")
+    return value
+
+
 def _check_hooks(hooks: object, where: str, agent: str) -> None:
     """Refuse a hook section the agent would reject (and with it, the whole file)."""
-    if not isinstance(hooks, dict):
-        raise Refused(f"{where}: 'hooks' must be an object")
-    for event, groups in hooks.items():
-        if not isinstance(groups, list):
-            raise Refused(f"{where}: hooks.{event} must be an array")
-        for g, group in enumerate(groups):
+    for event, groups in _json_of(dict, hooks, f"{where}: 'hooks'").items():
+        for g, raw_group in enumerate(_json_of(list, groups, f"{where}: hooks.{event}")):
             at = f"{where}: hooks.{event}[{g}]"
-            if not isinstance(group, dict):
-                raise Refused(f"{at} must be an object")
-            if "matcher" in group and not isinstance(group["matcher"], str):
-                raise Refused(f"{at}.matcher must be a string")
-            entries = group.get("hooks")
-            if not isinstance(entries, list):
-                raise Refused(f"{at}.hooks must be an array")
-            for h, entry in enumerate(entries):
+            group = _json_of(dict, raw_group, at)
+            if "matcher" in group:
+                _json_of(str, group["matcher"], f"{at}.matcher")
+            for h, raw_entry in enumerate(_json_of(list, group.get("hooks"), f"{at}.hooks")):
                 here = f"{at}.hooks[{h}]"
-                if not isinstance(entry, dict):
-                    raise Refused(f"{here} must be an object")
-                if not isinstance(entry.get("type"), str):
-                    raise Refused(f"{here}.type must be a string")
-                if entry["type"] == "command" and not isinstance(entry.get("command"), str):
-                    raise Refused(f"{here}.command must be a string")
+                entry = _json_of(dict, raw_entry, here)
+                _json_of(str, entry.get("type"), f"{here}.type")
+                if entry["type"] == "command":
+                    _json_of(str, entry.get("command"), f"{here}.command")
                 if "timeout" in entry:
                     timeout = entry["timeout"]
                     if BY_NAME[agent].format == "toml":  # whole seconds, 0 = none
@@ -220,8 +224,7 @@ def _check_claude_extras(data: dict[str, object], where: str) -> None:
     """Keys outside ``hooks`` whose wrong type makes Claude Code drop the file."""
     permissions = data.get("permissions")
     if permissions is not None:
-        if not isinstance(permissions, dict):
-            raise Refused(f"{where}: 'permissions' must be an object")
+        permissions = _json_of(dict, permissions, f"{where}: 'permissions'")
         for key in ("allow", "deny", "ask", "additionalDirectories"):
             value = permissions.get(key)
             if value is not None and not (
@@ -229,8 +232,8 @@ def _check_claude_extras(data: dict[str, object], where: str) -> None:
             ):
                 raise Refused(f"{where}: permissions.{key} must be an array of strings")
         mode = permissions.get("defaultMode")
-        if mode is not None and not isinstance(mode, str):
-            raise Refused(f"{where}: permissions.defaultMode must be a string")
+        if mode is not None:
+            _json_of(str, mode, f"{where}: permissions.defaultMode")
     env = data.get("env")
     if env is not None and not (
         isinstance(env, dict) and all(isinstance(v, str) for v in env.values())
@@ -240,8 +243,8 @@ def _check_claude_extras(data: dict[str, object], where: str) -> None:
         if key in data and not isinstance(data[key], bool):
             raise Refused(f"{where}: '{key}' must be true or false")
     for key in ("model", "apiKeyHelper", "outputStyle"):
-        if key in data and not isinstance(data[key], str):
-            raise Refused(f"{where}: '{key}' must be a string")
+        if key in data:
+            _json_of(str, data[key], f"{where}: '{key}'")
 
 
 def _read_json(path: str, agent: str) -> tuple[dict[str, object], bool]:

@@ -96,12 +96,14 @@ class SharedMetrics:
         out.append("# TYPE clearance_policy_info gauge")
         for digest in sorted(set(digests)):
             out.append(f'clearance_policy_info{{digest="{digest}"}} 1')
-        out.append("# HELP clearance_policy_reloads_total Policy reloads, by result.")
-        out.append("# TYPE clearance_policy_reloads_total counter")
-        for i, result in enumerate(RELOAD_RESULTS):
-            out.append(
-                f'clearance_policy_reloads_total{{result="{result}"}} {sums[_OFF_RELOAD + i]}'
-            )
+        _by_result(
+            out,
+            "clearance_policy_reloads_total",
+            "Policy reloads",
+            RELOAD_RESULTS,
+            sums,
+            _OFF_RELOAD,
+        )
         out.append("# HELP clearance_http_requests_total HTTP requests, by endpoint and status.")
         out.append("# TYPE clearance_http_requests_total counter")
         for e, endpoint in enumerate(ENDPOINTS):
@@ -112,18 +114,22 @@ class SharedMetrics:
                         f'clearance_http_requests_total{{endpoint="{endpoint}",code="{status}"}} '
                         f"{value}"
                     )
-        out.append("# HELP clearance_ledger_records_total Ledger records received, by result.")
-        out.append("# TYPE clearance_ledger_records_total counter")
-        for i, result in enumerate(LEDGER_RESULTS):
-            out.append(
-                f'clearance_ledger_records_total{{result="{result}"}} {sums[_OFF_LEDGER + i]}'
-            )
-        out.append("# HELP clearance_otlp_log_records_total OTLP log records, by result.")
-        out.append("# TYPE clearance_otlp_log_records_total counter")
-        for i, result in enumerate(OTLP_RESULTS):
-            out.append(
-                f'clearance_otlp_log_records_total{{result="{result}"}} {sums[_OFF_OTLP + i]}'
-            )
+        _by_result(
+            out,
+            "clearance_ledger_records_total",
+            "Ledger records received",
+            LEDGER_RESULTS,
+            sums,
+            _OFF_LEDGER,
+        )
+        _by_result(
+            out,
+            "clearance_otlp_log_records_total",
+            "OTLP log records",
+            OTLP_RESULTS,
+            sums,
+            _OFF_OTLP,
+        )
         out.append("# HELP clearance_workers Worker processes answering.")
         out.append("# TYPE clearance_workers gauge")
         out.append(f"clearance_workers {sums[_OFF_ALIVE]}")
@@ -174,3 +180,18 @@ class WorkerMetrics:
 
     def otlp(self, result: str, count: int) -> None:
         self._row[_OFF_OTLP + OTLP_RESULTS.index(result)] += count
+
+
+def _by_result(
+    out: list[str],
+    name: str,
+    what: str,
+    results: tuple[str, ...],
+    sums: list[int],
+    offset: int,
+) -> None:
+    """A counter with one line per result (``results``, counted from ``sums[offset]`` on)."""
+    out.append(f"# HELP {name} {what}, by result.")
+    out.append(f"# TYPE {name} counter")
+    for i, result in enumerate(results):
+        out.append(f'{name}{{result="{result}"}} {sums[offset + i]}')

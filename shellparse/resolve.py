@@ -553,15 +553,8 @@ class Resolver:
                 if not is_dir and not follow:
                     continue
                 path = base + "/" + name
-                if follow:
-                    try:
-                        info = os.stat(path)
-                    except OSError:
-                        continue
-                    ident = (info.st_dev, info.st_ino)
-                    if ident in seen:
-                        continue
-                    seen.add(ident)
+                if follow and not _first_visit(path, seen):
+                    continue
                 stack.append((path, depth + 1))
         return out
 
@@ -592,17 +585,24 @@ class Resolver:
                 path = base + "/" + name
                 out.append(path)
                 if is_dir or (follow and via_link):
-                    if follow:
-                        try:
-                            info = os.stat(path)
-                        except OSError:
-                            continue
-                        key = (info.st_dev, info.st_ino)
-                        if key in seen:
-                            continue
-                        seen.add(key)
+                    if follow and not _first_visit(path, seen):
+                        continue
                     stack.append((path, depth + 1))
         return out
+
+
+def _first_visit(path: str, seen: set[tuple[int, int]]) -> bool:
+    """Whether a walk that follows links enters the directory ``path``: not when it cannot be
+    stat'ed, nor when the walk was there already (a link loop, a second link to it)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    ident = (info.st_dev, info.st_ino)
+    if ident in seen:
+        return False
+    seen.add(ident)
+    return True
 
 
 def _entry(entry: os.DirEntry[str]) -> Entry:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
+from clearance.hooks.base import option_value
 from clearance.sandbox.bwrap import SETUP_FAILED
 
 USAGE = (
@@ -42,17 +43,12 @@ def _parse(args: list[str]) -> _Args | str:
         if arg == "--":
             out.command = args[i + 1 :]
             break
-        name, eq, inline = arg.partition("=")
+        name = arg.partition("=")[0]
         if name in ("--profile", "--cwd", "--policy", "--workspace"):
-            if eq:
-                value = inline
-            elif i + 1 < len(args):
-                i += 1
-                value = args[i]
-            else:
-                return f"{name} needs a value"
-            if not value:
-                return f"empty {name}"
+            taken = option_value(args, i)
+            if isinstance(taken, str):
+                return taken
+            value, i = taken
             if name == "--profile":
                 out.profiles.append(value)
             elif name == "--cwd":

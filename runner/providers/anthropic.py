@@ -13,19 +13,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from .arguments import complete_tool_call
-from .errors import classify_error, provider_error, stream_interrupted
+from .errors import classify_error
 from .sse import SSEEvent
-from .transport import post_stream
+from .transport import EventParser, count, post_stream
 from .types import (
     AssistantMessage,
-    ErrorKind,
     Finished,
     FinishReason,
     MalformedToolCall,
     ModelRequest,
-    ProviderError,
     ProviderEvent,
-    ProviderFailure,
     TextDelta,
     ToolResultMessage,
     Usage,
@@ -115,7 +112,7 @@ class _ToolBlock:
     parts: list[str] = field(default_factory=list)
 
 
-class AnthropicStreamParser:
+class AnthropicStreamParser(EventParser):
     """Messages stream events → provider events.
 
     Text deltas pass through; a tool call is emitted at its block's stop; `Finished`
@@ -123,30 +120,19 @@ class AnthropicStreamParser:
     are ignored, as the API asks of clients.
     """
 
+    terminal = "`message_stop`"
+
     def __init__(self) -> None:
+        super().__init__()
         self._tools: dict[int, _ToolBlock] = {}
         self._reason: FinishReason | None = None
         self._input_tokens = 0
         self._output_tokens = 0
-        self._done = False
 
-    @property
-    def done(self) -> bool:
-        return self._done
-
-    def feed(self, event: SSEEvent) -> list[ProviderEvent]:
-        if self._done:
-            return []
-        try:
-            data = json.loads(event.data)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            return self._fail(
-                provider_error(
-                    ErrorKind.UNKNOWN, f"stream event is not a JSON object: {event.data!r}"
-                )
-            )
+    def _read(self, event: SSEEvent) -> list[ProviderEvent]:
+        data = self._object(event.data)
+        if isinstance(data, list):
+            return data
         kind = data.get("type", event.event)
         if kind == "message_start":
             message = data.get("message")
@@ -184,11 +170,6 @@ class AnthropicStreamParser:
         elif kind == "error":
             return self._fail(classify_error(body=data))
         return []
-
-    def finish(self) -> list[ProviderEvent]:
-        if self._done:
-            return []
-        return self._fail(stream_interrupted("the stream ended before `message_stop`"))
 
     def _start_block(self, data: Mapping[str, object]) -> list[ProviderEvent]:
         index, block = data.get("index"), data.get("content_block")
@@ -232,17 +213,9 @@ class AnthropicStreamParser:
             return
         parts = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
         if any(isinstance(usage.get(key), int) for key in parts):
-            self._input_tokens = sum(_count(usage.get(key)) for key in parts)
+            self._input_tokens = sum(count(usage.get(key)) for key in parts)
         if isinstance(usage.get("output_tokens"), int):
-            self._output_tokens = _count(usage.get("output_tokens"))
-
-    def _fail(self, error: ProviderError) -> list[ProviderEvent]:
-        self._done = True
-        return [ProviderFailure(error=error)]
-
-
-def _count(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+            self._output_tokens = count(usage.get("output_tokens"))
 
 
 class AnthropicProvider:

@@ -13,18 +13,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from .arguments import complete_tool_call
-from .errors import classify_error, provider_error, stream_interrupted
+from .errors import classify_error
 from .sse import SSEEvent
-from .transport import post_stream
+from .transport import EventParser, count, post_stream
 from .types import (
     AssistantMessage,
-    ErrorKind,
     Finished,
     FinishReason,
     ModelRequest,
-    ProviderError,
     ProviderEvent,
-    ProviderFailure,
     TextDelta,
     ToolResultMessage,
     Usage,
@@ -103,7 +100,7 @@ class _PendingCall:
     arguments: list[str] = field(default_factory=list)
 
 
-class OpenAIStreamParser:
+class OpenAIStreamParser(EventParser):
     """Chat Completions chunks → provider events, for the first choice only.
 
     Text is passed on as it arrives; tool calls are emitted, in index order, when the
@@ -111,20 +108,16 @@ class OpenAIStreamParser:
     comes at `[DONE]`, after the usage-only chunk `include_usage` adds.
     """
 
+    terminal = "`data: [DONE]`"
+
     def __init__(self) -> None:
+        super().__init__()
         self._calls: dict[int, _PendingCall] = {}
         self._calls_flushed = False
         self._reason: FinishReason | None = None
         self._usage = Usage()
-        self._done = False
 
-    @property
-    def done(self) -> bool:
-        return self._done
-
-    def feed(self, event: SSEEvent) -> list[ProviderEvent]:
-        if self._done:
-            return []
+    def _read(self, event: SSEEvent) -> list[ProviderEvent]:
         data = event.data.strip()
         if data == _DONE:
             self._done = True
@@ -132,22 +125,17 @@ class OpenAIStreamParser:
                 *self._flush_calls(),
                 Finished(reason=self._reason or FinishReason.UNKNOWN, usage=self._usage),
             ]
-        try:
-            chunk = json.loads(data)
-        except ValueError:
-            chunk = None
-        if not isinstance(chunk, dict):
-            return self._fail(
-                provider_error(ErrorKind.UNKNOWN, f"stream event is not a JSON object: {data!r}")
-            )
+        chunk = self._object(data)
+        if isinstance(chunk, list):
+            return chunk
         if chunk.get("error") is not None or chunk.get("object") == "error":
             return self._fail(classify_error(body=chunk))
 
         usage = chunk.get("usage")
         if isinstance(usage, dict):
             self._usage = Usage(
-                input_tokens=_count(usage.get("prompt_tokens")),
-                output_tokens=_count(usage.get("completion_tokens")),
+                input_tokens=count(usage.get("prompt_tokens")),
+                output_tokens=count(usage.get("completion_tokens")),
             )
         events: list[ProviderEvent] = []
         choices = chunk.get("choices")
@@ -169,11 +157,6 @@ class OpenAIStreamParser:
                 self._reason = FINISH_REASONS.get(finish, FinishReason.UNKNOWN)
                 events.extend(self._flush_calls())
         return events
-
-    def finish(self) -> list[ProviderEvent]:
-        if self._done:
-            return []
-        return self._fail(stream_interrupted("the stream ended before `data: [DONE]`"))
 
     def _absorb(self, fragment: Mapping[str, object]) -> None:
         """Merge one `delta.tool_calls[i]` fragment into the call it continues."""
@@ -210,14 +193,6 @@ class OpenAIStreamParser:
             )
             for index, pending in sorted(self._calls.items())
         ]
-
-    def _fail(self, error: ProviderError) -> list[ProviderEvent]:
-        self._done = True
-        return [ProviderFailure(error=error)]
-
-
-def _count(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 class OpenAIChatProvider:

@@ -14,7 +14,7 @@ from typing import Protocol
 
 import httpx
 
-from .errors import classify_error, provider_error
+from .errors import classify_error, provider_error, stream_interrupted
 from .sse import SSEDecoder, SSEEvent
 from .types import ErrorKind, ProviderError, ProviderEvent, ProviderFailure
 
@@ -37,6 +37,58 @@ class StreamParser(Protocol):
     def finish(self) -> list[ProviderEvent]:
         """End of body: report an interrupted stream if no terminal event was seen."""
         ...
+
+
+class EventParser:
+    """What the HTTP providers' stream parsers share: ``done`` once a terminal event is out,
+    nothing read after it, a failure as the stream's last event, and a body that ends before
+    the API's :attr:`terminal` event as an interrupted stream. Subclasses read one event in
+    ``_read``."""
+
+    #: The event that ends a complete stream (named when the body ends before it).
+    terminal = ""
+
+    def __init__(self) -> None:
+        self._done = False
+
+    @property
+    def done(self) -> bool:
+        return self._done
+
+    def feed(self, event: SSEEvent) -> list[ProviderEvent]:
+        if self._done:
+            return []
+        return self._read(event)
+
+    def finish(self) -> list[ProviderEvent]:
+        if self._done:
+            return []
+        return self._fail(stream_interrupted(f"the stream ended before {self.terminal}"))
+
+    def _read(self, event: SSEEvent) -> list[ProviderEvent]:
+        raise NotImplementedError
+
+    def _fail(self, error: ProviderError) -> list[ProviderEvent]:
+        self._done = True
+        return [ProviderFailure(error=error)]
+
+    def _object(self, text: str) -> dict[str, object] | list[ProviderEvent]:
+        """The JSON object an event's ``text`` holds; anything else fails the stream (the
+        failure events are returned)."""
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            return data
+        return self._fail(
+            provider_error(ErrorKind.UNKNOWN, f"stream event is not a JSON object: {text!r}")
+        )
+
+
+def count(value: object) -> int:
+    """A token count as an API reports it: a positive integer, anything else 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def parse_chunks(chunks: Iterable[bytes], parser: StreamParser) -> Iterator[ProviderEvent]:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from clearance.runner.providers.types import ToolSpec
 
 from .baselines import ReadBaselines
+from .paths import display, resolve
 from .status import NOT_ERRORS, Status
 
 #: Default limits; the command line can change the first two.
@@ -65,6 +66,26 @@ class ToolContext:
     #: The confinement of the call being executed (``clearance.sandbox.plan.Confinement``),
     #: set by the runtime from the call's decision; ``None``: the call runs unconfined.
     confinement: Any = None
+
+    def locate(self, path: str) -> tuple[Path, str]:
+        """The path a tool's argument names (relative to the workspace) and how its results
+        show it (relative when inside the workspace)."""
+        where = resolve(self.workspace, path)
+        return where, display(self.workspace, where)
+
+    def refuse_change(self, path: Path, shown: str, unread: str = "") -> ToolResult | None:
+        """Why an existing ``path`` may not be changed: it is not a regular file, or was not
+        read with read_file, or changed since (``unread``: the reason given when it was
+        never read); ``None`` when it may."""
+        if not path.is_file():
+            return ToolResult(Status.NOT_A_FILE, f"{shown}: not a regular file", {"path": shown})
+        refused = self.baselines.check(path)
+        if refused is None:
+            return None
+        status, why = refused
+        if unread and status is Status.NOT_READ_FIRST:
+            why = unread
+        return ToolResult(status, f"{shown}: {why}", {"path": shown})
 
 
 InputT = TypeVar("InputT", bound=ToolInput)

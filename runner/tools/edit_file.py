@@ -14,7 +14,6 @@ from pydantic import Field, model_validator
 
 from .atomic import write_atomically
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .paths import display, resolve
 from .status import Status
 
 
@@ -43,24 +42,16 @@ class EditFile(Tool[EditFileInput]):
     input_model = EditFileInput
 
     def precondition(self, args: EditFileInput, ctx: ToolContext) -> ToolResult | None:
-        path = resolve(ctx.workspace, args.path)
-        shown = display(ctx.workspace, path)
+        path, shown = ctx.locate(args.path)
         if not path.exists():
             return ToolResult(Status.PATH_NOT_FOUND, f"{shown}: no such file", {"path": shown})
-        if not path.is_file():
-            return ToolResult(Status.NOT_A_FILE, f"{shown}: not a regular file", {"path": shown})
-        refused = ctx.baselines.check(path)
-        if refused is not None:
-            status, why = refused
-            return ToolResult(status, f"{shown}: {why}", {"path": shown})
-        return None
+        return ctx.refuse_change(path, shown)
 
     def run(self, args: EditFileInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
         refused = self.precondition(args, ctx)  # again: time passed since validation
         if refused is not None:
             return refused
-        path = resolve(ctx.workspace, args.path)
-        shown = display(ctx.workspace, path)
+        path, shown = ctx.locate(args.path)
         try:
             text = path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .paths import SKIPPED_DIRS, display, protected, resolve, skipped
+from .paths import SKIPPED_DIRS, display, protected, skipped
 from .status import Status
 
 _MAX_RESULTS = 500
@@ -33,8 +33,7 @@ class Glob(Tool[GlobInput]):
     input_model = GlobInput
 
     def run(self, args: GlobInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
-        root = resolve(ctx.workspace, args.path)
-        shown = display(ctx.workspace, root)
+        root, shown = ctx.locate(args.path)
         details: dict[str, object] = {"path": shown, "pattern": args.pattern}
         if not root.exists():
             return ToolResult(Status.PATH_NOT_FOUND, f"{shown}: no such directory", details)

@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import Field
 
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .paths import SKIPPED_DIRS, display, protected, resolve
+from .paths import SKIPPED_DIRS, display, protected
 from .status import Status
 
 _MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -44,8 +44,7 @@ class Grep(Tool[GrepInput]):
     input_model = GrepInput
 
     def run(self, args: GrepInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
-        root = resolve(ctx.workspace, args.path)
-        shown = display(ctx.workspace, root)
+        root, shown = ctx.locate(args.path)
         details: dict[str, object] = {"path": shown, "pattern": args.pattern}
         try:
             regex = re.compile(args.pattern, re.IGNORECASE if args.ignore_case else 0)

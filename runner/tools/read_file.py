@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .paths import display, protected, resolve
+from .paths import protected
 from .status import Status
 
 _LINE_CAP = 2000
@@ -34,8 +34,7 @@ class ReadFile(Tool[ReadFileInput]):
     input_model = ReadFileInput
 
     def run(self, args: ReadFileInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
-        path = resolve(ctx.workspace, args.path)
-        shown = display(ctx.workspace, path)
+        path, shown = ctx.locate(args.path)
         if protected(path):
             text = f"{shown}: a protected file (credentials); read_file never returns it"
             return ToolResult(Status.DENIED, text, {"path": shown, "protected": True})

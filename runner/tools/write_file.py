@@ -11,7 +11,6 @@ from pydantic import Field
 
 from .atomic import write_atomically
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .paths import display, resolve
 from .status import Status
 
 
@@ -30,26 +29,18 @@ class WriteFile(Tool[WriteFileInput]):
     input_model = WriteFileInput
 
     def precondition(self, args: WriteFileInput, ctx: ToolContext) -> ToolResult | None:
-        path = resolve(ctx.workspace, args.path)
-        shown = display(ctx.workspace, path)
+        path, shown = ctx.locate(args.path)
         if not path.exists():
             return None
-        if not path.is_file():
-            return ToolResult(Status.NOT_A_FILE, f"{shown}: not a regular file", {"path": shown})
-        refused = ctx.baselines.check(path)
-        if refused is not None:
-            status, why = refused
-            if status is Status.NOT_READ_FIRST:
-                why = "the file exists and was not read: read it before overwriting it"
-            return ToolResult(status, f"{shown}: {why}", {"path": shown})
-        return None
+        return ctx.refuse_change(
+            path, shown, "the file exists and was not read: read it before overwriting it"
+        )
 
     def run(self, args: WriteFileInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
         refused = self.precondition(args, ctx)
         if refused is not None:
             return refused
-        path = resolve(ctx.workspace, args.path)
-        shown = display(ctx.workspace, path)
+        path, shown = ctx.locate(args.path)
         existed = path.exists()
         data = args.content.encode("utf-8")
         try:
