@@ -36,27 +36,10 @@ from pathlib import Path
 from clearance.hooks.install import DEFAULT_TIMEOUT_S
 from clearance.hooks.supervisor import DEFAULT_DEADLINE_S
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from slow_inputs import REGEX_POLICY, yaml_bomb
+
 EVERYDAY = ["ls -la", "git status", "pytest -x tests/", "cat README.md", "rm -rf build"]
-
-REGEX_POLICY = """\
-version: 1
-id: rx
-rules:
-  - id: slow
-    decision: deny
-    reason: slow
-    when: {regex: "^(a+)+$"}
-    examples: {match: ["aaaa"], no_match: ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"]}
-"""
-
-
-def yaml_bomb() -> str:
-    lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
-    for i in range(1, 9):
-        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
-        lines.append(f"{cur}: &{cur} [" + ",".join(["*" + prev] * 9) + "]")
-    lines.append("version: 1\nid: bomb\nrules: []\nx: *i")
-    return "\n".join(lines) + "\n"
 
 
 def payload(command: str, cwd: Path) -> bytes:

@@ -11,37 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from gate_support import POLICY, isolated_cache, policy_file  # noqa: F401  (fixtures)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clearance.cli.commands.gate import run_gate
 from clearance.engine.ledger import read_records, verify
-
-POLICY = """\
-version: 1
-id: ci
-rules:
-  - id: no-rm
-    decision: deny
-    reason: no deletes in CI
-    when: {program: rm}
-  - id: ls
-    decision: allow
-    reason: listing
-    when: {program: [ls, cat]}
-"""
-
-
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def policy(tmp_path: Path) -> str:
-    path = tmp_path / "ci.yaml"
-    path.write_text(POLICY)
-    return str(path)
 
 
 def gate(

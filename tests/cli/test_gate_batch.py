@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gate_support import isolated_cache, policy_file  # noqa: F401  (fixtures)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,33 +20,7 @@ from clearance.cli.commands.gate import run_gate
 from clearance.hooks.base import MAX_DEPTH, BadPayload, parse_payload
 from clearance.hooks.gate import decide_line, dumps
 
-POLICY = """\
-version: 1
-id: ci
-rules:
-  - id: no-rm
-    decision: deny
-    reason: no deletes in CI
-    when: {program: rm}
-  - id: ls
-    decision: allow
-    reason: listing
-    when: {program: [ls, cat]}
-"""
-
 VOLATILE = ("decision_id", "time")
-
-
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def policy(tmp_path: Path) -> str:
-    path = tmp_path / "ci.yaml"
-    path.write_text(POLICY)
-    return str(path)
 
 
 def _lines(tmp_path: Path) -> Path:

@@ -24,6 +24,9 @@ from hookcases import AGENTS, Result, assert_blocked_on_error, payload_for
 
 from clearance.hooks.supervisor import FATAL_SIGNALS, split_deadline
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from slow_inputs import REGEX_POLICY, yaml_bomb
+
 DEADLINE = 2.0
 #: How long past the deadline an answer may take on a loaded machine (process start, kill).
 MARGIN = 8.0
@@ -31,25 +34,6 @@ MARGIN = 8.0
 #: Doubles a value 26 times, then runs it: the expansion budget (or the deadline) must answer,
 #: and the answer can never be an allow (the program is the unknown value).
 EXPANSION_BOMB = "x=ab;" + "x=$x$x;" * 26 + "$x"
-REGEX_POLICY = """\
-version: 1
-id: rx
-rules:
-  - id: slow
-    decision: deny
-    reason: slow
-    when: {regex: "^(a+)+$"}
-    examples: {match: ["aaaa"], no_match: ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"]}
-"""
-
-
-def yaml_bomb() -> str:
-    lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
-    for i in range(1, 9):
-        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
-        lines.append(f"{cur}: &{cur} [" + ",".join(["*" + prev] * 9) + "]")
-    lines.append("version: 1\nid: bomb\nrules: []\nx: *i")
-    return "\n".join(lines) + "\n"
 
 
 def start(

@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 
 import pytest
+import stream_cases
 from fake_model_server import FakeServer, Reply, fixture, json_reply
 
 from clearance.runner.providers.anthropic import AnthropicProvider, AnthropicStreamParser
@@ -79,13 +80,7 @@ def end(reason: str = "end_turn", output_tokens: int = 5) -> str:
 
 
 def request(**overrides: object) -> ModelRequest:
-    base: dict[str, object] = {
-        "model": "",
-        "system": "You are terse.",
-        "messages": [UserMessage(text="hi")],
-        "max_tokens": 512,
-    }
-    return ModelRequest.model_validate({**base, **overrides})
+    return stream_cases.request(512, **overrides)
 
 
 # --- stream assembly (no network) ------------------------------------------------------
@@ -134,17 +129,8 @@ RECORDED: dict[str, list[ProviderEvent]] = {
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
-def test_recorded_stream(name: str) -> None:
-    assert parse([fixture(name)]) == RECORDED[name]
-
-
-@pytest.mark.parametrize("name", sorted(RECORDED))
-def test_recorded_stream_split_at_every_byte(name: str) -> None:
-    data = fixture(name)
-    expected = RECORDED[name]
-    for i in range(1, len(data)):
-        assert parse([data[:i], data[i:]]) == expected, f"split at byte {i}"
-    assert parse([data[i : i + 1] for i in range(len(data))]) == expected
+def test_recorded_stream_however_split(name: str) -> None:
+    stream_cases.assert_parses_however_split(parse, fixture(name), RECORDED[name])
 
 
 def test_tool_call_is_proposed_only_at_content_block_stop() -> None:

@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 
 import pytest
+import stream_cases
 from fake_model_server import FakeServer, Reply, fixture, json_reply
 
 from clearance.runner.providers.openai import OpenAIChatProvider, OpenAIStreamParser
@@ -50,13 +51,7 @@ def call_fragment(index: int, *, id: str = "", name: str = "", args: str = "") -
 
 
 def request(**overrides: object) -> ModelRequest:
-    base: dict[str, object] = {
-        "model": "",
-        "system": "You are terse.",
-        "messages": [UserMessage(text="hi")],
-        "max_tokens": 256,
-    }
-    return ModelRequest.model_validate({**base, **overrides})
+    return stream_cases.request(256, **overrides)
 
 
 # --- stream assembly (no network) ------------------------------------------------------
@@ -110,17 +105,8 @@ RECORDED = {
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
-def test_recorded_stream(name: str) -> None:
-    assert parse([fixture(name)]) == RECORDED[name]
-
-
-@pytest.mark.parametrize("name", sorted(RECORDED))
-def test_recorded_stream_split_at_every_byte(name: str) -> None:
-    data = fixture(name)
-    expected = RECORDED[name]
-    for i in range(1, len(data)):
-        assert parse([data[:i], data[i:]]) == expected, f"split at byte {i}"
-    assert parse([data[i : i + 1] for i in range(len(data))]) == expected
+def test_recorded_stream_however_split(name: str) -> None:
+    stream_cases.assert_parses_however_split(parse, fixture(name), RECORDED[name])
 
 
 def test_tool_call_is_proposed_only_when_the_choice_finishes() -> None:

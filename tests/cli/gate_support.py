@@ -1,0 +1,34 @@
+"""What the ``gate`` tests share: the CI policy, a policy cache of each test's own, and the
+policy written to a file (the fixture ``policy``). Test modules import the fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+POLICY = """\
+version: 1
+id: ci
+rules:
+  - id: no-rm
+    decision: deny
+    reason: no deletes in CI
+    when: {program: rm}
+  - id: ls
+    decision: allow
+    reason: listing
+    when: {program: [ls, cat]}
+"""
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
+
+
+@pytest.fixture(name="policy")
+def policy_file(tmp_path: Path) -> str:
+    path = tmp_path / "ci.yaml"
+    path.write_text(POLICY)
+    return str(path)
