@@ -181,3 +181,37 @@ def test_the_vocabulary_imports_nothing_but_the_standard_library() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     ).stdout.splitlines()
     assert out == ["", "False"]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["parse", "ls"], vocab.ParseExit.OK),
+        (["parse", "if"], vocab.ParseExit.NOT_PARSED),
+        (["parse", "--no-such-option"], vocab.ParseExit.USAGE),
+        (["replay", "{tmp}/missing.jsonl"], vocab.ReplayExit.USAGE),
+        (
+            ["audit", "ship", "--to", "http://127.0.0.1:9", "--ledger", "{tmp}/missing.jsonl"],
+            vocab.ShipExit.USAGE,
+        ),
+        (["audit", "verify", "{tmp}/missing.jsonl"], vocab.AuditExit.USAGE),
+        (["lint", "{tmp}/broken.yaml"], vocab.LintExit.FOUND),
+        (["test", "--policy", "{tmp}/broken.yaml"], vocab.PolicyTestExit.USAGE),
+    ],
+)
+def test_other_commands_exit_with_the_vocabulary_status(
+    tmp_path: Path, args: list[str], expected: int
+) -> None:
+    """``parse``, ``replay``, ``audit`` and the policy commands exit with the statuses their
+    classes in ``clearance.vocab`` name (a real process each)."""
+    (tmp_path / "broken.yaml").write_text("version: 1\nid: [\n")
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "clearance", *(a.format(tmp=tmp_path) for a in args)],
+        capture_output=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == expected, (args, proc.stderr)

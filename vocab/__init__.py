@@ -325,6 +325,22 @@ class InstallExit:
     REFUSED = 2  # nothing written: the reason is printed
 
 
+class PolicyTestExit:
+    """Exit status of ``clearance test``."""
+
+    OK = 0  # every case and example passes
+    FAILED = 1  # a case failed
+    USAGE = 2  # a policy or test file does not load (a failing inline example included)
+
+
+class LintExit:
+    """Exit status of ``clearance lint`` (and of ``policy show``, which has no findings)."""
+
+    CLEAN = 0  # clean, or only warnings
+    FOUND = 1  # errors (the policy does not load, or a finding is one), or warnings with --strict
+    USAGE = 2
+
+
 class ParseExit:
     """Exit status of ``clearance parse``."""
 

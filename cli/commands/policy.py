@@ -6,6 +6,8 @@ import json
 import os
 import sys
 
+from clearance.vocab import LintExit, PolicyTestExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
@@ -99,7 +101,7 @@ def run_test(
     err = sys.stderr
     if output not in ("text", "json"):
         err.write("clearance test: --format must be text or json\n")
-        return 2
+        return PolicyTestExit.USAGE
     directory = os.path.abspath(cwd or os.getcwd())
     tests = []
     for path in paths:
@@ -112,10 +114,10 @@ def run_test(
                 f"clearance test: {path} is not a *.test.yaml file; policy files go after "
                 "--policy (exactly these files)\n"
             )
-            return 2
+            return PolicyTestExit.USAGE
         else:
             err.write(f"clearance test: {path}: no such file or directory\n")
-            return 2
+            return PolicyTestExit.USAGE
     root = workspace_of(directory) or directory
     if not paths:
         tests = discover_tests(root)
@@ -138,7 +140,7 @@ def run_test(
     except PolicyError as exc:
         _print_issues(exc.issues, err)
         err.write("clearance test: the policy does not load\n")
-        return 2
+        return PolicyTestExit.USAGE
     results: list[CaseResult] = []
     for path in tests:
         try:
@@ -154,7 +156,7 @@ def run_test(
     if broken:
         _print_issues(broken, err)
         err.write("clearance test: a test file or the policy it needs does not load\n")
-        return 2
+        return PolicyTestExit.USAGE
     uncovered = coverage(policy, results)
     failed = [r for r in results if not r.passed]
     header = _sources_line(files, directory)
@@ -163,7 +165,7 @@ def run_test(
             _write_junit(junit, results)
         except OSError as exc:
             err.write(f"clearance test: --junit {junit}: {exc.strerror or exc}\n")
-            return 2
+            return PolicyTestExit.USAGE
     if output == "json":
         out = {
             "policy": header,
@@ -211,8 +213,8 @@ def run_test(
             "clearance test: an inline example fails, so this policy does not load "
             "(the hook would deny every call)\n"
         )
-        return 2
-    return 1 if failed else 0
+        return PolicyTestExit.USAGE
+    return PolicyTestExit.FAILED if failed else PolicyTestExit.OK
 
 
 def _write_junit(path: str, results: list[CaseResult]) -> None:
@@ -266,7 +268,7 @@ def run_lint(
     named, _, error = _split_paths(paths)
     if error:
         sys.stderr.write(f"clearance lint: {error}\n")
-        return 2
+        return LintExit.USAGE
     files = [*(policies or []), *named] or None
     policy = _load(files, directory, check=False)
     if isinstance(policy, list):
@@ -285,7 +287,7 @@ def run_lint(
         else:
             _print_issues(policy, sys.stdout)
             sys.stdout.write(f"{len(policy)} error(s): the policy does not load\n")
-        return 1
+        return LintExit.FOUND
     findings = lint(policy)
     if as_json:
         sys.stdout.write(json.dumps([f.to_dict() for f in findings], indent=2) + "\n")
@@ -297,8 +299,8 @@ def run_lint(
             f"{len(policy.rules)} rules: {errors} error(s), {len(findings) - errors} warning(s)\n"
         )
     if any(f.severity == "error" for f in findings):
-        return 1
-    return 1 if strict and findings else 0
+        return LintExit.FOUND
+    return LintExit.FOUND if strict and findings else LintExit.CLEAN
 
 
 def run_policy_show(policies: list[str] | None, *, as_json: bool, cwd: str | None) -> int:
@@ -306,7 +308,7 @@ def run_policy_show(policies: list[str] | None, *, as_json: bool, cwd: str | Non
     policy = _load(policies or [], directory, check=True)
     if isinstance(policy, list):
         _print_issues(policy, sys.stderr)
-        return 2
+        return LintExit.USAGE
     if as_json:
         out = {
             "digest": policy.digest,
@@ -337,7 +339,7 @@ def run_policy_show(policies: list[str] | None, *, as_json: bool, cwd: str | Non
             ],
         }
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
-        return 0
+        return LintExit.CLEAN
     lines = [
         f"policy {policy.digest}",
         f"default decision: {policy.default_decision}; unknown tools: "
@@ -354,7 +356,7 @@ def run_policy_show(policies: list[str] | None, *, as_json: bool, cwd: str | Non
             if rule.overrides:
                 lines.append(f"        overrides {', '.join(rule.overrides)}")
     sys.stdout.write("\n".join(lines) + "\n")
-    return 0
+    return LintExit.CLEAN
 
 
 def policy_schema() -> dict[str, object]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 
+from clearance.vocab import ServeExit
+
 
 def run_serve(
     *,
@@ -31,21 +33,21 @@ def run_serve(
             f"clearance serve: the server extra is not installed ({exc.name}); "
             "pip install 'clearance[server]'\n"
         )
-        return 2
+        return ServeExit.USAGE
     for name, value in (("--body-timeout", body_timeout), ("--decision-timeout", decision_timeout)):
         if not 0 < value <= 3600:
             sys.stderr.write(f"clearance serve: {name} must be in (0, 3600] seconds\n")
-            return 2
+            return ServeExit.USAGE
     if not 0.05 <= reload_interval <= 86400:
         sys.stderr.write("clearance serve: --reload-interval must be in [0.05, 86400] seconds\n")
-        return 2
+        return ServeExit.USAGE
     token = None
     if token_file is not None:
         try:
             token = read_token(token_file)
         except ValueError as exc:
             sys.stderr.write(f"clearance serve: {exc}\n")
-            return 2
+            return ServeExit.USAGE
     options = Options(
         policies=policies,
         token=token,
