@@ -346,9 +346,12 @@ def failure(
     subject: str = "",
     digest: str = "",
     errors: list[str] | None = None,
+    decision_id: str = "",
+    time: str = "",
 ) -> ApprovalDecision:
     """A deny for input or policy that cannot be judged: fail closed, and say why (``errors``:
-    every problem found, default: the reason)."""
+    every problem found, default: the reason; ``decision_id`` and ``time``: the decision it
+    stands in for, when it replaces one)."""
     return ApprovalDecision(
         "deny",
         reason_code,
@@ -358,4 +361,6 @@ def failure(
         subject=subject,
         policy_digest=digest,
         errors=[reason] if errors is None else errors,
+        decision_id=decision_id,
+        time=time,
     )

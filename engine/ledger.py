@@ -337,6 +337,11 @@ def _decision_dict(decision: ApprovalDecision) -> dict[str, object]:
     return out
 
 
+def _text_of(data: dict[str, object], name: str) -> str:
+    value = data.get(name)
+    return value if isinstance(value, str) else ""
+
+
 def _bounded_record(record: dict[str, object]) -> dict[str, object]:
     notes: dict[str, object] = {}
     budget = _Budget()
@@ -539,20 +544,27 @@ class Ledger:
         """The line could not be synced: take it out, record the failure instead (best
         effort), and make the caller block -- the ledger must not say the call was allowed."""
         from clearance.engine.decision import failure
+        from clearance.vocab import TOOL_KINDS
 
         os.ftruncate(fd, end)
         original = record.get("decision")
-        verdict = original.get("decision") if isinstance(original, dict) else None
+        recorded: dict[str, object] = original if isinstance(original, dict) else {}
+        verdict = recorded.get("decision")
         reason = (
             f"the decision ({verdict}) could not be made durable in the audit ledger "
             f"({exc.strerror or exc}): the call was blocked"
         )
-        failed = failure("internal_error", reason)
-        if isinstance(original, dict):
-            for name in ("decision_id", "time", "tool", "tool_kind", "subject", "policy_digest"):
-                value = original.get(name)
-                if isinstance(value, str):
-                    setattr(failed, name, value)
+        kind = recorded.get("tool_kind")
+        failed = failure(  # in place of the recorded decision: its id, time and subject kept
+            "internal_error",
+            reason,
+            tool=_text_of(recorded, "tool"),
+            tool_kind=kind if kind in TOOL_KINDS else "",
+            subject=_text_of(recorded, "subject"),
+            digest=_text_of(recorded, "policy_digest"),
+            decision_id=_text_of(recorded, "decision_id"),
+            time=_text_of(recorded, "time"),
+        )
         record["decision"] = failed.to_dict()
         record["not_durable"] = {"decision": verdict, "error": str(exc.strerror or exc)}
         line = self._seal(record, key)
