@@ -148,25 +148,45 @@ class PartDecision:
         "via",
     )
 
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.text = ""
-        self.span: list[int] = []
-        self.argv: list[str] = []
-        self.program: str | None = None
-        self.classes: list[str] = []
-        self.markers: list[str] = []
-        self.via: list[str] = []
+    def __init__(
+        self,
+        index: int,
+        *,
+        text: str = "",
+        span: list[int] | None = None,
+        argv: list[str] | None = None,
+        program: str | None = None,
+        classes: list[str] | None = None,
+        markers: list[str] | None = None,
+        via: list[str] | None = None,
+        paths: list[PathFact | dict[str, object]] | None = None,
+        hosts: list[str] | None = None,
+        decision: Decision = "ask",
+        reason_code: ReasonCode = "default",
+        reason: str = "",
+        policy_id: str | None = None,
+        matched: list[str] | None = None,
+        overridden_by: dict[str, str] | None = None,
+    ) -> None:
+        """Built once, like the decision it is part of (the fields are ``Final``)."""
+        self.index: Final = index
+        self.text: Final = text
+        self.span: Final[list[int]] = [] if span is None else span
+        self.argv: Final[list[str]] = [] if argv is None else argv
+        self.program: Final = program
+        self.classes: Final[list[str]] = [] if classes is None else classes
+        self.markers: Final[list[str]] = [] if markers is None else markers
+        self.via: Final[list[str]] = [] if via is None else via
         #: The part's paths: facts (serialised by ``to_dict``), or dicts read back from a log.
-        self.paths: list[PathFact | dict[str, object]] = []
-        self.hosts: list[str] = []
-        self.decision: Decision = "ask"
-        self.reason_code: ReasonCode = "default"
-        self.reason = ""
-        self.policy_id: str | None = None
-        self.matched: list[str] = []
+        self.paths: Final[list[PathFact | dict[str, object]]] = [] if paths is None else paths
+        self.hosts: Final[list[str]] = [] if hosts is None else hosts
+        self.decision: Final[Decision] = decision
+        self.reason_code: Final[ReasonCode] = reason_code
+        self.reason: Final = reason
+        self.policy_id: Final = policy_id
+        self.matched: Final[list[str]] = [] if matched is None else matched
         #: Matched rules set aside by an override: ``{overridden id: overriding id}``.
-        self.overridden_by: dict[str, str] = {}
+        self.overridden_by: Final[dict[str, str]] = {} if overridden_by is None else overridden_by
 
     def to_dict(self) -> dict[str, object]:
         return {

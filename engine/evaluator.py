@@ -141,51 +141,70 @@ def _judge(
 ) -> tuple[PartDecision, CompiledRule | None]:
     """The decision of one part from the rules that match it, and the rule that decided
     (``None``: the default, the managed lock or a fail-closed marker decided)."""
-    pd = _part_decision(index, part)
     locked_out: list[CompiledRule] = []
     if policy.locked:
         locked_out = [r for r in matched if r.decision == "allow" and r.scope != "managed"]
         matched = [r for r in matched if r not in locked_out]
-    pd.matched = [r.policy_id for r in matched]
+    matched_ids = [r.policy_id for r in matched]
+    overridden_by: dict[str, str] = {}
     if policy.has_overrides:
-        matched, pd.overridden_by = _apply_overrides(matched, policy.locked)
+        matched, overridden_by = _apply_overrides(matched, policy.locked)
     granted = _session_grant(matched)
     if granted is not None:
         # A session grant is a human's answer to an ask: it settles asks of any scope,
         # never a deny, and never a final rule.
         matched = [r for r in matched if r.decision != "ask" or r is granted or r.final]
     deciding: CompiledRule | None = None
+    verdict: Decision
+    code: ReasonCode
+    policy_id: str | None = None
     if matched:
         deciding = _strictest(matched)
-        pd.decision = deciding.decision
-        pd.reason_code = "rule_matched"
-        pd.reason = deciding.reason
-        pd.policy_id = deciding.policy_id
+        verdict, code, reason = deciding.decision, "rule_matched", deciding.reason
+        policy_id = deciding.policy_id
     elif locked_out:
-        pd.decision = "ask" if policy.default_decision == "allow" else policy.default_decision
-        pd.reason_code = "managed_lock"
-        pd.reason = (
+        verdict = "ask" if policy.default_decision == "allow" else policy.default_decision
+        code = "managed_lock"
+        reason = (
             f"{locked_out[0].policy_id} would allow this, but the managed policy "
             "locks lower scopes and does not allow it itself"
         )
     else:
-        pd.decision = policy.default_decision
-        pd.reason_code = "default"
-        pd.reason = (
+        verdict = policy.default_decision
+        code = "default"
+        reason = (
             f"no rule matched {part.program or 'this command'!r}; "
             f"the policy default is {policy.default_decision}"
         )
-    if pd.decision == "allow":
+    if verdict == "allow":
         marker = _fail_closed(part, [r for r in matched if r.decision == "allow"])
         if marker is not None:
             code, sentence = FAIL_CLOSED[marker]
-            pd.decision = "ask"
-            pd.reason_code = code
-            pd.reason = sentence.format(program=part.program) + (
+            verdict = "ask"
+            reason = sentence.format(program=part.program) + (
                 f"; no rule allows the marker {marker!r}"
             )
-            pd.policy_id = None
+            policy_id = None
             deciding = None
+    facts = part.facts
+    pd = PartDecision(
+        index,
+        text=facts.text,
+        span=[facts.start, facts.end],
+        argv=list(facts.argv),
+        program=facts.program,
+        classes=sorted(facts.classes),
+        markers=sorted(part.markers),
+        via=list(facts.via),
+        paths=list(facts.paths),
+        hosts=list(facts.hosts),
+        decision=verdict,
+        reason_code=code,
+        reason=reason,
+        policy_id=policy_id,
+        matched=matched_ids,
+        overridden_by=overridden_by,
+    )
     return pd, deciding
 
 
@@ -243,22 +262,6 @@ def _fail_closed(part: PartView, allowing: list[CompiledRule]) -> Marker | None:
             continue
         return marker
     return None
-
-
-def _part_decision(index: int, part: PartView) -> PartDecision:
-    """A part's decision, holding its facts; ``_judge`` fills in the verdict."""
-    pd = PartDecision(index)
-    facts = part.facts
-    pd.text = facts.text
-    pd.span = [facts.start, facts.end]
-    pd.argv = list(facts.argv)
-    pd.program = facts.program
-    pd.classes = sorted(facts.classes)
-    pd.markers = sorted(part.markers)
-    pd.via = list(facts.via)
-    pd.paths.extend(facts.paths)
-    pd.hosts = list(facts.hosts)
-    return pd
 
 
 def _combine(

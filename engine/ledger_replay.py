@@ -263,22 +263,21 @@ def _list(value: object) -> list[object]:
 
 def _part_from_dict(index: int, data: Mapping[str, object]) -> PartDecision:
     recorded_index = data.get("index")
-    part = PartDecision(recorded_index if isinstance(recorded_index, int) else index)
-    part.text = str(data.get("text") or "")
-    part.span = [int(x) for x in _list(data.get("span")) if isinstance(x, int)]
-    part.argv = [str(x) for x in _list(data.get("argv"))]
-    program = data.get("program")
-    part.program = program if isinstance(program, str) else None
-    part.classes = [str(x) for x in _list(data.get("classes"))]
-    part.markers = [str(x) for x in _list(data.get("markers"))]
-    part.via = [str(x) for x in _list(data.get("via"))]
-    part.paths = [dict(p) for p in _list(data.get("paths")) if isinstance(p, dict)]
-    part.hosts = [str(x) for x in _list(data.get("hosts"))]
     verdict = data.get("decision")
-    part.decision = verdict if verdict in DECISIONS else "deny"
-    part.reason_code = cast("ReasonCode", str(data.get("reason_code") or "default"))
-    part.reason = str(data.get("reason") or "")
-    policy_id = data.get("policy_id")
-    part.policy_id = policy_id if isinstance(policy_id, str) else None
-    part.matched = [str(x) for x in _list(data.get("matched"))]
-    return part
+    return PartDecision(
+        recorded_index if isinstance(recorded_index, int) else index,
+        text=str(data.get("text") or ""),
+        span=[int(x) for x in _list(data.get("span")) if isinstance(x, int)],
+        argv=[str(x) for x in _list(data.get("argv"))],
+        program=_text(data, "program"),
+        classes=[str(x) for x in _list(data.get("classes"))],
+        markers=[str(x) for x in _list(data.get("markers"))],
+        via=[str(x) for x in _list(data.get("via"))],
+        paths=[dict(p) for p in _list(data.get("paths")) if isinstance(p, dict)],
+        hosts=[str(x) for x in _list(data.get("hosts"))],
+        decision=verdict if verdict in DECISIONS else "deny",
+        reason_code=cast("ReasonCode", str(data.get("reason_code") or "default")),
+        reason=str(data.get("reason") or ""),
+        policy_id=_text(data, "policy_id"),
+        matched=[str(x) for x in _list(data.get("matched"))],
+    )
