@@ -1,23 +1,29 @@
-"""What every handler module shares: lazily compiled patterns, the ``Nested`` request
-builder and option look-ups.
+"""What the handler modules share, and nothing else:
+
+- ``Lazy``: a regular expression compiled on first use (the handlers' patterns, and the
+  classifier's, cost nothing at start-up);
+- ``PLACEHOLDER``: the word that stands for input only known when the command runs
+  (``xargs`` without known standard input);
+- ``MAX_EXPANDED``: how many commands one line is expanded into for analysis at most
+  (``parallel … ::: A B C``, ``crontab`` lines, ``xargs -I`` items);
+- ``skip_delimited``: the end of a ``s/…/…/``-style delimited field (sed's ``s`` and ``y``).
+
+What a handler does with its ``HandlerCall`` (record paths and hosts, nest commands, read
+options and their values) is a method of ``HandlerCall`` itself (``clearance.shellparse.facts``).
 """
 
 from __future__ import annotations
 
 import re
 
-from clearance.shellparse.facts import Nested
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from clearance.shellparse.facts import SimpleCommandFacts
-    from clearance.shellparse.options import ParsedArgs
-
-
+#: Input only known when the command runs (``xargs rm`` reading a pipe it cannot see).
 PLACEHOLDER = "{input}"
 
+#: Most commands one command line is expanded into for analysis (``parallel … ::: A B C``).
+MAX_EXPANDED = 16
 
-class _Lazy:
+
+class Lazy:
     """A regular expression compiled on first use: most processes never need most of these,
     and compiling them all would cost a hook call milliseconds at start-up."""
 
@@ -36,17 +42,12 @@ class _Lazy:
         return compiled
 
 
-def _nested(label: str, **kwargs: object) -> Nested:
-    return Nested(label, **kwargs)  # type: ignore[arg-type]
-
-
-def _has(fact: SimpleCommandFacts, *names: str) -> bool:
-    return any(name in fact.options for name in names)
-
-
-def _option_values(parsed: ParsedArgs, *names: str) -> list[str]:
-    return [
-        value
-        for opt, spelling, value in parsed.options
-        if value is not None and (spelling in names or (opt is not None and opt.name in names))
-    ]
+def skip_delimited(text: str, i: int, delimiter: str, fields: int) -> int:
+    """The index after ``fields`` fields of ``text`` from ``i``, each ended by ``delimiter``
+    (a backslash escapes the next character): ``skip_delimited("a/b/g", 0, "/", 2)`` is 4."""
+    n = len(text)
+    for _ in range(fields):
+        while i < n and text[i] != delimiter:
+            i += 2 if text[i] == "\\" else 1
+        i += 1
+    return i
