@@ -295,7 +295,8 @@ class HandlerCall:
     the spec, the shell environment, and the list of ``Nested`` requests to extend.
 
     What every handler does with them is written here once: record a path or a host of the
-    command (``add_path``, ``add_host``), ask for a command it runs to be judged (``nest``),
+    command (``add_path``, ``add_host``), ask for a command it runs to be judged (``nest_argv``,
+    ``nest_shell``),
     and ask which options were given (``has``) and with what values (``values``)."""
 
     __slots__ = ("args", "classifier", "env", "fact", "flags", "nested", "parsed")
@@ -345,29 +346,24 @@ class HandlerCall:
         """Record a host the command contacts (a URL, ``host:``, ``user@host:path``)."""
         self.classifier.add_host(self.fact, value)
 
-    def nest(
+    def nest_shell(self, label: str, command: str, markers: tuple[str, ...] = ()) -> None:
+        """Ask for a shell command line this command runs to be judged (``Nested``)."""
+        self.nested.append(Nested(label, shell=command, markers=markers))
+
+    def nest_argv(
         self,
         label: str,
+        argv: list[str],
+        flags: list[int],
         *,
-        argv: list[str] | None = None,
-        flags: list[int] | None = None,
-        shell: str | None = None,
         context: str | None = None,
         markers: tuple[str, ...] = (),
         cwd: str | None = None,
     ) -> None:
-        """Ask for a command this one runs to be judged: an ``argv`` (with its expansion
-        ``flags``) or a ``shell`` command line (``Nested``)."""
+        """Ask for a command this command runs to be judged: its ``argv`` with their
+        expansion ``flags`` (``Nested``)."""
         self.nested.append(
-            Nested(
-                label,
-                argv=argv,
-                flags=flags,
-                shell=shell,
-                context=context,
-                markers=markers,
-                cwd=cwd,
-            )
+            Nested(label, argv=argv, flags=flags, context=context, markers=markers, cwd=cwd)
         )
 
     def has(self, *names: str) -> bool:

@@ -146,13 +146,13 @@ def cmake_tool(call: HandlerCall) -> None:
         while k < len(rest) and (rest[k].startswith("-") or "=" in rest[k]):
             k += 1
         if k < len(rest):
-            call.nest("cmake -E env", argv=rest[k:], flags=rest_flags[k:])
+            call.nest_argv("cmake -E env", rest[k:], rest_flags[k:])
     elif command in ("chdir", "time") and rest:
         start = 1 if command == "chdir" else 0
         if command == "chdir":
             call.add_path(rest[0], "read")
         if start < len(rest):
-            call.nest(f"cmake -E {command}", argv=rest[start:], flags=rest_flags[start:])
+            call.nest_argv(f"cmake -E {command}", rest[start:], rest_flags[start:])
     elif command in _CMAKE_E_DELETE:
         for value, dynamic in words:
             call.add_path(value, "delete", dynamic=dynamic)

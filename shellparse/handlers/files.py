@@ -70,7 +70,7 @@ def zip_program(call: HandlerCall) -> None:
     args = call.args
     for i, arg in enumerate(args[:-1]):
         if arg in ("-TT", "--unzip-command"):
-            call.nest("zip -TT", shell=args[i + 1])
+            call.nest_shell("zip -TT", args[i + 1])
 
 
 def chown(call: HandlerCall) -> None:
@@ -203,9 +203,7 @@ def find(call: HandlerCall) -> None:
             inner = [a.replace("{}", found) for a in args[i + 1 : j]]
             inner_flags = [flags[k] for k in range(i + 1, j)]
             if inner:
-                call.nest(
-                    f"find {token}", argv=inner, flags=inner_flags, markers=("dynamic_argument",)
-                )
+                call.nest_argv(f"find {token}", inner, inner_flags, markers=("dynamic_argument",))
             fact.options.append(token)
             i = j + 1
             continue
@@ -260,7 +258,7 @@ def fd_exec(call: HandlerCall) -> None:
                 inner_flags = [
                     flags[k] | (DYNAMIC if "{" in args[k] else 0) for k in range(i + 1, j)
                 ]
-                call.nest("fd --exec", argv=inner, flags=inner_flags)
+                call.nest_argv("fd --exec", inner, inner_flags)
             break
 
 
@@ -297,7 +295,7 @@ def sed(call: HandlerCall) -> None:
                 fact.classes.add("code_exec")
                 fact.markers.add("inline_code")
                 if value:
-                    call.nest("sed e", shell=value)
+                    call.nest_shell("sed e", value)
             elif kind == "write":
                 call.add_path(value, "write", source="script")
             elif kind == "read":
@@ -399,11 +397,11 @@ def awk(call: HandlerCall) -> None:
         fact.classes.add("code_exec")
         fact.markers.add("inline_code")
     for m in _AWK_SYSTEM.rx.finditer(program):
-        call.nest("awk system()", shell=m.group(1).replace('\\"', '"'))
+        call.nest_shell("awk system()", m.group(1).replace('\\"', '"'))
     for m in _AWK_PIPE.rx.finditer(program):
         text = m.group(1) or m.group(2)
         if text:
-            call.nest("awk pipe", shell=text.replace('\\"', '"'))
+            call.nest_shell("awk pipe", text.replace('\\"', '"'))
     for m in _AWK_WRITE.rx.finditer(program):
         call.add_path(m.group(1), "write", source="script")
     if "inplace" in call.values("--include"):
@@ -470,10 +468,10 @@ def tar(call: HandlerCall) -> None:
     cwd = c.current_cwd  # -C/--directory moved it already (role ``cwd``, see ``workdirs``)
     for value in parsed.values("--use-compress-program"):
         argv = value.split()
-        call.nest("tar --use-compress-program", argv=argv, flags=[0] * len(argv))
+        call.nest_argv("tar --use-compress-program", argv, [0] * len(argv))
     for value in parsed.values("--checkpoint-action"):
         if value.startswith("exec="):
-            call.nest("tar --checkpoint-action", shell=value[5:])
+            call.nest_shell("tar --checkpoint-action", value[5:])
     remote = archive is not None and (
         "://" in archive or (":" in archive.split("/")[0] and "--force-local" not in names)
     )
@@ -542,4 +540,4 @@ def pager(call: HandlerCall) -> None:
             if value[shell_at] == "|" and command[:1].isalpha() is False:
                 command = command[1:].strip()  # ``|m cmd``: a mark, then the command
             if command:
-                call.nest(f"{fact.program} +!", shell=command)
+                call.nest_shell(f"{fact.program} +!", command)

@@ -226,7 +226,7 @@ def ssh(call: HandlerCall) -> None:
                 "match",
             ):
                 fact.classes.add("code_exec")
-                call.nest(f"ssh -o {key}", shell=setting)
+                call.nest_shell(f"ssh -o {key}", setting)
         elif spelling in ("-L", "-R", "-D", "-W", "-w"):
             fact.classes.add("process_control")
     if len(parsed.operands) == 1:
@@ -290,13 +290,13 @@ def netcat(call: HandlerCall) -> None:
     for i, arg in enumerate(args):
         if arg in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") and i + 1 < len(args):
             fact.classes.update(("code_exec", "remote_code_exec"))
-            call.nest(f"{fact.program} {arg}", shell=args[i + 1])
+            call.nest_shell(f"{fact.program} {arg}", args[i + 1])
         upper = arg.upper()
         for prefix in ("EXEC:", "SYSTEM:"):
             if upper.startswith(prefix):
                 fact.classes.update(("code_exec", "remote_code_exec"))
                 command = arg[len(prefix) :].split(",")[0]
-                call.nest(f"{fact.program} {prefix}", shell=command)
+                call.nest_shell(f"{fact.program} {prefix}", command)
         if upper.startswith(("TCP-LISTEN:", "UDP-LISTEN:", "OPENSSL-LISTEN:", "UNIX-LISTEN:")):
             fact.classes.add("process_control")
         elif fact.program == "socat" and upper.startswith(("OPEN:", "FILE:", "CREATE:")):

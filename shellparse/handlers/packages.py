@@ -64,7 +64,7 @@ def npm_global(call: HandlerCall) -> None:
 def npx(call: HandlerCall) -> None:
     for opt, _, value in call.parsed.options:
         if opt is not None and opt.name in ("-c", "--call") and value:
-            call.nest("npx -c", shell=value)
+            call.nest_shell("npx -c", value)
 
 
 def uv_version(call: HandlerCall) -> None:

@@ -50,7 +50,7 @@ def crontab(call: HandlerCall) -> None:
             continue
         m = _CRON_TIME.rx.match(line)
         if m is not None and m.group(1).strip():
-            call.nest("crontab (scheduled)", shell=m.group(1))
+            call.nest_shell("crontab (scheduled)", m.group(1))
 
 
 def variables_dump(call: HandlerCall) -> None:
@@ -97,7 +97,7 @@ def docker_run(call: HandlerCall) -> None:
         argv = [*entrypoint[-1:], *args[start:]]
         argv_flags = [0] * len(entrypoint[-1:]) + list(flags[start:])
         image = parsed.operands[0] if parsed.operands else "?"
-        call.nest(f"docker run {image}", argv=argv, flags=argv_flags, context="container")
+        call.nest_argv(f"docker run {image}", argv, argv_flags, context="container")
 
 
 #: Host directories whose mount gives a container the machine.
@@ -114,9 +114,7 @@ def kubectl_exec(call: HandlerCall) -> None:
     if "--" in args:
         start = args.index("--") + 1
         if start < len(args):
-            call.nest(
-                "kubectl exec", argv=args[start:], flags=call.flags[start:], context="remote:pod"
-            )
+            call.nest_argv("kubectl exec", args[start:], call.flags[start:], context="remote:pod")
 
 
 def dry_run(call: HandlerCall) -> None:

@@ -32,6 +32,6 @@ def apt_option(call: HandlerCall) -> None:
         if any(word in key for word in _APT_COMMAND_KEYS):
             fact.classes.add("code_exec")
             if setting.strip():
-                call.nest(f"{fact.program} -o {key}", shell=setting)
+                call.nest_shell(f"{fact.program} -o {key}", setting)
         elif key.startswith(_APT_CODE_KEYS) or "::dir" in key or "::bin" in key:
             fact.classes.add("code_exec")

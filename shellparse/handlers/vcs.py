@@ -67,7 +67,7 @@ def _git_config_value(call: HandlerCall, key: str, value: str) -> None:
     elif _GIT_SHELL_KEYS.rx.fullmatch(key):
         command = value
     if command:
-        call.nest(f"git config {key}", shell=command)
+        call.nest_shell(f"git config {key}", command)
 
 
 def git_global(call: HandlerCall) -> None:

@@ -27,7 +27,7 @@ def wrapper(call: HandlerCall) -> None:
             if not any(p.access == "write" for p in fact.paths):
                 fact.classes.discard("write")
             fact.classes.add("code_exec")
-            call.nest(f"{fact.program} -o", shell=value[1:].strip())
+            call.nest_shell(f"{fact.program} -o", value[1:].strip())
 
 
 def su(call: HandlerCall) -> None:
@@ -43,7 +43,7 @@ def sg(call: HandlerCall) -> None:
     operands = call.parsed.operands
     if len(operands) >= 3 and operands[1] in ("-c", "--command"):
         call.nested.clear()
-        call.nest("sg -c", shell=operands[2])
+        call.nest_shell("sg -c", operands[2])
     elif len(operands) == 1:
         call.fact.classes.add("code_exec")
 
@@ -54,7 +54,7 @@ def capsh(call: HandlerCall) -> None:
     if "--" in args:
         rest = args[args.index("--") + 1 :]
         rest_flags = flags[args.index("--") + 1 :]
-        call.nest("capsh --", argv=["bash", *rest], flags=[0, *rest_flags])
+        call.nest_argv("capsh --", ["bash", *rest], [0, *rest_flags])
     for value in args:
         if value.startswith("--shell="):
             call.add_path(value.split("=", 1)[1], "exec", source="option")
@@ -65,7 +65,7 @@ def flock(call: HandlerCall) -> None:
     operands = call.parsed.operands
     if len(operands) >= 3 and operands[1] in ("-c", "--command"):
         call.nested.clear()
-        call.nest("flock -c", shell=operands[2])
+        call.nest_shell("flock -c", operands[2])
 
 
 def chroot(call: HandlerCall) -> None:
@@ -79,7 +79,7 @@ def entr(call: HandlerCall) -> None:
     operands = call.parsed.operands
     if call.has("-s") and operands:
         call.nested.clear()
-        call.nest("entr -s", shell=" ".join(operands))
+        call.nest_shell("entr -s", " ".join(operands))
 
 
 def start_stop_daemon(call: HandlerCall) -> None:
@@ -87,7 +87,7 @@ def start_stop_daemon(call: HandlerCall) -> None:
     programs = call.values("--exec", "--startas")
     if programs and call.has("--start"):
         argv = [programs[-1], *call.parsed.operands]
-        call.nest("start-stop-daemon", argv=argv, flags=[0] * len(argv))
+        call.nest_argv("start-stop-daemon", argv, [0] * len(argv))
 
 
 def command_builtin(call: HandlerCall) -> None:
@@ -133,11 +133,11 @@ def env(call: HandlerCall) -> None:
             fact.classes.add("code_exec")
             runs = verdict == "command" or name in COMMAND_STRING_VARIABLES
             if runs and value and not dynamic:
-                call.nest(f"env {name}", shell=value.strip().lstrip("|"))
+                call.nest_shell(f"env {name}", value.strip().lstrip("|"))
         k += 1
     if k < len(operands):
         start = index[k]
-        call.nest("env", argv=args[start:], flags=flags[start:], cwd=c.current_cwd)
+        call.nest_argv("env", args[start:], flags[start:], cwd=call.cwd)
     elif not any(opt is not None and opt.role == "shell" for opt, _, _ in parsed.options):
         fact.classes.add("secret_read")  # prints the environment
 
@@ -173,13 +173,13 @@ def xargs(call: HandlerCall) -> None:
         else:
             argv.append(PLACEHOLDER)
             argv_flags.append(DYNAMIC)
-        call.nest("xargs", argv=argv, flags=argv_flags)
+        call.nest_argv("xargs", argv, argv_flags)
         return
     if replace:
         for item in items[:MAX_EXPANDED]:
-            call.nest("xargs", argv=[a.replace(replace, item) for a in argv], flags=argv_flags)
+            call.nest_argv("xargs", [a.replace(replace, item) for a in argv], argv_flags)
     else:
-        call.nest("xargs", argv=argv + items, flags=argv_flags + [0] * len(items))
+        call.nest_argv("xargs", argv + items, argv_flags + [0] * len(items))
 
 
 def _xargs_items(text: str | None, parsed: ParsedArgs, lines: bool) -> list[str] | None:
@@ -236,20 +236,20 @@ def parallel(call: HandlerCall) -> None:
         for value in values[:MAX_EXPANDED]:
             quoted = "'" + value.replace("'", "'\\''") + "'"
             line = template.replace("{}", quoted) if "{}" in template else f"{template} {quoted}"
-            call.nest("parallel", shell=line)
+            call.nest_shell("parallel", line)
         if len(values) > MAX_EXPANDED:
             fact.markers.add("truncated")
         return
     fact.markers.add("dynamic_argument")
     line = template if "{}" in template else template + " {}"
-    call.nest("parallel", shell=line, markers=("dynamic_argument",))
+    call.nest_shell("parallel", line, markers=("dynamic_argument",))
 
 
 def alias(call: HandlerCall) -> None:
     for value in call.args:
         name, eq, text = value.partition("=")
         if eq and text:
-            call.nest(f"alias {name}", shell=text)
+            call.nest_shell(f"alias {name}", text)
 
 
 #: tmux key names: what send-keys presses rather than types.
@@ -276,7 +276,7 @@ def tmux(call: HandlerCall) -> None:
         if arg in runs:
             tail = [a for a in args[i + 1 :] if not a.startswith("-")]
             if tail:
-                call.nest(f"tmux {arg}", shell=tail[-1])
+                call.nest_shell(f"tmux {arg}", tail[-1])
             break
         if arg in ("send-keys", "send"):
             # typed into a shell in the pane: runs like a command line
@@ -286,7 +286,7 @@ def tmux(call: HandlerCall) -> None:
             targets = {args[j + 1] for j in range(i + 1, len(args) - 1) if args[j] == "-t"}
             typed = " ".join(k for k in keys if k not in targets)
             if typed:
-                call.nest("tmux send-keys", shell=typed)
+                call.nest_shell("tmux send-keys", typed)
             break
     if not args:
         fact.classes.add("code_exec")
@@ -304,6 +304,6 @@ def at(call: HandlerCall) -> None:
     if files:
         return
     if fact.stdin_text is not None:
-        call.nest(f"{fact.program} (scheduled)", shell=fact.stdin_text)
+        call.nest_shell(f"{fact.program} (scheduled)", fact.stdin_text)
     else:
         fact.markers.add("stdin_code")
