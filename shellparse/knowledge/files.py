@@ -10,7 +10,31 @@ from __future__ import annotations
 from clearance.shellparse.handlers import files
 from clearance.shellparse.spec import Opt, Spec, opts
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import Handler
+
 _RECURSIVE_COPY = Opt("-r/-R/--recursive", operands="copy_tree")
+
+
+def _changes_attributes(names: str, handler: Handler, flags: str = "") -> Spec:
+    """chmod, chown, chgrp (coreutils): a mode or an owner, then the files it is given to
+    (``--reference FILE``: every operand is a file, the attributes copied from FILE); the
+    options they share, and ``flags`` of their own."""
+    return Spec(
+        names,
+        "write",
+        operands=("none", "write"),
+        handler=handler,
+        options=[
+            Opt("--reference", value="required", role="read", operands="write"),
+            Opt("-R/--recursive"),
+        ],
+        flags="-c/--changes -f/--silent/--quiet -v/--verbose --dereference "
+        f"-h/--no-dereference --no-preserve-root --preserve-root -H -L -P --help --version {flags}",
+        abbrev=True,
+    )
+
 
 SPECS = [
     # --- read-only inspection ---------------------------------------------------------------
@@ -396,33 +420,8 @@ SPECS = [
         "--merge=? -V/--version-control= -z/--suffix= --no-backup-if-mismatch",
         abbrev=True,
     ),
-    Spec(
-        "chmod",
-        "write",
-        operands=("none", "write"),
-        handler=files.chmod,
-        options=[
-            Opt("--reference", value="required", role="read", operands="write"),
-            Opt("-R/--recursive"),
-        ],
-        flags="-c/--changes -f/--silent/--quiet -v/--verbose --dereference "
-        "-h/--no-dereference --no-preserve-root --preserve-root -H -L -P --help --version",
-        abbrev=True,
-    ),
-    Spec(
-        "chown|chgrp",
-        "write",
-        operands=("none", "write"),
-        handler=files.chown,
-        options=[
-            Opt("--reference", value="required", role="read", operands="write"),
-            Opt("-R/--recursive"),
-        ],
-        flags="-c/--changes -f/--silent/--quiet -v/--verbose --dereference "
-        "-h/--no-dereference --from= --no-preserve-root --preserve-root -H -L -P "
-        "--help --version",
-        abbrev=True,
-    ),
+    _changes_attributes("chmod", files.chmod),
+    _changes_attributes("chown|chgrp", files.chown, "--from="),
     Spec(
         "chattr|setfacl|xattr|setfattr",
         "write system",
