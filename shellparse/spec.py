@@ -285,3 +285,11 @@ def shared(
 def sub(name: str, classes: str = "", flags: str = "", **kwargs: object) -> Spec:
     """A subcommand spec (same fields as ``Spec``; ``flags`` may be given third)."""
     return Spec(name, classes, flags=flags, **kwargs)  # type: ignore[arg-type]
+
+
+def runs_command(name: str, classes: str = "", flags: str = "", **kwargs: object) -> Spec:
+    """A program or subcommand that runs a command: its own options, then the command -- the
+    first operand and everything after it, judged on its own (``timeout 5 rm -rf x``,
+    ``poetry run pytest -x``). Its options are read only before the command (getopt's ``+``),
+    so the command's options stay the command's. Same fields as ``Spec`` otherwise."""
+    return Spec(name, classes, operands="command", permute=False, flags=flags, **kwargs)  # type: ignore[arg-type]

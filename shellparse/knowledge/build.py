@@ -9,7 +9,7 @@ directory they were given -- is in their option tables.
 from __future__ import annotations
 
 from clearance.shellparse.handlers import build
-from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
+from clearance.shellparse.spec import Opt, Spec, opts, runs_command, shared, sub
 
 _CONFIG = [*opts("-c/--config --config-file --rcfile --settings", value="required", role="read")]
 
@@ -515,9 +515,7 @@ SPECS += [
         "--version -g/--global",
         subcommands={
             # the rest is a command (or a script the project defines): unwrapped
-            "run": sub(
-                "run", "", operands="command", permute=False, flags="-l/--list -s/--site-packages"
-            ),
+            "run": runs_command("run", "", "-l/--list -s/--site-packages"),
             "shell": sub("shell", "code_exec"),
             **shared(("build", "fmt", "lint", "sync", "lock"), "build"),
             "test": sub("test", "test", flags="-a/--all -c/--cover -p/--parallel -r/--retries="),
@@ -540,7 +538,7 @@ SPECS += [
             ),
             **shared(("test", "bench"), "test"),
             # ``cabal exec -- cmd`` / ``stack exec cmd``: the command runs in the project's env
-            "exec": sub("exec", "", operands="command", permute=False, flags="--package= --"),
+            "exec": runs_command("exec", "", flags="--package= --"),
             **shared(
                 ("run", "repl", "ghci", "runghc", "runhaskell", "eval", "script"), "build code_exec"
             ),
@@ -578,11 +576,9 @@ SPECS += [
                 _MONO_FLAGS,
             ),
             # ``lerna exec -- cmd`` / ``nx exec -- cmd``: the command runs in every package
-            "exec": sub(
+            "exec": runs_command(
                 "exec",
                 "",
-                operands="command",
-                permute=False,
                 flags="--scope= --ignore= --stream --parallel --no-bail --concurrency= "
                 "--projects= -p= --exclude= --",
             ),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clearance.shellparse.handlers import build, packages, system
-from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
+from clearance.shellparse.spec import Opt, Spec, opts, runs_command, shared, sub
 
 _INSTALL = "package_install network"
 _SCRIPT = "code_exec"
@@ -60,6 +60,9 @@ _NODE_FLAGS = (
     "--fail-if-no-match --no-bail --bail --sort --no-sort --resume-from= "
     "-v/--version -h/--help --verbose"
 )
+#: Publishing a package (npm, bun, uv, poetry, cargo): it goes to a registry (a network write,
+#: a release of the project); ``--dry-run`` / ``-n`` only packs and checks it.
+_PUBLISH = sub("publish", "network network_write vcs_write", "--dry-run -n", handler=system.dry_run)
 _NPM_RUN = sub("run", _SCRIPT, operands=("none", "none"), handler=packages.npm_run, permute=False)
 
 
@@ -76,11 +79,9 @@ _RUNNER_OPTIONS = [
     Opt("-p/--package", value="required"),
     *_NODE_OPTIONS,
 ]
-_FETCHER = sub(
+_FETCHER = runs_command(
     "dlx",
     "package_install network",
-    operands="command",
-    permute=False,
     options=[
         Opt("-c/--shell-mode", value="required", role="shell"),
         Opt("-p/--package", value="required"),
@@ -186,12 +187,7 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
     "dlx": _FETCHER,
     "create": sub("create", "package_install network write"),
     "init": sub("init", "write"),
-    "publish": sub(
-        "publish",
-        "network network_write vcs_write",
-        "--dry-run -n",
-        handler=system.dry_run,
-    ),
+    "publish": _PUBLISH,
     "unpublish": sub("unpublish", "network vcs_destructive"),
     "deprecate": sub("deprecate", "network vcs_write"),
     "undeprecate": sub("undeprecate", "network vcs_write"),
@@ -241,11 +237,9 @@ def _node_pm(name: str, *, implicit_run: bool, local_exec: bool) -> Spec:
     ``implicit_run``: ``pnpm build`` runs the ``build`` script (npm refuses an unknown verb);
     ``local_exec``: ``pnpm exec`` runs an installed binary, ``npm exec`` may fetch one.
     """
-    runner = sub(
+    runner = runs_command(
         "exec",
         "" if local_exec else "package_install network",
-        operands="command",
-        permute=False,
         options=_RUNNER_OPTIONS,
         flags=_NODE_FLAGS,
     )
@@ -255,11 +249,9 @@ def _node_pm(name: str, *, implicit_run: bool, local_exec: bool) -> Spec:
         subcommands={
             **_NODE_SUBCOMMANDS,
             "exec": runner,
-            "x": sub(
+            "x": runs_command(
                 "x",
                 "package_install network",
-                operands="command",
-                permute=False,
                 options=_RUNNER_OPTIONS,
                 flags=_NODE_FLAGS,
             ),
@@ -421,13 +413,11 @@ SPECS = [
                 "run", _SCRIPT, operands=("none", "none"), handler=packages.npm_run, permute=False
             ),
             "test": sub("test", "test"),
-            "install": sub("install", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
-            "i": sub("i", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
-            "add": sub("add", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
-            "update": sub("update", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
-            "remove": sub("remove", "package_install write"),
-            "rm": sub("rm", "package_install write"),
-            "x": sub("x", "package_install network", operands="command", permute=False),
+            **shared(
+                ("install", "i", "add", "update"), _INSTALL, _NODE_FLAGS, options=_NODE_OPTIONS
+            ),
+            **shared(("remove", "rm"), "package_install write"),
+            "x": runs_command("x", "package_install network"),
             "build": sub(
                 "build",
                 "build write",
@@ -439,12 +429,7 @@ SPECS = [
             "outdated": sub("outdated", "read_only network"),
             "upgrade": sub("upgrade", "package_install network system"),
             "link": sub("link", _INSTALL),
-            "publish": sub(
-                "publish",
-                "network network_write vcs_write",
-                "--dry-run -n",
-                handler=system.dry_run,
-            ),
+            "publish": _PUBLISH,
         },
         # ``bun file.ts`` runs a file; ``bun build`` a script of that name.
         default=sub("bun", _SCRIPT, handler=packages.npm_run_implicit),
@@ -455,11 +440,9 @@ SPECS = [
         flags="--watch --hot --smol -r/--preload= --env-file= --silent --bun "
         "-v/--version -h/--help --revision",
     ),
-    Spec(
+    runs_command(
         "npx|pnpx|bunx",
         "package_install network",
-        operands="command",
-        permute=False,
         options=[
             Opt("-c/--call", value="required", role="shell"),
             Opt("-p/--package", value="required"),
@@ -540,7 +523,7 @@ SPECS = [
         "pipx",
         "",
         subcommands={
-            "run": sub("run", "package_install network", operands="command", permute=False),
+            "run": runs_command("run", "package_install network"),
             "install": sub("install", _INSTALL),
             "inject": sub("inject", _INSTALL),
             "upgrade": sub("upgrade", _INSTALL),
@@ -578,17 +561,10 @@ SPECS = [
             "venv": _uv("venv", "write build"),
             "init": _uv("init", "write"),
             "build": _uv("build", "build write"),
-            "publish": sub(
-                "publish",
-                "network network_write vcs_write",
-                "--dry-run -n",
-                handler=system.dry_run,
-            ),
-            "run": sub(
+            "publish": _PUBLISH,
+            "run": runs_command(
                 "run",
                 "",
-                operands="command",
-                permute=False,
                 options=[
                     Opt("-m/--module", value="required", role="module"),
                     *opts("--with-requirements --env-file", value="required", role="read"),
@@ -603,11 +579,9 @@ SPECS = [
                 "tool",
                 "",
                 subcommands={
-                    "run": sub(
+                    "run": runs_command(
                         "run",
                         "package_install network",
-                        operands="command",
-                        permute=False,
                         flags=_UV_FLAGS + " --from= --with= --with-editable= "
                         "--with-requirements= -p/--python= --isolated",
                     ),
@@ -646,11 +620,9 @@ SPECS = [
         ],
         flags=_UV_FLAGS,
     ),
-    Spec(
+    runs_command(
         "uvx",
         "package_install network",
-        operands="command",
-        permute=False,
         flags=_UV_FLAGS + " --from= --with= --with-editable= --with-requirements= "
         "-p/--python= --isolated",
     ),
@@ -668,13 +640,8 @@ SPECS = [
             "lock": sub("lock", "package_install network write"),
             "remove": sub("remove", "package_install write"),
             "build": sub("build", "build write"),
-            "publish": sub(
-                "publish",
-                "network network_write vcs_write",
-                "--dry-run -n",
-                handler=system.dry_run,
-            ),
-            "run": sub("run", "", operands="command", permute=False),
+            "publish": _PUBLISH,
+            "run": runs_command("run", ""),
             **shared(
                 ("show", "check", "version", "about", "env", "config", "search", "list"),
                 "read_only",
@@ -693,7 +660,7 @@ SPECS = [
             "sync": sub("sync", _INSTALL),
             "lock": sub("lock", "package_install network write"),
             "uninstall": sub("uninstall", "package_install write"),
-            "run": sub("run", "", operands="command", permute=False),
+            "run": runs_command("run", ""),
             "graph": sub("graph", "read_only"),
             "check": sub("check", "read_only network"),
             "shell": sub("shell", "code_exec"),
@@ -704,20 +671,14 @@ SPECS = [
         "conda|mamba|micromamba",
         "",
         subcommands={
-            "install": sub("install", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
-            "create": sub("create", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
-            "update": sub("update", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            **shared(
+                ("install", "create", "update"), _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS
+            ),
             "remove": sub("remove", "package_install write", _CONDA_FLAGS, options=_CONDA_OPTIONS),
             "list": sub("list", "read_only", _CONDA_FLAGS, options=_CONDA_OPTIONS),
             "info": sub("info", "read_only", _CONDA_FLAGS + " -e/--envs -s/--system"),
             "search": sub("search", "read_only network", _CONDA_FLAGS, options=_CONDA_OPTIONS),
-            "run": sub(
-                "run",
-                "",
-                operands="command",
-                permute=False,
-                options=[*opts("-n/--name -p/--prefix", value="required")],
-            ),
+            "run": runs_command("run", "", options=_CONDA_OPTIONS),
             "activate": sub("activate", "read_only"),
             "deactivate": sub("deactivate", "read_only"),
             "env": sub("env", "read_only"),
@@ -780,8 +741,7 @@ SPECS = [
                 _CARGO_FLAGS + " --no-run --no-fail-fast --doc",
                 options=_CARGO_OPTIONS,
             ),
-            "run": sub("run", "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
-            "r": sub("r", "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
+            **shared(("run", "r"), "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
             "fmt": sub(
                 "fmt",
                 "build write",
@@ -808,12 +768,7 @@ SPECS = [
             "fetch": sub("fetch", "package_install network"),
             "generate-lockfile": sub("generate-lockfile", "package_install network write"),
             "vendor": sub("vendor", _INSTALL),
-            "publish": sub(
-                "publish",
-                "network network_write vcs_write",
-                "--dry-run -n",
-                handler=system.dry_run,
-            ),
+            "publish": _PUBLISH,
             "yank": sub("yank", "network vcs_write"),
             "login": sub("login", "network system"),
             "logout": sub("logout", "network system"),
@@ -969,7 +924,7 @@ SPECS = [
             "install": sub("install", _INSTALL),
             "update": sub("update", _INSTALL),
             "add": sub("add", _INSTALL),
-            "exec": sub("exec", "", operands="command", permute=False),
+            "exec": runs_command("exec", ""),
             "list": sub("list", "read_only"),
             "check": sub("check", "read_only"),
             "outdated": sub("outdated", "read_only network"),

@@ -4,18 +4,15 @@
 ``shell_words`` joins the operands into a shell string (``eval``, ``watch``); ``shell`` parses
 each operand as one (``hyperfine 'cmd'``). Most wrappers stop parsing their own options at the
 first operand (``permute=False``, getopt's ``+``), so ``timeout 5 rm -rf x`` gives rm its own
-``-rf``. A wrapper's unknown option is taken as a flag: if it did take a value, that value is
-read as the program -- unknown, so never allowed.
+``-rf`` (``spec.runs_command`` describes such a wrapper). A wrapper's unknown option is taken
+as a flag: if it did take a value, that value is read as the program -- unknown, so never
+allowed.
 """
 
 from __future__ import annotations
 
 from clearance.shellparse.handlers import wrappers
-from clearance.shellparse.spec import Opt, Spec, opts
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from clearance.shellparse.facts import Handler
+from clearance.shellparse.spec import Opt, Spec, opts, runs_command
 
 _NS_FLAGS = (
     "-m/--mount=? -u/--uts=? -i/--ipc=? -n/--net=? -p/--pid=? -U/--user=? -C/--cgroup=? "
@@ -27,41 +24,11 @@ _NS_FLAGS = (
 )
 
 
-def _wrapper(
-    names: str,
-    classes: str,
-    *,
-    options: list[Opt] | None = None,
-    flags: str = "",
-    handler: Handler | None = None,
-    abbrev: bool = False,
-    number: str | None = None,
-    families: str = "",
-    single_dash_long: bool = False,
-) -> Spec:
-    """A program that runs a command: its own options, then the command -- the first
-    operand and everything after it, whose options are the command's (options are read
-    only before it: getopt's ``+``)."""
-    return Spec(
-        names,
-        classes,
-        operands="command",
-        permute=False,
-        options=options or (),
-        flags=flags,
-        handler=handler,
-        abbrev=abbrev,
-        number=number,
-        families=families,
-        single_dash_long=single_dash_long,
-    )
-
-
 def _namespaces(name: str, root: str, value: str) -> Spec:
     """nsenter, unshare: the command runs in other namespaces (without one, a shell), under a
     root directory (``root``, its spelling) and in a working directory of their choosing; a
     directory's ``value`` is ``"required"`` or ``"optional"``."""
-    return _wrapper(
+    return runs_command(
         name,
         "privilege system",
         handler=wrappers.chroot,
@@ -71,7 +38,7 @@ def _namespaces(name: str, root: str, value: str) -> Spec:
 
 
 SPECS = [
-    _wrapper(
+    runs_command(
         "sudo",
         "privilege",
         handler=wrappers.sudo,
@@ -89,7 +56,7 @@ SPECS = [
         "-N/--no-update -B/--bell --help",
     ),
     Spec("sudoedit", "privilege write", operands="write", flags="-u/--user= -g/--group= -n"),
-    _wrapper(
+    runs_command(
         "doas",
         "privilege",
         handler=wrappers.sudo,
@@ -109,7 +76,7 @@ SPECS = [
         flags="-g/--group= -G/--supp-group= -w/--whitelist-environment= - -l/--login "
         "-m/-p/--preserve-environment -f/--fast -P/--pty -h/--help -V/--version",
     ),
-    _wrapper(
+    runs_command(
         "runuser",
         "privilege",
         handler=wrappers.su,
@@ -120,7 +87,7 @@ SPECS = [
         flags="-u/--user= -g/--group= -G/--supp-group= -w/--whitelist-environment= - "
         "-l/--login -m/-p/--preserve-environment -f/--fast -P/--pty",
     ),
-    _wrapper(
+    runs_command(
         "setpriv",
         "privilege",
         abbrev=True,
@@ -129,23 +96,23 @@ SPECS = [
         "--securebits= --pdeathsig= --selinux-label= --apparmor-profile= --landlock-access= "
         "--landlock-rule= --reset-env --nnp/--no-new-privs -d/--dump",
     ),
-    _wrapper(
+    runs_command(
         "chpst",
         "privilege",
         flags="-u= -U= -b= -e= -/= -n= -l= -L= -m= -d= -o= -p= -f= -c= -v -P -0 -1 -2",
     ),
-    _wrapper(
+    runs_command(
         "pkexec",
         "privilege",
         flags="--user= --keep-cwd --disable-internal-agent --version --help",
     ),
-    _wrapper(
+    runs_command(
         "runcon",
         "privilege",
         flags="-c/--compute -u/--user= -r/--role= -t/--type= -l/--range=",
     ),
-    _wrapper("sandbox-exec", "", flags="-f= -n= -p= -D="),
-    _wrapper("sshpass", "", flags="-p= -f= -d= -e -v -P="),
+    runs_command("sandbox-exec", "", flags="-f= -n= -p= -D="),
+    runs_command("sshpass", "", flags="-p= -f= -d= -e -v -P="),
     Spec("su-exec|gosu", "privilege", operands=("none", "command"), permute=False),
     Spec("sg", "privilege", operands=("none", "shell_words"), permute=False, handler=wrappers.sg),
     Spec("newgrp", "privilege code_exec", operands="none"),
@@ -164,7 +131,7 @@ SPECS = [
         "--block-signal=? --default-signal=? --ignore-signal=? --list-signal-handling "
         "--help --version",
     ),
-    _wrapper(
+    runs_command(
         "nice",
         "",
         flags="-n/--adjustment= --help --version",
@@ -175,7 +142,7 @@ SPECS = [
     # here that is really a flag would swallow the program's name, so only those documented
     # as taking a value are marked with ``=``.
     *(
-        _wrapper(names, "", handler=wrappers.wrapper, flags=flags)
+        runs_command(names, "", handler=wrappers.wrapper, flags=flags)
         for names, flags in (
             (
                 "nohup|eatmydata|builtin|with-contenv|catchsegv|nocache|ccache|sccache|"
@@ -223,7 +190,7 @@ SPECS = [
             ),
         )
     ),
-    _wrapper(
+    runs_command(
         "bwrap",
         "",
         options=[
@@ -244,49 +211,49 @@ SPECS = [
         "--unshare-cgroup --unshare-cgroup-try --die-with-parent --as-pid-1 --new-session "
         "--clearenv --disable-userns --assert-userns-disabled --level-prefix",
     ),
-    _wrapper(
+    runs_command(
         "caffeinate",
         "",
         flags="-d -i -m -s -u -t= -w=",
     ),
-    _wrapper(
+    runs_command(
         "setsid",
         "",
         handler=wrappers.wrapper,
         flags="-c/--ctty -f/--fork -w/--wait --help --version",
     ),
-    _wrapper(
+    runs_command(
         "fakeroot",
         "",
         options=[Opt("-l/--lib", value="required", role="exec")],
         flags="--faked= -s= -i= -u/--unknown-is-real -b= -h/--help -v/--version",
     ),
-    _wrapper(
+    runs_command(
         "time|gtime",
         "",
         options=[Opt("-o/--output", value="required", role="write")],
         flags="-f/--format= -p/--portability -a/--append -v/--verbose -q/--quiet",
     ),
-    _wrapper(
+    runs_command(
         "command",
         "",
         handler=wrappers.command_builtin,
         options=[Opt("-v"), Opt("-V")],
         flags="-p",
     ),
-    _wrapper(
+    runs_command(
         "exec",
         "",
         handler=wrappers.wrapper,
         flags="-a= -c -l",
     ),
-    _wrapper(
+    runs_command(
         "stdbuf",
         "",
         flags="-i/--input= -o/--output= -e/--error= --help --version",
         abbrev=True,
     ),
-    _wrapper(
+    runs_command(
         "ionice",
         "",
         flags="-c/--class= -n/--classdata= -p/--pid= -P/--pgid= -u/--uid= -t/--ignore",
@@ -314,7 +281,7 @@ SPECS = [
         permute=False,
         flags="-m -f --exclude-monotonic --date-prog=",
     ),
-    _wrapper(
+    runs_command(
         "numactl",
         "",
         flags="-C/--physcpubind= -N/--cpunodebind= -m/--membind= -i/--interleave= "
@@ -330,7 +297,7 @@ SPECS = [
         flags="-w/--wait/--timeout= -E/--conflict-exit-code= -s/--shared -x/-e/--exclusive "
         "-n/--nb/--nonblock -u/--unlock -o/--close -F/--no-fork --verbose",
     ),
-    _wrapper(
+    runs_command(
         "strace",
         "",
         handler=wrappers.wrapper,
@@ -343,7 +310,7 @@ SPECS = [
         "-f/--follow-forks -ff -c/--summary-only -C/--summary -t -tt -ttt -T -y -yy -k -v -q "
         "-qq -r -x -xx -z -Z -d -D -h -V -i -n -w -F",
     ),
-    _wrapper(
+    runs_command(
         "valgrind",
         "",
         handler=wrappers.wrapper,
@@ -367,7 +334,7 @@ SPECS = [
         flags="-p/--packages --pure -A/--attr= -I= --arg= --argstr= --keep= -E/--expr= "
         "--impure --show-trace -j/--max-jobs= --option= --quiet -v/--verbose --help --version",
     ),
-    _wrapper(
+    runs_command(
         "ltrace",
         "",
         handler=wrappers.wrapper,
@@ -376,7 +343,7 @@ SPECS = [
         "-A= -D/--debug= -b/--no-signals -c -C/--demangle -f -h/--help -i -L -r -S -t -tt "
         "-ttt -T -V/--version",
     ),
-    _wrapper(
+    runs_command(
         "xvfb-run",
         "",
         flags="-n/--server-num= -s/--server-args= -f/--auth-file= -e/--error-file= "
@@ -386,7 +353,7 @@ SPECS = [
         "perf",
         "read_only",
         subcommands={
-            name: _wrapper(
+            name: runs_command(
                 name,
                 "",
                 options=[Opt("-o/--output", value="required", role="write")],
@@ -426,7 +393,7 @@ SPECS = [
         "op|doppler|infisical|dotenvx",
         "secret_read",
         subcommands={
-            "run": _wrapper(
+            "run": runs_command(
                 "run",
                 "secret_read",
                 flags="--env-file= --environment= --project= --config= -c= -p= -e= "
@@ -439,7 +406,7 @@ SPECS = [
         },
         default=Spec("op", "secret_read"),
     ),
-    _wrapper(
+    runs_command(
         "dotenv",
         "secret_read",
         flags="-e= -v= -c=?",
@@ -503,7 +470,7 @@ SPECS = [
     ),
     Spec("eval", "", operands="shell_words", permute=False),
     # ``arch`` prints the machine; on macOS ``arch -x86_64 CMD`` runs CMD under another ABI
-    _wrapper(
+    runs_command(
         "arch",
         "read_only",
         single_dash_long=True,
@@ -533,7 +500,7 @@ SPECS = [
         "-t/--timing=?",
     ),
     Spec("tmux", "process_control", handler=wrappers.tmux),
-    _wrapper(
+    runs_command(
         "screen",
         "process_control",
         options=[
@@ -543,7 +510,7 @@ SPECS = [
         flags="-S= -c= -e= -h= -p= -T= -d -m -D -R -r -x -L -U -a -A -q -l -O -i -f "
         "-ls -list -wipe -Logfile=",
     ),
-    _wrapper("busybox|toybox", ""),
+    runs_command("busybox|toybox", ""),
     Spec(
         "chroot",
         "privilege system",
@@ -554,7 +521,7 @@ SPECS = [
     ),
     _namespaces("nsenter", "-r/--root", "optional"),
     _namespaces("unshare", "-R/--root", "required"),
-    _wrapper(
+    runs_command(
         "systemd-run",
         "system process_control",
         options=[
@@ -604,7 +571,7 @@ SPECS = [
         options=[Opt("-f", value="required")],
         flags="-q= -m -M -t= -v -c -l -d -r -b -V -u=",
     ),
-    _wrapper(
+    runs_command(
         "entr",
         "",
         handler=wrappers.entr,
