@@ -282,6 +282,22 @@ def shared(
     return dict.fromkeys(names, spec)
 
 
+def verbs(table: dict[str, str]) -> dict[str, Spec]:
+    """Subcommands that say no more than their classes, by meaning: each key names the
+    subcommands that mean the same (``"remove rm uninstall"``), its value is their classes.
+    One ``Spec`` per key, under each of its names (as ``shared``); a name given twice is an
+    error."""
+    out: dict[str, Spec] = {}
+    for names, classes in table.items():
+        group = names.split()
+        spec = Spec("|".join(group), classes)
+        for name in group:
+            if name in out:
+                raise ValueError(f"subcommand {name!r} is given twice")
+            out[name] = spec
+    return out
+
+
 def sub(name: str, classes: str = "", flags: str = "", **kwargs: object) -> Spec:
     """A subcommand spec (same fields as ``Spec``; ``flags`` may be given third)."""
     return Spec(name, classes, flags=flags, **kwargs)  # type: ignore[arg-type]

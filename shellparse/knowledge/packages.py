@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clearance.shellparse.handlers import build, packages, system
-from clearance.shellparse.spec import Opt, Spec, opts, runs_command, shared, sub
+from clearance.shellparse.spec import Opt, Spec, opts, runs_command, shared, sub, verbs
 
 _INSTALL = "package_install network"
 _SCRIPT = "code_exec"
@@ -179,55 +179,39 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
         abbrev=True,
     ),
     **shared(("test", "t", "tst"), "test", flags=_NODE_FLAGS, options=_NODE_OPTIONS, abbrev=True),
-    **shared(("start", "stop", "restart"), _SCRIPT),
+    **verbs(
+        {
+            "start stop restart workspaces recursive": _SCRIPT,
+            "create": "package_install network write",
+            "init shrinkwrap pkg cache": "write",
+            "unpublish": "network vcs_destructive",
+            "deprecate undeprecate owner access team org hook": "network vcs_write",
+            "star unstar": "network",
+            "pack": "build write",
+            "edit": "write code_exec",
+            "set": "system",
+            "get": "read_only",
+            "login adduser logout": "network system",
+            "token profile": "secret_read network",
+        }
+    ),
     "run": _NPM_RUN,
     "run-script": _NPM_RUN,
     "rum": _NPM_RUN,
     "urn": _NPM_RUN,
     "dlx": _FETCHER,
-    "create": sub("create", "package_install network write"),
-    "init": sub("init", "write"),
     "publish": _PUBLISH,
-    "unpublish": sub("unpublish", "network vcs_destructive"),
-    "deprecate": sub("deprecate", "network vcs_write"),
-    "undeprecate": sub("undeprecate", "network vcs_write"),
-    "owner": sub("owner", "network vcs_write"),
-    "access": sub("access", "network vcs_write"),
-    "team": sub("team", "network vcs_write"),
-    "org": sub("org", "network vcs_write"),
-    "hook": sub("hook", "network vcs_write"),
-    "star": sub("star", "network"),
-    "unstar": sub("unstar", "network"),
-    "pack": sub("pack", "build write"),
-    "shrinkwrap": sub("shrinkwrap", "write"),
-    "pkg": sub("pkg", "write"),
-    "edit": sub("edit", "write code_exec"),
     # runs a shell in a package's directory
     "explore": sub("explore", "code_exec", operands=("none", "shell_words")),
     "config": sub(
         "config",
         "read_only",
         subcommands={
-            "set": sub("set", "system"),
-            "delete": sub("delete", "system"),
-            "edit": sub("edit", "system"),
-            "fix": sub("fix", "system"),
-            "get": sub("get", "read_only"),
-            "list": sub("list", "read_only"),
+            **verbs({"set delete edit fix": "system", "get list": "read_only"}),
         },
         default=sub("config", "read_only"),
     ),
-    "set": sub("set", "system"),
-    "get": sub("get", "read_only"),
-    "cache": sub("cache", "write"),
-    "login": sub("login", "network system"),
-    "adduser": sub("adduser", "network system"),
-    "logout": sub("logout", "network system"),
-    "token": sub("token", "secret_read network"),
-    "profile": sub("profile", "secret_read network"),
     "workspace": sub("workspace", _SCRIPT, operands=("none", "command"), permute=False),
-    "workspaces": sub("workspaces", _SCRIPT),
-    "recursive": sub("recursive", _SCRIPT),
 }
 
 
@@ -412,23 +396,27 @@ SPECS = [
             "run": sub(
                 "run", _SCRIPT, operands=("none", "none"), handler=packages.npm_run, permute=False
             ),
-            "test": sub("test", "test"),
+            **verbs(
+                {
+                    "test": "test",
+                    "remove rm": "package_install write",
+                    "init": "write",
+                    "create": "package_install network write",
+                    "pm": "read_only",
+                    "outdated": "read_only network",
+                    "upgrade": "package_install network system",
+                    "link": _INSTALL,
+                }
+            ),
             **shared(
                 ("install", "i", "add", "update"), _INSTALL, _NODE_FLAGS, options=_NODE_OPTIONS
             ),
-            **shared(("remove", "rm"), "package_install write"),
             "x": runs_command("x", "package_install network"),
             "build": sub(
                 "build",
                 "build write",
                 options=[*opts("--outdir --outfile", value="required", role="write")],
             ),
-            "init": sub("init", "write"),
-            "create": sub("create", "package_install network write"),
-            "pm": sub("pm", "read_only"),
-            "outdated": sub("outdated", "read_only network"),
-            "upgrade": sub("upgrade", "package_install network system"),
-            "link": sub("link", _INSTALL),
             "publish": _PUBLISH,
         },
         # ``bun file.ts`` runs a file; ``bun build`` a script of that name.
@@ -510,10 +498,7 @@ SPECS = [
                 "--all --pre",
                 abbrev=True,
             ),
-            "search": sub("search", "read_only network"),
-            "index": sub("index", "read_only network"),
-            "cache": sub("cache", "write"),
-            "config": sub("config", "system"),
+            **verbs({"search index": "read_only network", "cache": "write", "config": "system"}),
         },
         default=sub("pip", "unknown"),
         flags=_PIP_GENERAL,
@@ -524,12 +509,13 @@ SPECS = [
         "",
         subcommands={
             "run": runs_command("run", "package_install network"),
-            "install": sub("install", _INSTALL),
-            "inject": sub("inject", _INSTALL),
-            "upgrade": sub("upgrade", _INSTALL),
-            "upgrade-all": sub("upgrade-all", _INSTALL),
-            "uninstall": sub("uninstall", "package_install write"),
-            "list": sub("list", "read_only"),
+            **verbs(
+                {
+                    "install inject upgrade upgrade-all": _INSTALL,
+                    "uninstall": "package_install write",
+                    "list": "read_only",
+                }
+            ),
         },
         default=sub("pipx", "unknown"),
     ),
@@ -634,21 +620,19 @@ SPECS = [
             Opt("-P/--project", value="required", role="cwd"),
         ],
         subcommands={
-            "install": sub("install", _INSTALL),
-            "add": sub("add", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "lock": sub("lock", "package_install network write"),
-            "remove": sub("remove", "package_install write"),
-            "build": sub("build", "build write"),
+            **verbs(
+                {
+                    "install add update": _INSTALL,
+                    "lock": "package_install network write",
+                    "remove": "package_install write",
+                    "build": "build write",
+                    "show check version about env config search list": "read_only",
+                    "shell": "code_exec",
+                    "new init": "write",
+                }
+            ),
             "publish": _PUBLISH,
             "run": runs_command("run", ""),
-            **shared(
-                ("show", "check", "version", "about", "env", "config", "search", "list"),
-                "read_only",
-            ),
-            "shell": sub("shell", "code_exec"),
-            "new": sub("new", "write"),
-            "init": sub("init", "write"),
         },
         default=sub("poetry", "unknown"),
     ),
@@ -656,14 +640,17 @@ SPECS = [
         "pipenv",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "sync": sub("sync", _INSTALL),
-            "lock": sub("lock", "package_install network write"),
-            "uninstall": sub("uninstall", "package_install write"),
+            **verbs(
+                {
+                    "install sync": _INSTALL,
+                    "lock": "package_install network write",
+                    "uninstall": "package_install write",
+                    "graph": "read_only",
+                    "check": "read_only network",
+                    "shell": "code_exec",
+                }
+            ),
             "run": runs_command("run", ""),
-            "graph": sub("graph", "read_only"),
-            "check": sub("check", "read_only network"),
-            "shell": sub("shell", "code_exec"),
         },
         default=sub("pipenv", "unknown"),
     ),
@@ -679,9 +666,7 @@ SPECS = [
             "info": sub("info", "read_only", _CONDA_FLAGS + " -e/--envs -s/--system"),
             "search": sub("search", "read_only network", _CONDA_FLAGS, options=_CONDA_OPTIONS),
             "run": runs_command("run", "", options=_CONDA_OPTIONS),
-            "activate": sub("activate", "read_only"),
-            "deactivate": sub("deactivate", "read_only"),
-            "env": sub("env", "read_only"),
+            **verbs({"activate deactivate env": "read_only"}),
         },
         flags=_CONDA_FLAGS,
         default=sub("conda", "unknown"),
@@ -760,35 +745,31 @@ SPECS = [
                     Opt("--git --index --registry", value="required", role="url"),
                 ],
             ),
-            "uninstall": sub("uninstall", "package_install"),
-            "add": sub("add", _INSTALL),
-            "remove": sub("remove", "package_install write"),
-            "rm": sub("rm", "package_install write"),
-            "update": sub("update", _INSTALL),
-            "fetch": sub("fetch", "package_install network"),
-            "generate-lockfile": sub("generate-lockfile", "package_install network write"),
-            "vendor": sub("vendor", _INSTALL),
+            **verbs(
+                {
+                    "uninstall": "package_install",
+                    "add update vendor": _INSTALL,
+                    "remove rm": "package_install write",
+                    "fetch": "package_install network",
+                    "generate-lockfile": "package_install network write",
+                    "yank": "network vcs_write",
+                    "login logout": "network system",
+                    "owner": "network",
+                    "package": "build write",
+                    "search": "read_only network",
+                    "version help locate-project pkgid verify-project": "read_only",
+                    "watch": "build code_exec",
+                    "init": "write",
+                }
+            ),
             "publish": _PUBLISH,
-            "yank": sub("yank", "network vcs_write"),
-            "login": sub("login", "network system"),
-            "logout": sub("logout", "network system"),
-            "owner": sub("owner", "network"),
             "new": sub("new", "write", operands="write"),
-            "init": sub("init", "write"),
             "clean": sub(
                 "clean",
                 "delete build",
                 _CARGO_FLAGS + " --doc -n/--dry-run",
                 options=_CARGO_OPTIONS,
             ),
-            "package": sub("package", "build write"),
-            "search": sub("search", "read_only network"),
-            "version": sub("version", "read_only"),
-            "help": sub("help", "read_only"),
-            "locate-project": sub("locate-project", "read_only"),
-            "pkgid": sub("pkgid", "read_only"),
-            "verify-project": sub("verify-project", "read_only"),
-            "watch": sub("watch", "build code_exec"),
         },
         default=sub("cargo", "unknown"),
         options=[
@@ -805,9 +786,7 @@ SPECS = [
         "package_install network",
         flags=_RUSTUP_FLAGS,
         subcommands={
-            "show": sub("show", "read_only"),
-            "which": sub("which", "read_only"),
-            "--version": sub("--version", "read_only"),
+            **verbs({"show which --version": "read_only"}),
             "run": sub("run", "", operands=("none", "command"), permute=False),
             # listing what is installed reads; adding and removing install
             **{
@@ -880,26 +859,24 @@ SPECS = [
                 "mod",
                 "",
                 subcommands={
-                    "tidy": sub("tidy", _INSTALL),
-                    "download": sub("download", _INSTALL),
-                    "vendor": sub("vendor", _INSTALL),
-                    "init": sub("init", "write"),
-                    "edit": sub("edit", "write"),
-                    "graph": sub("graph", "read_only"),
-                    "verify": sub("verify", "read_only network"),
-                    "why": sub("why", "read_only"),
+                    **verbs(
+                        {
+                            "tidy download vendor": _INSTALL,
+                            "init edit": "write",
+                            "graph why": "read_only",
+                            "verify": "read_only network",
+                        }
+                    ),
                 },
                 default=sub("mod", "unknown"),
             ),
-            "work": sub("work", "write"),
+            **verbs({"work": "write", "telemetry": "system", "bug": "read_only"}),
             "clean": sub(
                 "clean",
                 "delete build",
                 single_dash_long=True,
                 flags="-i -n -r -x -cache -testcache -modcache -fuzzcache",
             ),
-            "telemetry": sub("telemetry", "system"),
-            "bug": sub("bug", "read_only"),
         },
         default=sub("go", "unknown"),
     ),
@@ -907,13 +884,16 @@ SPECS = [
         "gem",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "uninstall": sub("uninstall", "package_install write"),
-            "list": sub("list", "read_only"),
-            "search": sub("search", "read_only network"),
-            "build": sub("build", "build write"),
-            "push": sub("push", "network vcs_write"),
+            **verbs(
+                {
+                    "install update": _INSTALL,
+                    "uninstall": "package_install write",
+                    "list": "read_only",
+                    "search": "read_only network",
+                    "build": "build write",
+                    "push": "network vcs_write",
+                }
+            ),
         },
         default=sub("gem", "unknown"),
     ),
@@ -921,13 +901,14 @@ SPECS = [
         "bundle|bundler",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "add": sub("add", _INSTALL),
+            **verbs(
+                {
+                    "install update add": _INSTALL,
+                    "list check": "read_only",
+                    "outdated": "read_only network",
+                }
+            ),
             "exec": runs_command("exec", ""),
-            "list": sub("list", "read_only"),
-            "check": sub("check", "read_only"),
-            "outdated": sub("outdated", "read_only network"),
         },
         default=sub("bundle", _INSTALL),
     ),
@@ -935,16 +916,16 @@ SPECS = [
         "composer",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "require": sub("require", _INSTALL),
-            "remove": sub("remove", "package_install"),
-            "dump-autoload": sub("dump-autoload", "build write"),
-            "show": sub("show", "read_only"),
-            "validate": sub("validate", "read_only"),
-            "run-script": sub("run-script", _SCRIPT),
-            "run": sub("run", _SCRIPT),
-            "test": sub("test", "test"),
+            **verbs(
+                {
+                    "install update require": _INSTALL,
+                    "remove": "package_install",
+                    "dump-autoload": "build write",
+                    "show validate": "read_only",
+                    "run-script run": _SCRIPT,
+                    "test": "test",
+                }
+            ),
         },
         default=sub("composer", _SCRIPT),
     ),
@@ -952,20 +933,19 @@ SPECS = [
         "dotnet",
         "",
         subcommands={
-            "build": sub("build", "build"),
-            "test": sub("test", "test"),
-            "run": sub("run", "build code_exec"),
-            "restore": sub("restore", _INSTALL),
-            "add": sub("add", _INSTALL),
-            "format": sub("format", "write build"),
-            "publish": sub("publish", "build write"),
-            "pack": sub("pack", "build write"),
-            "clean": sub("clean", "delete build"),
-            "new": sub("new", "write"),
-            "tool": sub("tool", _INSTALL),
-            "--version": sub("--version", "read_only"),
-            "--info": sub("--info", "read_only"),
-            "list": sub("list", "read_only"),
+            **verbs(
+                {
+                    "build": "build",
+                    "test": "test",
+                    "run": "build code_exec",
+                    "restore add tool": _INSTALL,
+                    "format": "write build",
+                    "publish pack": "build write",
+                    "clean": "delete build",
+                    "new": "write",
+                    "--version --info list": "read_only",
+                }
+            ),
         },
         default=sub("dotnet", "code_exec"),
     ),
@@ -974,23 +954,11 @@ SPECS = [
         "aptitude|zypper|emerge|pkg|port|snap|flatpak|nix-env",
         "package_install network system",
         subcommands={
-            **shared(
-                (
-                    "list",
-                    "search",
-                    "show",
-                    "info",
-                    "policy",
-                    "madison",
-                    "depends",
-                    "rdepends",
-                    "-Q",
-                    "-Ss",
-                    "-Qi",
-                    "query",
-                    "list-installed",
-                ),
-                "read_only",
+            **verbs(
+                {
+                    "list search show info policy madison depends rdepends -Q -Ss -Qi query "
+                    "list-installed": "read_only",
+                }
             ),
         },
         default=sub("apt", "package_install network system"),
@@ -1016,44 +984,16 @@ SPECS = [
         "brew",
         "",
         subcommands={
-            **shared(
-                (
-                    "install",
-                    "reinstall",
-                    "upgrade",
-                    "update",
-                    "tap",
-                    "bundle",
-                    "link",
-                    "pin",
-                ),
-                "package_install network write",
+            **verbs(
+                {
+                    "install reinstall upgrade update tap bundle "
+                    "link pin": "package_install network write",
+                    "uninstall remove rm untap unlink cleanup autoremove": "package_install write",
+                    "list ls info search outdated deps uses doctor config --prefix "
+                    "--version leaves desc home log": "read_only",
+                    "services": "system process_control",
+                }
             ),
-            **shared(
-                ("uninstall", "remove", "rm", "untap", "unlink", "cleanup", "autoremove"),
-                "package_install write",
-            ),
-            **shared(
-                (
-                    "list",
-                    "ls",
-                    "info",
-                    "search",
-                    "outdated",
-                    "deps",
-                    "uses",
-                    "doctor",
-                    "config",
-                    "--prefix",
-                    "--version",
-                    "leaves",
-                    "desc",
-                    "home",
-                    "log",
-                ),
-                "read_only",
-            ),
-            "services": sub("services", "system process_control"),
         },
         default=sub("brew", "unknown"),
     ),
