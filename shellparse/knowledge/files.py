@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from clearance.shellparse.facts import Handler
 
 _RECURSIVE_COPY = Opt("-r/-R/--recursive", operands="copy_tree")
+#: ``cp``, ``install``, ``mv``, ``ln -t DIR``: every operand is a source, DIR the destination.
+_TARGET_DIRECTORY = Opt("-t/--target-directory", value="required", role="target_dir")
 
 
 def _changes_attributes(names: str, handler: Handler, flags: str = "") -> Spec:
@@ -346,7 +348,7 @@ SPECS = [
         "write",
         operands="copy",
         options=[
-            Opt("-t/--target-directory", value="required", role="target_dir"),
+            _TARGET_DIRECTORY,
             Opt("-a/--archive", operands="copy_tree"),
             _RECURSIVE_COPY,
         ],
@@ -363,7 +365,7 @@ SPECS = [
         "write",
         operands="copy",
         options=[
-            Opt("-t/--target-directory", value="required", role="target_dir"),
+            _TARGET_DIRECTORY,
             Opt("-d/--directory", operands="write"),
         ],
         flags="--backup=? -b -c -C/--compare -D -g/--group= -m/--mode= -o/--owner= "
@@ -377,7 +379,7 @@ SPECS = [
         "mv",
         "write",
         operands="move",
-        options=[Opt("-t/--target-directory", value="required", role="target_dir")],
+        options=[_TARGET_DIRECTORY],
         flags="--backup=? -b --debug --exchange -f/--force -i/--interactive "
         "-n/--no-clobber --no-copy --strip-trailing-slashes -S/--suffix= "
         "-T/--no-target-directory -u --update=? -v/--verbose -Z/--context --help --version",
@@ -390,7 +392,7 @@ SPECS = [
         # secret is a secret read
         operands=("read", "write"),
         handler=files.ln,
-        options=[Opt("-t/--target-directory", value="required", role="target_dir")],
+        options=[_TARGET_DIRECTORY],
         flags="--backup=? -b -d/-F/--directory -f/--force -i/--interactive -L/--logical "
         "-n/--no-dereference -P/--physical -r/--relative -s/--symbolic -S/--suffix= "
         "-T/--no-target-directory -v/--verbose --help --version",

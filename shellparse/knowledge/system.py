@@ -124,6 +124,22 @@ _DOCKER_RUN_FLAGS = (
 
 #: systemctl's options: which manager, which units, how they print (``-H``/``-M`` reach
 #: another machine or container: not listed, closed world).
+
+
+def _container(name: str, classes: str) -> Spec:
+    """``docker run`` / ``docker create``: the image, then the command the container runs
+    (options only before the image); mounts and namespaces that reach the host
+    (``system.docker_run``)."""
+    return sub(
+        name,
+        classes,
+        handler=system.docker_run,
+        options=_DOCKER_RUN_OPTIONS,
+        flags=_DOCKER_RUN_FLAGS,
+        permute=False,
+    )
+
+
 _SYSTEMCTL_FLAGS = (
     "--user --system --global --now --state= -t/--type= -a/--all --no-pager --plain "
     "-l/--full -q/--quiet --failed --no-legend -n/--lines= -o/--output= --runtime "
@@ -287,22 +303,8 @@ SPECS = [
         subcommands={
             **shared(_READ_VERBS, "read_only", _DOCKER_READ_FLAGS),
             **shared(("logs", "log"), "read_only", _DOCKER_LOG_FLAGS),
-            "run": sub(
-                "run",
-                "code_exec process_control",
-                handler=system.docker_run,
-                options=_DOCKER_RUN_OPTIONS,
-                flags=_DOCKER_RUN_FLAGS,
-                permute=False,
-            ),
-            "create": sub(
-                "create",
-                "process_control",
-                handler=system.docker_run,
-                options=_DOCKER_RUN_OPTIONS,
-                flags=_DOCKER_RUN_FLAGS,
-                permute=False,
-            ),
+            "run": _container("run", "code_exec process_control"),
+            "create": _container("create", "process_control"),
             "exec": sub(
                 "exec",
                 "code_exec",

@@ -23,6 +23,16 @@ _NS_FLAGS = (
     "-t/--target= --env -h/--help -V/--version"
 )
 
+#: su and runuser (util-linux): the command as a shell string (``-c``), the shell that runs it.
+_SU_OPTIONS = [
+    Opt("-c/--command/--session-command", value="required", role="shell"),
+    Opt("-s/--shell", value="required", role="exec"),
+]
+_SU_FLAGS = (
+    "-g/--group= -G/--supp-group= -w/--whitelist-environment= - -l/--login "
+    "-m/-p/--preserve-environment -f/--fast -P/--pty"
+)
+
 
 def _namespaces(name: str, root: str, value: str) -> Spec:
     """nsenter, unshare: the command runs in other namespaces (without one, a shell), under a
@@ -69,23 +79,15 @@ SPECS = [
         operands="none",
         handler=wrappers.su,
         abbrev=True,
-        options=[
-            Opt("-c/--command/--session-command", value="required", role="shell"),
-            Opt("-s/--shell", value="required", role="exec"),
-        ],
-        flags="-g/--group= -G/--supp-group= -w/--whitelist-environment= - -l/--login "
-        "-m/-p/--preserve-environment -f/--fast -P/--pty -h/--help -V/--version",
+        options=_SU_OPTIONS,
+        flags=_SU_FLAGS + " -h/--help -V/--version",
     ),
     runs_command(
         "runuser",
         "privilege",
         handler=wrappers.su,
-        options=[
-            Opt("-c/--command/--session-command", value="required", role="shell"),
-            Opt("-s/--shell", value="required", role="exec"),
-        ],
-        flags="-u/--user= -g/--group= -G/--supp-group= -w/--whitelist-environment= - "
-        "-l/--login -m/-p/--preserve-environment -f/--fast -P/--pty",
+        options=_SU_OPTIONS,
+        flags=_SU_FLAGS + " -u/--user=",
     ),
     runs_command(
         "setpriv",
