@@ -56,6 +56,9 @@ if TYPE_CHECKING:
 
     from clearance.shellparse.facts import Handler
 
+#: The two options every GNU program takes (``flags="-v" + GNU_HELP``): they print and exit.
+GNU_HELP = " --help --version"
+
 #: Options no family may match: a pattern matching one of them stands for "anything goes".
 _ARBITRARY = ("-", "--", "-x", "-X", "--x", "--X", "--anything", "-anything", "--=x")
 
