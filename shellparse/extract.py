@@ -34,7 +34,7 @@ from clearance.shellparse.expand import (
     word_text,
 )
 from clearance.shellparse.facts import Nested, PathFact, RedirectFact, SimpleCommandFacts
-from clearance.shellparse.handlers.common import Lazy
+from clearance.shellparse.handlers.common import PLACEHOLDER, Lazy
 from clearance.shellparse.knowledge import (
     BUILD_DEFINITIONS,
     COMMAND_STRING_VARIABLES,
@@ -272,8 +272,8 @@ class Extractor:
         """``find … | xargs cat``: what xargs hands its command is what find selected."""
         assert self.resolver is not None
         for fact in produced:
-            if any(p.path == "{input}" for p in fact.paths):
-                add_selection(fact, "{input}", patterns, self.classifier, self.resolver)
+            if any(p.path == PLACEHOLDER for p in fact.paths):
+                add_selection(fact, PLACEHOLDER, patterns, self.classifier, self.resolver)
 
     def command(self, command: Command, env: Env, scope: Scope) -> None:
         if isinstance(command, SimpleCommand):

@@ -3,10 +3,9 @@
 - ``Lazy``: a regular expression compiled on first use (the handlers' patterns, and the
   classifier's, cost nothing at start-up);
 - ``PLACEHOLDER``: the word that stands for input only known when the command runs
-  (``xargs`` without known standard input);
+  (``xargs`` without known standard input; the classifier's filters look for it too);
 - ``MAX_EXPANDED``: how many commands one line is expanded into for analysis at most
-  (``parallel … ::: A B C``, ``crontab`` lines, ``xargs -I`` items);
-- ``skip_delimited``: the end of a ``s/…/…/``-style delimited field (sed's ``s`` and ``y``).
+  (``parallel … ::: A B C``, ``crontab`` lines, ``xargs -I`` items).
 
 What a handler does with its ``HandlerCall`` (record paths and hosts, nest commands, read
 options and their values) is a method of ``HandlerCall`` itself (``clearance.shellparse.facts``).
@@ -40,14 +39,3 @@ class Lazy:
         if compiled is None:
             compiled = self._compiled = re.compile(self._pattern, self._flags)
         return compiled
-
-
-def skip_delimited(text: str, i: int, delimiter: str, fields: int) -> int:
-    """The index after ``fields`` fields of ``text`` from ``i``, each ended by ``delimiter``
-    (a backslash escapes the next character): ``skip_delimited("a/b/g", 0, "/", 2)`` is 4."""
-    n = len(text)
-    for _ in range(fields):
-        while i < n and text[i] != delimiter:
-            i += 2 if text[i] == "\\" else 1
-        i += 1
-    return i

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from clearance.shellparse import archives
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.handlers.common import Lazy, skip_delimited
+from clearance.shellparse.handlers.common import Lazy
 from clearance.shellparse.handlers.interpreters import environment_read
 from clearance.shellparse.paths import resolve
 
@@ -302,6 +302,17 @@ def sed(call: HandlerCall) -> None:
                 call.add_path(value, "read", source="script")
 
 
+def _skip_delimited(text: str, i: int, delimiter: str, fields: int) -> int:
+    """The index after ``fields`` fields of ``text`` from ``i``, each ended by ``delimiter``
+    (a backslash escapes the next character): sed's ``s/A/B/`` and ``y/A/B/``."""
+    n = len(text)
+    for _ in range(fields):
+        while i < n and text[i] != delimiter:
+            i += 2 if text[i] == "\\" else 1
+        i += 1
+    return i
+
+
 def sed_effects(script: str) -> list[tuple[str, str]]:
     """(kind, value) for each ``e`` command or ``s///e`` flag (exec), ``w``/``W`` (write) and
     ``r``/``R`` (read) in a sed script."""
@@ -335,7 +346,7 @@ def sed_effects(script: str) -> list[tuple[str, str]]:
         cmd = script[i]
         i += 1
         if cmd in "s" and i < n:
-            i = skip_delimited(script, i + 1, script[i], 2)
+            i = _skip_delimited(script, i + 1, script[i], 2)
             start = i
             while i < n and script[i] not in ";\n}":
                 if script[i] in "wW":
@@ -350,7 +361,7 @@ def sed_effects(script: str) -> list[tuple[str, str]]:
                 effects.append(("write", script[i + 1 : end].strip()))
                 i = end
         elif cmd == "y" and i < n:
-            i = skip_delimited(script, i + 1, script[i], 2)
+            i = _skip_delimited(script, i + 1, script[i], 2)
         elif cmd in "aic":
             end = script.find("\n", i)
             i = n if end < 0 else end + 1
