@@ -63,6 +63,9 @@ _NODE_FLAGS = (
 #: Publishing a package (npm, bun, uv, poetry, cargo): it goes to a registry (a network write,
 #: a release of the project); ``--dry-run`` / ``-n`` only packs and checks it.
 _PUBLISH = sub("publish", "network network_write vcs_write", "--dry-run -n", handler=system.dry_run)
+#: ``poetry run``, ``pipenv run``, ``bundle exec``: a command run in the project's environment
+#: (judged on its own; the environment is the project's, installed by its own verbs).
+_IN_ENVIRONMENT = runs_command("run|exec", "")
 _NPM_RUN = sub("run", _SCRIPT, operands=("none", "none"), handler=packages.npm_run, permute=False)
 
 
@@ -632,7 +635,7 @@ SPECS = [
                 }
             ),
             "publish": _PUBLISH,
-            "run": runs_command("run", ""),
+            "run": _IN_ENVIRONMENT,
         },
         default=sub("poetry", "unknown"),
     ),
@@ -650,7 +653,7 @@ SPECS = [
                     "shell": "code_exec",
                 }
             ),
-            "run": runs_command("run", ""),
+            "run": _IN_ENVIRONMENT,
         },
         default=sub("pipenv", "unknown"),
     ),
@@ -908,7 +911,7 @@ SPECS = [
                     "outdated": "read_only network",
                 }
             ),
-            "exec": runs_command("exec", ""),
+            "exec": _IN_ENVIRONMENT,
         },
         default=sub("bundle", _INSTALL),
     ),
