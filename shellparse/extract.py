@@ -34,7 +34,7 @@ from clearance.shellparse.expand import (
     word_text,
 )
 from clearance.shellparse.facts import Nested, PathFact, RedirectFact, SimpleCommandFacts
-from clearance.shellparse.handlers.common import _Lazy
+from clearance.shellparse.handlers.common import PLACEHOLDER, Lazy
 from clearance.shellparse.knowledge import (
     BUILD_DEFINITIONS,
     COMMAND_STRING_VARIABLES,
@@ -125,9 +125,9 @@ _ARITH_SAFE_NAMES = frozenset(
         *("BASH_LINENO", "BASH_ARGC"),
     )
 )
-_ARITH_NAME = _Lazy(r"(?<![\w$#.])\$?\{?([A-Za-z_]\w*)|\$\{?([0-9#?$!@*-])")
-_ARITH_ASSIGNED = _Lazy(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]=]*\])?\s*=(?!=)")
-_ARITH_NUMBER = _Lazy(r"\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9a-zA-Z@_]+)?)\s*")
+_ARITH_NAME = Lazy(r"(?<![\w$#.])\$?\{?([A-Za-z_]\w*)|\$\{?([0-9#?$!@*-])")
+_ARITH_ASSIGNED = Lazy(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]=]*\])?\s*=(?!=)")
+_ARITH_NUMBER = Lazy(r"\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9a-zA-Z@_]+)?)\s*")
 _COND_ARITH = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 
 #: A ``for`` loop over at most this many values known from the text has its body judged with
@@ -272,8 +272,8 @@ class Extractor:
         """``find … | xargs cat``: what xargs hands its command is what find selected."""
         assert self.resolver is not None
         for fact in produced:
-            if any(p.path == "{input}" for p in fact.paths):
-                add_selection(fact, "{input}", patterns, self.classifier, self.resolver)
+            if any(p.path == PLACEHOLDER for p in fact.paths):
+                add_selection(fact, PLACEHOLDER, patterns, self.classifier, self.resolver)
 
     def command(self, command: Command, env: Env, scope: Scope) -> None:
         if isinstance(command, SimpleCommand):
@@ -1379,8 +1379,8 @@ def _numeric_word(word: Word, env: Env) -> bool:
 
 
 _PRINTERS = frozenset(("echo", "printf", "print", "logger", "wall", "write", "notify-send"))
-_BSD_PS_OPTIONS = _Lazy(r"[A-Za-z]*e[A-Za-z]*")
-_FORMAT_NAME = _Lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_BSD_PS_OPTIONS = Lazy(r"[A-Za-z]*e[A-Za-z]*")
+_FORMAT_NAME = Lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 #: ``envsubst`` options after which it prints no variable's value.
 _ENVSUBST_NO_VALUES = frozenset(("-h", "--help", "-V", "--version", "-v", "--variables"))
 
@@ -1432,7 +1432,7 @@ _LOADERS = frozenset(("build", "test", "package_install"))
 _UNKNOWN_WRITE = "\0unknown files"
 #: Options of ``git apply``/``patch`` that only look at the patch.
 _PATCH_DRY = ("--check", "--stat", "--numstat", "--summary", "--dry-run")
-_PATCH_TARGET = _Lazy(r"^(?:\+\+\+|---) (?!/dev/null)(\S+)|^diff --git \S+ (\S+)", re.M)
+_PATCH_TARGET = Lazy(r"^(?:\+\+\+|---) (?!/dev/null)(\S+)|^diff --git \S+ (\S+)", re.M)
 
 
 _UNPACKERS = frozenset(
@@ -1503,7 +1503,7 @@ _FIND_FILTERS = frozenset(
         *("-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used", "-prune"),
     )
 )
-_EVERYTHING = _Lazy(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
+_EVERYTHING = Lazy(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
 
 
 #: Programs whose writes change metadata or create empty files, not contents.

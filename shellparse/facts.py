@@ -292,7 +292,12 @@ class HandlerCall:
     """What a handler (``Spec.handler``) is called with: the classifier (its workspace, home
     and path helpers), the facts of the command so far, the arguments of the program or
     subcommand the spec describes with their expansion flags, the arguments parsed against
-    the spec, the shell environment, and the list of ``Nested`` requests to extend."""
+    the spec, the shell environment, and the list of ``Nested`` requests to extend.
+
+    What every handler does with them is written here once: record a path or a host of the
+    command (``add_path``, ``add_host``), ask for a command it runs to be judged (``nest_argv``,
+    ``nest_shell``),
+    and ask which options were given (``has``) and with what values (``values``)."""
 
     __slots__ = ("args", "classifier", "env", "fact", "flags", "nested", "parsed")
 
@@ -313,3 +318,59 @@ class HandlerCall:
         self.parsed = parsed
         self.env = env
         self.nested = nested
+
+    @property
+    def cwd(self) -> str | None:
+        """The directory the command works in after its own options moved it (``git -C``,
+        ``tar -C``: the ``cwd`` role), ``None`` where no option moved it."""
+        return self.classifier.current_cwd
+
+    def add_path(
+        self,
+        value: str,
+        access: str,
+        *,
+        source: str = "argument",
+        dynamic: bool = False,
+        cwd: str | None = None,
+        tree: bool = False,
+        meta: bool = False,
+    ) -> None:
+        """Record a path the command touches (``Classifier.add_path`` for this command, in
+        this environment)."""
+        self.classifier.add_path(
+            self.fact, value, access, self.env, source, dynamic, cwd, tree, meta
+        )
+
+    def add_host(self, value: str) -> None:
+        """Record a host the command contacts (a URL, ``host:``, ``user@host:path``)."""
+        self.classifier.add_host(self.fact, value)
+
+    def nest_shell(self, label: str, command: str, markers: tuple[str, ...] = ()) -> None:
+        """Ask for a shell command line this command runs to be judged (``Nested``)."""
+        self.nested.append(Nested(label, shell=command, markers=markers))
+
+    def nest_argv(
+        self,
+        label: str,
+        argv: list[str],
+        flags: list[int],
+        *,
+        context: str | None = None,
+        markers: tuple[str, ...] = (),
+        cwd: str | None = None,
+    ) -> None:
+        """Ask for a command this command runs to be judged: its ``argv`` with their
+        expansion ``flags`` (``Nested``)."""
+        self.nested.append(
+            Nested(label, argv=argv, flags=flags, context=context, markers=markers, cwd=cwd)
+        )
+
+    def has(self, *names: str) -> bool:
+        """Whether one of the options ``names`` (canonical spellings) was given."""
+        options = self.fact.options
+        return any(name in options for name in names)
+
+    def values(self, *names: str) -> list[str]:
+        """The values given to the options ``names`` (``ParsedArgs.values``)."""
+        return self.parsed.values(*names)

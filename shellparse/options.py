@@ -22,6 +22,15 @@ class ParsedArgs:
         #: With ``stop_at_operand``: index of the first operand (what follows is not parsed).
         self.rest_index = -1
 
+    def values(self, *names: str) -> list[str]:
+        """The values given to the options ``names`` (a canonical name or a spelling), in
+        order: ``values("--expression")`` of ``sed -e a --expression=b`` is ``["a", "b"]``."""
+        return [
+            value
+            for opt, spelling, value in self.options
+            if value is not None and (spelling in names or (opt is not None and opt.name in names))
+        ]
+
     def canonical(self) -> list[str]:
         """Option names as policies match them: the canonical spelling of known options."""
         return [opt.name if opt is not None else spelling for opt, spelling, _ in self.options]

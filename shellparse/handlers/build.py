@@ -5,7 +5,7 @@ check-only runs of formatters and linters.
 from __future__ import annotations
 
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_values
+from clearance.shellparse.handlers.common import Lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ _CHECK_OPTIONS = (
 
 def check_only(call: HandlerCall) -> None:
     fact = call.fact
-    if _has(fact, *_CHECK_OPTIONS):
+    if call.has(*_CHECK_OPTIONS):
         fact.classes.discard("write")
         for path in fact.paths:
             if path.access == "write" and path.source == "argument":
@@ -44,55 +44,57 @@ _MAKE_SHELL_VARIABLES = frozenset(("SHELL", "MAKESHELL", ".SHELLFLAGS", "MAKEFLA
 def make(call: HandlerCall) -> None:
     """``make VAR=value`` overrides the Makefile; ``SHELL=prog`` runs every recipe with it.
     A target named for publishing (``deploy``, ``release``) is a network write."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
-    if not _has(fact, "--just-print"):
-        publishes(fact, parsed.operands)
-    for value in parsed.operands:
+    fact, operands = call.fact, call.parsed.operands
+    if not call.has("--just-print"):
+        publishes(fact, operands)
+    for value in operands:
         name, eq, setting = value.partition("=")
         if eq and name.strip() in _MAKE_SHELL_VARIABLES:
             fact.markers.add("env_code")
             fact.classes.add("code_exec")
             if name.strip() in ("SHELL", "MAKESHELL") and setting:
-                c.add_path(fact, setting, "exec", env, source="argument")
+                call.add_path(setting, "exec")
+
+
+def _goals(call: HandlerCall, runs: Lazy, publishing: Lazy) -> None:
+    """A build tool's goals or tasks (its operands): those ``runs`` matches run the
+    application or a program (code), those ``publishing`` matches deploy or release (network
+    writes)."""
+    classes = call.fact.classes
+    for goal in call.parsed.operands:
+        if runs.rx.search(goal):
+            classes.add("code_exec")
+        if publishing.rx.search(goal):
+            classes.update(("network", "network_write"))
 
 
 #: Maven goals that run a program or the application (``exec:exec``, ``spring-boot:run``) and
 #: those that publish.
-_MAVEN_RUNS = _Lazy(r"^(?:exec|antrun|groovy|gplus|jshell):|:(?:run|dev|start|exec|execute)$")
+_MAVEN_RUNS = Lazy(r"^(?:exec|antrun|groovy|gplus|jshell):|:(?:run|dev|start|exec|execute)$")
 
 
-_MAVEN_PUBLISHES = _Lazy(r"^(?:deploy|release:|site-deploy|jib:build$|deploy:|gpg:sign-and-deploy)")
+_MAVEN_PUBLISHES = Lazy(r"^(?:deploy|release:|site-deploy|jib:build$|deploy:|gpg:sign-and-deploy)")
 
 
 def maven(call: HandlerCall) -> None:
     """Goals and phases: plugins that run programs are code; deploy/release publish.
     ``-Dexec.executable=…`` / ``-Dexec.args`` name the program ``exec:exec`` runs."""
-    fact, parsed = call.fact, call.parsed
-    for goal in parsed.operands:
-        if _MAVEN_RUNS.rx.search(goal):
-            fact.classes.add("code_exec")
-        if _MAVEN_PUBLISHES.rx.match(goal):
-            fact.classes.update(("network", "network_write"))
-    for value in _option_values(parsed, "--define"):
+    _goals(call, _MAVEN_RUNS, _MAVEN_PUBLISHES)
+    for value in call.values("--define"):
         if value.startswith(("exec.", "maven.repo", "altDeploymentRepository")):
-            fact.classes.add("code_exec")
+            call.fact.classes.add("code_exec")
 
 
-_GRADLE_RUNS = _Lazy(r"(?:^|:)(?:run|bootRun|exec|javaExec|runShadow|appRun|jettyRun|quarkusDev)$")
+_GRADLE_RUNS = Lazy(r"(?:^|:)(?:run|bootRun|exec|javaExec|runShadow|appRun|jettyRun|quarkusDev)$")
 
 
-_GRADLE_PUBLISHES = _Lazy(r"(?:^|:)(?:publish\w*|uploadArchives|deploy\w*|release\w*|jib)$")
+_GRADLE_PUBLISHES = Lazy(r"(?:^|:)(?:publish\w*|uploadArchives|deploy\w*|release\w*|jib)$")
 
 
 def gradle(call: HandlerCall) -> None:
     """Tasks that run the application are code; publishing tasks are network writes; a dry
     run (``-m``) only lists the tasks."""
-    fact, parsed = call.fact, call.parsed
-    for task in parsed.operands:
-        if _GRADLE_RUNS.rx.search(task):
-            fact.classes.add("code_exec")
-        if _GRADLE_PUBLISHES.rx.search(task):
-            fact.classes.update(("network", "network_write"))
+    _goals(call, _GRADLE_RUNS, _GRADLE_PUBLISHES)
 
 
 #: ``cmake -E`` commands: what each does to its operands.
@@ -127,54 +129,49 @@ _CMAKE_E_READ = frozenset(
 def cmake_tool(call: HandlerCall) -> None:
     """``cmake -E CMD …``: a portable command set. ``env``/``chdir``/``time`` run a command
     (unwrapped); ``rm``/``copy``/``tar``… act on their operands; one not known is code."""
-    c, fact, args, flags, env, nested = (
-        call.classifier,
-        call.fact,
-        call.args,
-        call.flags,
-        call.env,
-        call.nested,
-    )
+    args, flags = call.args, call.flags
     if "-E" not in args:
         return
     at = args.index("-E") + 1
     if at >= len(args):
         return
     command, rest, rest_flags = args[at], args[at + 1 :], flags[at + 1 :]
-    words = [(a, f) for a, f in zip(rest, rest_flags, strict=False) if not a.startswith("-")]
+    words = [
+        (a, bool(f & DYNAMIC))
+        for a, f in zip(rest, rest_flags, strict=False)
+        if not a.startswith("-")
+    ]
     if command == "env":
         k = 0
         while k < len(rest) and (rest[k].startswith("-") or "=" in rest[k]):
             k += 1
         if k < len(rest):
-            nested.append(_nested("cmake -E env", argv=rest[k:], flags=rest_flags[k:]))
+            call.nest_argv("cmake -E env", rest[k:], rest_flags[k:])
     elif command in ("chdir", "time") and rest:
         start = 1 if command == "chdir" else 0
         if command == "chdir":
-            c.add_path(fact, rest[0], "read", env)
+            call.add_path(rest[0], "read")
         if start < len(rest):
-            nested.append(
-                _nested(f"cmake -E {command}", argv=rest[start:], flags=rest_flags[start:])
-            )
+            call.nest_argv(f"cmake -E {command}", rest[start:], rest_flags[start:])
     elif command in _CMAKE_E_DELETE:
-        for value, flag in words:
-            c.add_path(fact, value, "delete", env, dynamic=bool(flag & DYNAMIC))
+        for value, dynamic in words:
+            call.add_path(value, "delete", dynamic=dynamic)
     elif command in _CMAKE_E_WRITE:
-        for value, flag in words:
-            c.add_path(fact, value, "write", env, dynamic=bool(flag & DYNAMIC))
+        for value, dynamic in words:
+            call.add_path(value, "write", dynamic=dynamic)
     elif command.startswith(("copy", "rename")) and words:
-        for value, flag in words[:-1]:
-            c.add_path(fact, value, "read", env, dynamic=bool(flag & DYNAMIC))
+        for value, dynamic in words[:-1]:
+            call.add_path(value, "read", dynamic=dynamic)
             if command == "rename":
-                c.add_path(fact, value, "delete", env, dynamic=bool(flag & DYNAMIC))
-        c.add_path(fact, words[-1][0], "write", env, dynamic=bool(words[-1][1] & DYNAMIC))
+                call.add_path(value, "delete", dynamic=dynamic)
+        call.add_path(words[-1][0], "write", dynamic=words[-1][1])
     elif command in _CMAKE_E_READ:
-        for value, flag in words:
+        for value, dynamic in words:
             if "/" in value or "." in value:
-                c.add_path(fact, value, "read", env, dynamic=bool(flag & DYNAMIC))
+                call.add_path(value, "read", dynamic=dynamic)
     else:
         # tar, server, a command not listed: what it does is not known
-        fact.classes.add("code_exec")
+        call.fact.classes.add("code_exec")
 
 
 #: Options of task runners (just, go-task) that print the recipes and run none.

@@ -1,23 +1,28 @@
-"""What every handler module shares: lazily compiled patterns, the ``Nested`` request
-builder and option look-ups.
+"""What the handler modules share, and nothing else:
+
+- ``Lazy``: a regular expression compiled on first use (the handlers' patterns, and the
+  classifier's, cost nothing at start-up);
+- ``PLACEHOLDER``: the word that stands for input only known when the command runs
+  (``xargs`` without known standard input; the classifier's filters look for it too);
+- ``MAX_EXPANDED``: how many commands one line is expanded into for analysis at most
+  (``parallel … ::: A B C``, ``crontab`` lines, ``xargs -I`` items).
+
+What a handler does with its ``HandlerCall`` (record paths and hosts, nest commands, read
+options and their values) is a method of ``HandlerCall`` itself (``clearance.shellparse.facts``).
 """
 
 from __future__ import annotations
 
 import re
 
-from clearance.shellparse.facts import Nested
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from clearance.shellparse.facts import SimpleCommandFacts
-    from clearance.shellparse.options import ParsedArgs
-
-
+#: Input only known when the command runs (``xargs rm`` reading a pipe it cannot see).
 PLACEHOLDER = "{input}"
 
+#: Most commands one command line is expanded into for analysis (``parallel … ::: A B C``).
+MAX_EXPANDED = 16
 
-class _Lazy:
+
+class Lazy:
     """A regular expression compiled on first use: most processes never need most of these,
     and compiling them all would cost a hook call milliseconds at start-up."""
 
@@ -34,19 +39,3 @@ class _Lazy:
         if compiled is None:
             compiled = self._compiled = re.compile(self._pattern, self._flags)
         return compiled
-
-
-def _nested(label: str, **kwargs: object) -> Nested:
-    return Nested(label, **kwargs)  # type: ignore[arg-type]
-
-
-def _has(fact: SimpleCommandFacts, *names: str) -> bool:
-    return any(name in fact.options for name in names)
-
-
-def _option_values(parsed: ParsedArgs, *names: str) -> list[str]:
-    return [
-        value
-        for opt, spelling, value in parsed.options
-        if value is not None and (spelling in names or (opt is not None and opt.name in names))
-    ]

@@ -22,7 +22,7 @@ def ssh_keygen(call: HandlerCall) -> None:
     changing a passphrase or comment (``-p -c``) rewrites the key and removing a host
     (``-R``) rewrites ``known_hosts``: writes (system); anything else generates a key into
     ``-f`` (``~/.ssh`` by default): a write."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    fact, parsed = call.fact, call.parsed
     names = {spelling for _, spelling, _ in parsed.options}
     values = {spelling: value for _, spelling, value in parsed.options if value is not None}
     key = values.get("-f")
@@ -35,15 +35,15 @@ def ssh_keygen(call: HandlerCall) -> None:
     ):
         fact.classes.add("read_only")
         if key:
-            c.add_path(fact, key, "read", env, source="option", meta=True)
+            call.add_path(key, "read", source="option", meta=True)
     elif names & {"-y", "-s", "-e", "-i", "-m"} or sign == "sign":
         fact.classes.add("secret_read")
         if key:
-            c.add_path(fact, key, "read", env, source="option")
+            call.add_path(key, "read", source="option")
     elif names & {"-p", "-c", "-R", "-u", "-k", "-A"}:
         fact.classes.update(("write", "system"))
         if key:
-            c.add_path(fact, key, "write", env, source="option")
+            call.add_path(key, "write", source="option")
     else:
         fact.classes.add("write")
-        c.add_path(fact, key or "~/.ssh", "write", env, source="option")
+        call.add_path(key or "~/.ssh", "write", source="option")

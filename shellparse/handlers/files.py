@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from clearance.shellparse import archives
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_values
+from clearance.shellparse.handlers.common import Lazy
 from clearance.shellparse.handlers.interpreters import environment_read
 from clearance.shellparse.paths import resolve
 
@@ -19,11 +19,11 @@ if TYPE_CHECKING:
     Flags = list[int]
 
 
-_MODE_LIKE = _Lazy(r"-[rwxXst]+")
+_MODE_LIKE = Lazy(r"-[rwxXst]+")
 
 
 def chmod(call: HandlerCall) -> None:
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    fact, parsed = call.fact, call.parsed
     operands = parsed.operands
     if not operands:
         return
@@ -33,9 +33,9 @@ def chmod(call: HandlerCall) -> None:
     dashed = [s for o, s, _ in parsed.options if o is None and _MODE_LIKE.rx.fullmatch(s)]
     if dashed and all(o is not None or s in dashed for o, s, _ in parsed.options):
         fact.markers.discard("unknown_option")  # the only "unknown options" are the mode
-    if dashed and not _has(fact, "--reference"):
+    if dashed and not call.has("--reference"):
         for value in operands[:1]:
-            c.add_path(fact, value, "write", env)
+            call.add_path(value, "write")
         mode = "".join(dashed)
         fact.options = [o for o in fact.options if o not in dashed]
     if ("s" in mode.split("=")[-1] and not mode.isdigit()) or (
@@ -47,11 +47,10 @@ def chmod(call: HandlerCall) -> None:
 def ln(call: HandlerCall) -> None:
     """A symbolic link's target is relative to the link's directory, not to the cwd:
     ``ln -s ../README.md docs/README.md`` points at ``README.md``."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
-    operands = parsed.operands
-    if not _has(fact, "--symbolic") or not operands:
+    fact, operands = call.fact, call.parsed.operands
+    if not call.has("--symbolic") or not operands:
         return
-    directory = next(iter(_option_values(parsed, "--target-directory")), None)
+    directory = next(iter(call.values("--target-directory")), None)
     if directory is not None:
         targets, base = operands, directory
     elif len(operands) == 1:
@@ -59,19 +58,19 @@ def ln(call: HandlerCall) -> None:
     else:
         targets, link = operands[:-1], operands[-1]
         base = link if link.endswith("/") else (link.rsplit("/", 1)[0] if "/" in link else ".")
-    where = resolve(base, env.cwd, c.home)
+    where = resolve(base, call.env.cwd, call.classifier.home)
     for target in targets:
         fact.paths = [p for p in fact.paths if not (p.access == "read" and p.path == target)]
-        c.add_path(fact, target, "read", env, cwd=where)
+        call.add_path(target, "read", cwd=where)
 
 
 def zip_program(call: HandlerCall) -> None:
     """``zip -TT CMD``: the command zip runs to test the archive (its two-letter option
     reads as two ``-T`` to a getopt parser)."""
-    args, nested = call.args, call.nested
+    args = call.args
     for i, arg in enumerate(args[:-1]):
         if arg in ("-TT", "--unzip-command"):
-            nested.append(_nested("zip -TT", shell=args[i + 1]))
+            call.nest_shell("zip -TT", args[i + 1])
 
 
 def chown(call: HandlerCall) -> None:
@@ -175,14 +174,7 @@ _FIND_WORDS = frozenset(
 
 
 def find(call: HandlerCall) -> None:
-    c, fact, args, flags, env, nested = (
-        call.classifier,
-        call.fact,
-        call.args,
-        call.flags,
-        call.env,
-        call.nested,
-    )
+    fact, args, flags = call.fact, call.args, call.flags
     i = 0
     while (i < len(args) and args[i] in ("-H", "-L", "-P", "-D", "-O")) or (
         i < len(args) and args[i].startswith("-O")
@@ -211,14 +203,7 @@ def find(call: HandlerCall) -> None:
             inner = [a.replace("{}", found) for a in args[i + 1 : j]]
             inner_flags = [flags[k] for k in range(i + 1, j)]
             if inner:
-                nested.append(
-                    _nested(
-                        f"find {token}",
-                        argv=inner,
-                        flags=inner_flags,
-                        markers=("dynamic_argument",),
-                    )
-                )
+                call.nest_argv(f"find {token}", inner, inner_flags, markers=("dynamic_argument",))
             fact.options.append(token)
             i = j + 1
             continue
@@ -226,7 +211,7 @@ def find(call: HandlerCall) -> None:
             deleting = True
             fact.options.append(token)
         elif token in _FIND_WRITE and i + 1 < len(args):
-            c.add_path(fact, args[i + 1], "write", env, source="option")
+            call.add_path(args[i + 1], "write", source="option")
             fact.options.append(token)
             i += 2
             continue
@@ -251,18 +236,18 @@ def find(call: HandlerCall) -> None:
         dynamic = bool(flag & DYNAMIC)
         if dynamic:
             fact.markers.add("dynamic_argument")
-        c.add_path(fact, path, "read", env, dynamic=dynamic)
+        call.add_path(path, "read", dynamic=dynamic)
         if deleting:
             # with tests (``-name '*.pyc'``) what goes is under the start point; without,
             # everything there, the start point included
             target = f"{path.rstrip('/') or '/'}/{{}}" if filtered else path
             if target.startswith("//"):
                 target = target[1:]
-            c.add_path(fact, target, "delete", env, dynamic=dynamic)
+            call.add_path(target, "delete", dynamic=dynamic)
 
 
 def fd_exec(call: HandlerCall) -> None:
-    args, flags, nested = call.args, call.flags, call.nested
+    args, flags = call.args, call.flags
     for i, arg in enumerate(args):
         if arg in ("-x", "--exec", "-X", "--exec-batch"):
             j = i + 1
@@ -273,7 +258,7 @@ def fd_exec(call: HandlerCall) -> None:
                 inner_flags = [
                     flags[k] | (DYNAMIC if "{" in args[k] else 0) for k in range(i + 1, j)
                 ]
-                nested.append(_nested("fd --exec", argv=inner, flags=inner_flags))
+                call.nest_argv("fd --exec", inner, inner_flags)
             break
 
 
@@ -284,37 +269,48 @@ def _sed_scripts(parsed: ParsedArgs) -> tuple[list[str], list[str]]:
     GNU sed reads that empty word as the script. Both readings are kept: an empty first
     operand after ``-i`` is skipped, so the script that runs is the one analysed.
     """
-    scripts = _option_values(parsed, "--expression")
+    scripts = parsed.values("--expression")
     operands = list(parsed.operands)
     bare_in_place = any(
         o is not None and o.name == "--in-place" and v is None for o, _, v in parsed.options
     )
     if bare_in_place and len(operands) > 1 and operands[0] == "":
         operands = operands[1:]
-    if not scripts and not _option_values(parsed, "--file") and operands:
+    if not scripts and not parsed.values("--file") and operands:
         return [operands[0]], operands[1:]
     return scripts, operands
 
 
 def sed(call: HandlerCall) -> None:
-    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
-    scripts, files = _sed_scripts(parsed)
-    if _has(fact, "--in-place"):
+    fact = call.fact
+    scripts, files = _sed_scripts(call.parsed)
+    if call.has("--in-place"):
         written = {*files, *scripts}
         fact.paths = [p for p in fact.paths if p.access != "read" or p.path not in written]
         for value in files:
-            c.add_path(fact, value, "write", env)
+            call.add_path(value, "write")
     for script in scripts:
         for kind, value in sed_effects(script):
             if kind == "exec":
                 fact.classes.add("code_exec")
                 fact.markers.add("inline_code")
                 if value:
-                    nested.append(_nested("sed e", shell=value))
+                    call.nest_shell("sed e", value)
             elif kind == "write":
-                c.add_path(fact, value, "write", env, source="script")
+                call.add_path(value, "write", source="script")
             elif kind == "read":
-                c.add_path(fact, value, "read", env, source="script")
+                call.add_path(value, "read", source="script")
+
+
+def _skip_delimited(text: str, i: int, delimiter: str, fields: int) -> int:
+    """The index after ``fields`` fields of ``text`` from ``i``, each ended by ``delimiter``
+    (a backslash escapes the next character): sed's ``s/A/B/`` and ``y/A/B/``."""
+    n = len(text)
+    for _ in range(fields):
+        while i < n and text[i] != delimiter:
+            i += 2 if text[i] == "\\" else 1
+        i += 1
+    return i
 
 
 def sed_effects(script: str) -> list[tuple[str, str]]:
@@ -350,12 +346,7 @@ def sed_effects(script: str) -> list[tuple[str, str]]:
         cmd = script[i]
         i += 1
         if cmd in "s" and i < n:
-            delim = script[i]
-            i += 1
-            for _ in range(2):
-                while i < n and script[i] != delim:
-                    i += 2 if script[i] == "\\" else 1
-                i += 1
+            i = _skip_delimited(script, i + 1, script[i], 2)
             start = i
             while i < n and script[i] not in ";\n}":
                 if script[i] in "wW":
@@ -370,12 +361,7 @@ def sed_effects(script: str) -> list[tuple[str, str]]:
                 effects.append(("write", script[i + 1 : end].strip()))
                 i = end
         elif cmd == "y" and i < n:
-            delim = script[i]
-            i += 1
-            for _ in range(2):
-                while i < n and script[i] != delim:
-                    i += 2 if script[i] == "\\" else 1
-                i += 1
+            i = _skip_delimited(script, i + 1, script[i], 2)
         elif cmd in "aic":
             end = script.find("\n", i)
             i = n if end < 0 else end + 1
@@ -397,22 +383,22 @@ def sed_effects(script: str) -> list[tuple[str, str]]:
     return effects
 
 
-_AWK_SYSTEM = _Lazy(r"\bsystem\s*\(\s*\"((?:\\.|[^\"\\])*)\"")
+_AWK_SYSTEM = Lazy(r"\bsystem\s*\(\s*\"((?:\\.|[^\"\\])*)\"")
 
 
-_AWK_PIPE = _Lazy(r"\"((?:\\.|[^\"\\])*)\"\s*\|\s*getline|\|\s*&?\s*\"((?:\\.|[^\"\\])*)\"")
+_AWK_PIPE = Lazy(r"\"((?:\\.|[^\"\\])*)\"\s*\|\s*getline|\|\s*&?\s*\"((?:\\.|[^\"\\])*)\"")
 
 
-_AWK_WRITE = _Lazy(r"(?:print|printf)[^;}\n]*?>>?\s*\"((?:\\.|[^\"\\])*)\"")
+_AWK_WRITE = Lazy(r"(?:print|printf)[^;}\n]*?>>?\s*\"((?:\\.|[^\"\\])*)\"")
 
 
-_AWK_EXEC = _Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
+_AWK_EXEC = Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
 
 
 def awk(call: HandlerCall) -> None:
-    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
-    if _option_values(parsed, "--file") or not parsed.operands:
-        if _option_values(parsed, "--file"):
+    fact, parsed = call.fact, call.parsed
+    if call.values("--file") or not parsed.operands:
+        if call.values("--file"):
             fact.classes.add("code_exec")
         return
     program = parsed.operands[0]
@@ -422,16 +408,16 @@ def awk(call: HandlerCall) -> None:
         fact.classes.add("code_exec")
         fact.markers.add("inline_code")
     for m in _AWK_SYSTEM.rx.finditer(program):
-        nested.append(_nested("awk system()", shell=m.group(1).replace('\\"', '"')))
+        call.nest_shell("awk system()", m.group(1).replace('\\"', '"'))
     for m in _AWK_PIPE.rx.finditer(program):
         text = m.group(1) or m.group(2)
         if text:
-            nested.append(_nested("awk pipe", shell=text.replace('\\"', '"')))
+            call.nest_shell("awk pipe", text.replace('\\"', '"'))
     for m in _AWK_WRITE.rx.finditer(program):
-        c.add_path(fact, m.group(1), "write", env, source="script")
-    if "inplace" in _option_values(parsed, "--include"):
+        call.add_path(m.group(1), "write", source="script")
+    if "inplace" in call.values("--include"):
         for value in parsed.operands[1:]:
-            c.add_path(fact, value, "write", env)
+            call.add_path(value, "write")
 
 
 _TAR_VALUE_LETTERS = "fCTXIbHKLNVgF"
@@ -471,97 +457,89 @@ def _tar_words(args: Args, flags: Flags) -> tuple[Args, Flags]:
 
 
 def tar(call: HandlerCall) -> None:
-    c, fact, args, flags, parsed, env, nested = (
-        call.classifier,
-        call.fact,
-        call.args,
-        call.flags,
-        call.parsed,
-        call.env,
-        call.nested,
-    )
+    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
     from clearance.shellparse.knowledge import lookup
     from clearance.shellparse.options import parse_program_args
 
     spec = lookup("tar")
     assert spec is not None
-    words, word_flags = _tar_words(args, flags)
-    if words is not args:
+    words, word_flags = _tar_words(call.args, call.flags)
+    if words is not call.args:
         parsed = parse_program_args(spec, words)
         fact.paths = []
         fact.options = []
         fact.classes.difference_update(("delete", "secret_read", "code_exec"))
         dynamic = {a for a, f in zip(words, word_flags, strict=False) if f & DYNAMIC}
-        c.current_cwd = c.apply_options(fact, spec, parsed, env, dynamic, nested)
+        c.current_cwd = c.apply_options(fact, spec, parsed, env, dynamic, call.nested)
     names = {o.name for o, _, _ in parsed.options if o is not None}
     mode = next((_TAR_MODES[n] for n in _TAR_MODES if n in names), "")
-    archive = next(iter(_option_values(parsed, "--file")), None)
-    directory = next(iter(_option_values(parsed, "--directory")), None)
+    # ``parsed``, not ``call.parsed``: old-style letters were parsed again above
+    archive = next(iter(parsed.values("--file")), None)
+    directory = next(iter(parsed.values("--directory")), None)
     cwd = c.current_cwd  # -C/--directory moved it already (role ``cwd``, see ``workdirs``)
-    for value in _option_values(parsed, "--use-compress-program"):
+    for value in parsed.values("--use-compress-program"):
         argv = value.split()
-        nested.append(_nested("tar --use-compress-program", argv=argv, flags=[0] * len(argv)))
-    for value in _option_values(parsed, "--checkpoint-action"):
+        call.nest_argv("tar --use-compress-program", argv, [0] * len(argv))
+    for value in parsed.values("--checkpoint-action"):
         if value.startswith("exec="):
-            nested.append(_nested("tar --checkpoint-action", shell=value[5:]))
+            call.nest_shell("tar --checkpoint-action", value[5:])
     remote = archive is not None and (
         "://" in archive or (":" in archive.split("/")[0] and "--force-local" not in names)
     )
     if remote and archive is not None:
-        c.add_host(fact, archive)
+        call.add_host(archive)
     if mode == "create":
         fact.classes.add("write")
         if archive is not None and not remote:
-            c.add_path(fact, archive, "write", env, source="option")
+            call.add_path(archive, "write", source="option")
         for value in parsed.operands:
-            c.add_path(fact, value, "read", env, cwd=cwd, tree=True)
+            call.add_path(value, "read", cwd=cwd, tree=True)
             if "--remove-files" in names:
-                c.add_path(fact, value, "delete", env, cwd=cwd)
+                call.add_path(value, "delete", cwd=cwd)
     elif mode == "extract":
         fact.classes.add("write")
         if archive is not None and not remote:
-            c.add_path(fact, archive, "read", env, source="option")
+            call.add_path(archive, "read", source="option")
         if "--to-stdout" not in names:
-            c.add_path(fact, directory or ".", "write", env, source="option")
+            call.add_path(directory or ".", "write", source="option")
             # -C/--directory already moved the cwd (role ``cwd``): the members land there, and
             # tar opens the archive from where it started
             archives.record(c, fact, archive, None, env, "tar", c.current_cwd, env.cwd)
         if "--absolute-names" in names:
             fact.classes.add("system")
     elif archive is not None and not remote:
-        c.add_path(fact, archive, "read", env, source="option")
+        call.add_path(archive, "read", source="option")
 
 
 def unzip(call: HandlerCall) -> None:
     """unzip: listing, testing and printing (``-l -t -v -Z -p``) write nothing; extracting
     writes the archive's members under ``-d`` (``shellparse.archives``)."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    c, fact, parsed = call.classifier, call.fact, call.parsed
     names = {opt.name for opt, _, _ in parsed.options if opt is not None}
     if names & {"-l", "-t", "-v", "-Z", "-p"}:
         fact.classes.discard("write")
         return
     archive = parsed.operands[0] if parsed.operands else None
     destination = next((v for o, _, v in parsed.options if o is not None and o.name == "-d"), None)
-    archives.record(c, fact, archive, destination, env, "zip", c.current_cwd)
+    archives.record(c, fact, archive, destination, call.env, "zip", c.current_cwd)
 
 
 def dd(call: HandlerCall) -> None:
-    c, fact, args, env = call.classifier, call.fact, call.args, call.env
-    for arg in args:
+    for arg in call.args:
         key, eq, value = arg.partition("=")
         if not eq:
             continue
         if key == "if":
-            c.add_path(fact, value, "read", env)
+            call.add_path(value, "read")
         elif key == "of":
-            c.add_path(fact, value, "write", env)
+            call.add_path(value, "write")
 
 
 def pager(call: HandlerCall) -> None:
     """``less +CMD``: CMD is a less command run at start; ``!cmd`` and ``|cmd`` in it run a
     shell command."""
-    fact, parsed, nested = call.fact, call.parsed, call.nested
-    for value in parsed.operands:
+    fact = call.fact
+    for value in call.parsed.operands:
         if not value.startswith("+"):
             continue
         fact.paths = [p for p in fact.paths if p.path != value]
@@ -573,4 +551,4 @@ def pager(call: HandlerCall) -> None:
             if value[shell_at] == "|" and command[:1].isalpha() is False:
                 command = command[1:].strip()  # ``|m cmd``: a mark, then the command
             if command:
-                nested.append(_nested(f"{fact.program} +!", shell=command))
+                call.nest_shell(f"{fact.program} +!", command)

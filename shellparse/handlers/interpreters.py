@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import re
 
-from clearance.shellparse.handlers.common import _has, _Lazy, _nested
+from clearance.shellparse.facts import Nested
+from clearance.shellparse.handlers.common import Lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from clearance.shellparse.facts import HandlerCall, Nested
+    from clearance.shellparse.facts import HandlerCall
     from clearance.shellparse.options import ParsedArgs
 
 
-_EMBEDDED_CALL = _Lazy(
+_EMBEDDED_CALL = Lazy(
     r"""(?:\b(?:system|popen|popen2|popen3|check_output|check_call|getoutput|getstatusoutput|
     run|call|Popen|spawn|spawnSync|exec|execSync|execFile|execFileSync|shell_exec|passthru|
     proc_open|qx|backticks|execute|execl|execlp|execvp|startProcess|ProcessBuilder)\s*\(\s*)\s*[rbuf]?(['"`])((?:\\.|(?!\1).)*)\1""",
@@ -22,18 +23,18 @@ _EMBEDDED_CALL = _Lazy(
 )
 
 
-_EMBEDDED_LIST = _Lazy(
+_EMBEDDED_LIST = Lazy(
     r"""\b(?:run|call|Popen|check_output|check_call|spawn|spawnSync|execFile|execFileSync|
     execv|execvp|execve|execl|execlp)\s*\(\s*\[((?:\s*['"][^'"]*['"]\s*,?)+)\s*\]""",
     re.VERBOSE,
 )
 
 
-_QUOTED_ITEM = _Lazy(r"""['"]([^'"]*)['"]""")
+_QUOTED_ITEM = Lazy(r"""['"]([^'"]*)['"]""")
 
 
 # Backticks and %x{} (ruby, perl), qx{} / qx() (perl): a shell command as a string literal.
-_EMBEDDED_QUOTED = _Lazy(
+_EMBEDDED_QUOTED = Lazy(
     r"""`([^`]+)`|%x\{([^}]*)\}|%x\(([^)]*)\)|%x\[([^\]]*)\]|\bqx\s*\{([^}]*)\}|\bqx\s*\(([^)]*)\)"""
 )
 
@@ -46,21 +47,21 @@ def embedded_commands(code: str, label: str) -> list[Nested]:
     for m in _EMBEDDED_CALL.rx.finditer(code):
         text = m.group(2)
         if text.strip():
-            found.append(_nested(label, shell=text.replace("\\n", "\n").replace('\\"', '"')))
+            found.append(Nested(label, shell=text.replace("\\n", "\n").replace('\\"', '"')))
     for m in _EMBEDDED_LIST.rx.finditer(code):
         argv = _QUOTED_ITEM.rx.findall(m.group(1))
         if argv:
-            found.append(_nested(label, argv=argv, flags=[0] * len(argv)))
+            found.append(Nested(label, argv=argv, flags=[0] * len(argv)))
     for m in _EMBEDDED_QUOTED.rx.finditer(code):
         text = next((g for g in m.groups() if g), "")
         if text.strip() and not any(n.shell == text for n in found):
-            found.append(_nested(label, shell=text))
+            found.append(Nested(label, shell=text))
     return found[:16]
 
 
 #: Names of variables that hold credentials by the look of them (``AWS_SECRET_ACCESS_KEY``,
 #: ``GITHUB_TOKEN``, ``DATABASE_URL``); printing one is reading a secret.
-CREDENTIAL_NAME = _Lazy(
+CREDENTIAL_NAME = Lazy(
     r"(?i).*(secret|token|passw|passphrase|api_?key|access_?key|private|credential|auth|"
     r"session|cookie|_key$|^key$|dsn$|database_url|conn(ection)?_?str|_pat$|^pat$|webhook).*"
 )
@@ -68,7 +69,7 @@ CREDENTIAL_NAME = _Lazy(
 
 #: Interpreter code that dumps the whole environment (``print(os.environ)``, ``ENVIRON`` in
 #: awk, ``process.env`` in node, ``%ENV`` in perl, ``ENV`` in ruby, ``getenv()`` in php).
-_ENV_DUMP = _Lazy(
+_ENV_DUMP = Lazy(
     r"os\.environ\b(?!\s*(?:\.get\s*\(|\[|\.setdefault|\.pop))|os\.getenvb?\b\s*\(\s*\)|"
     r"\bENVIRON\b(?!\s*\[)|process\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bkeys\s+%ENV|"
     r"\bENV\b(?!\s*\[)(?:\s*\.\s*(?:to_h|to_a|each|inspect|keys|values|map|select)|\s*$|\s*\))|"
@@ -77,7 +78,7 @@ _ENV_DUMP = _Lazy(
 
 
 #: A single variable read out of the environment in code: ``os.environ['GITHUB_TOKEN']``.
-_ENV_ONE = _Lazy(
+_ENV_ONE = Lazy(
     r"(?:environ|ENVIRON|process\.env|ENV|getenv|\$_ENV|Deno\.env\.get)\s*"
     r"(?:\.get\s*)?[\[(.]\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)"
 )
@@ -111,10 +112,10 @@ def interpreter(call: HandlerCall) -> None:
     has_code = any(
         opt is not None and opt.role in ("code", "shell", "module") for opt, _, _ in parsed.options
     )
-    if not has_code and not parsed.operands and _has(fact, "--version", "--help"):
+    if not has_code and not parsed.operands and call.has("--version", "--help"):
         fact.classes.add("read_only")  # prints and exits: no program is read
         return
-    if fact.program in _SHELLS_NOEXEC and _noexec(parsed) and not _has(fact, "-i", "-s"):
+    if fact.program in _SHELLS_NOEXEC and _noexec(parsed) and not call.has("-i", "-s"):
         # ``bash -n script.sh``: a syntax check reads the script and runs none of it (bash
         # ignores noexec only in an interactive shell); neither does a ``-c`` string run
         nested[:] = [n for n in nested if not n.label.startswith(f"{fact.program} ")]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from clearance.shellparse.facts import SCP_TARGET
-from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_values
+from clearance.shellparse.handlers.common import Lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def gh_api(call: HandlerCall) -> None:
-    c, fact, args, parsed, env = call.classifier, call.fact, call.args, call.parsed, call.env
+    fact, args = call.fact, call.args
     method = "GET"
     for i, arg in enumerate(args):
         if arg in ("-X", "--method") and i + 1 < len(args):
@@ -26,9 +26,9 @@ def gh_api(call: HandlerCall) -> None:
             method = "POST"
     fact.classes.add("vcs_read" if method == "GET" else "vcs_write")
     fact.classes.add("network_read" if method in ("GET", "HEAD") else "network_write")
-    for value in _option_values(parsed, "--field"):
+    for value in call.values("--field"):
         if "=@" in value:  # ``-F body=@file``: the file is sent
-            c.add_path(fact, value.split("=@", 1)[1], "read", env, source="option")
+            call.add_path(value.split("=@", 1)[1], "read", source="option")
     if method == "DELETE":
         fact.classes.add("vcs_destructive")
 
@@ -40,16 +40,16 @@ def database(call: HandlerCall) -> None:
     known, are read (``clearance.shellparse.sql``): reads are reads, writes and DDL writes,
     meta-commands that run programs code, files they write or read paths. SQL from a file or
     from an input nobody has seen is ``unknown``; so is an interactive session."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    fact, parsed = call.fact, call.parsed
     from clearance.shellparse import sql
 
-    for value in _option_values(parsed, "--host", "-h"):
-        c.add_host(fact, value + ":")
+    for value in call.values("--host", "-h"):
+        call.add_host(value + ":")
     program = fact.program or ""
     found: dict[str, list[str]] = {}
     if program == "redis-cli":
         words = [w.lower() for w in parsed.operands]
-        if _option_values(parsed, "--eval"):
+        if call.values("--eval"):
             found["code"] = []
         elif words:
             first = words[0]
@@ -69,7 +69,7 @@ def database(call: HandlerCall) -> None:
         else:
             found["unknown"] = []
     elif program in ("mongo", "mongosh"):
-        code = _option_values(parsed, "--eval")
+        code = call.values("--eval")
         if code and all(_MONGO_READ.rx.fullmatch(x.strip().rstrip(";")) for x in code):
             found["read"] = []
         elif code or parsed.operands[1:]:
@@ -79,13 +79,13 @@ def database(call: HandlerCall) -> None:
     else:
         client = "sqlite3" if program == "sqlite3" else program
         if program == "sqlite3":
-            texts = [*_option_values(parsed, "-cmd"), *parsed.operands[1:]]
-            files = _option_values(parsed, "-init")
+            texts = [*call.values("-cmd"), *parsed.operands[1:]]
+            files = call.values("-init")
         elif program == "psql":
-            texts = _option_values(parsed, "--command")
-            files = _option_values(parsed, "--file")
+            texts = call.values("--command")
+            files = call.values("--file")
         else:
-            texts = _option_values(parsed, "--execute")
+            texts = call.values("--execute")
             files = []
         for text in texts:
             for effect, names in sql.effects(text, client).items():
@@ -97,7 +97,7 @@ def database(call: HandlerCall) -> None:
                 found.update(sql.effects(fact.stdin_text, client))
             elif fact.stdin is not None:
                 found["unknown"] = []  # SQL on an input the analysis cannot see
-            elif _has(fact, "--list", "-V", "--version"):
+            elif call.has("--list", "-V", "--version"):
                 found["read"] = []
             else:
                 found["unknown"] = []  # an interactive session: whatever is typed
@@ -105,9 +105,9 @@ def database(call: HandlerCall) -> None:
     if "code" in found:
         fact.classes.add("code_exec")
     for name in found.get("file_write", []):
-        c.add_path(fact, name, "write", env)
+        call.add_path(name, "write")
     for name in found.get("file_read", []):
-        c.add_path(fact, name, "read", env)
+        call.add_path(name, "read")
     if "unknown" in found:
         fact.classes.add("unknown")
     writes = bool(found.keys() & {"write", "drop", "code", "file_write", "unknown"})
@@ -136,7 +136,7 @@ def database(call: HandlerCall) -> None:
 
 
 #: mongosh ``--eval`` code that only reads: ``db.users.find({…})``, ``show dbs``…
-_MONGO_READ = _Lazy(
+_MONGO_READ = Lazy(
     r"(?:db\.(?:getCollectionNames|getName|stats|version|serverStatus|hostInfo|listCollections)"
     r"\(\s*\)|db\.(?:getCollection\(['\"][\w.-]+['\"]\)|[\w]+)\.(?:find|findOne|countDocuments|"
     r"estimatedDocumentCount|count|distinct|getIndexes|stats)\([^;]*\)(?:\.(?:limit|sort|skip|"
@@ -182,11 +182,11 @@ def curl(call: HandlerCall) -> None:
     ``--json @file``, ``--data-urlencode name@file``. A plain GET / HEAD of http(s) or ftp
     URLs is a network read; data, uploads, another method or scheme, an option not known, a
     config file are writes."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
-    urls = [*parsed.operands, *_option_values(parsed, "--url")]
+    fact, parsed = call.fact, call.parsed
+    urls = [*parsed.operands, *call.values("--url")]
     sends = any(opt is None or opt.name in _CURL_SENDS for opt, _, _ in parsed.options)
     sends = sends or any(
-        m.upper() not in ("GET", "HEAD", "OPTIONS") for m in _option_values(parsed, "--request")
+        m.upper() not in ("GET", "HEAD", "OPTIONS") for m in call.values("--request")
     )
     sends = sends or any("://" in u and not u.lower().startswith(_READ_SCHEMES) for u in urls)
     fact.classes.add("network_write" if sends else "network_read")
@@ -204,14 +204,14 @@ def curl(call: HandlerCall) -> None:
         elif value.startswith("@"):
             path = value[1:]
         if path and path != "-":
-            c.add_path(fact, path, "read", env, source="option")
+            call.add_path(path, "read", source="option")
 
 
-_SSH_OPTION = _Lazy(r"\s*([^=\s]*)(\s*=\s*|\s+|)(.*)", re.DOTALL)
+_SSH_OPTION = Lazy(r"\s*([^=\s]*)(\s*=\s*|\s+|)(.*)", re.DOTALL)
 
 
 def ssh(call: HandlerCall) -> None:
-    fact, parsed, nested = call.fact, call.parsed, call.nested
+    fact, parsed = call.fact, call.parsed
     for _opt, spelling, value in parsed.options:
         if value is None:
             continue
@@ -226,7 +226,7 @@ def ssh(call: HandlerCall) -> None:
                 "match",
             ):
                 fact.classes.add("code_exec")
-                nested.append(_nested(f"ssh -o {key}", shell=setting))
+                call.nest_shell(f"ssh -o {key}", setting)
         elif spelling in ("-L", "-R", "-D", "-W", "-w"):
             fact.classes.add("process_control")
     if len(parsed.operands) == 1:
@@ -235,17 +235,16 @@ def ssh(call: HandlerCall) -> None:
 
 def ssh_transfer(call: HandlerCall) -> None:
     """scp/sftp: every operand but the last is a source; ``host:path`` operands are remote."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
-    operands = parsed.operands
+    fact, operands = call.fact, call.parsed.operands
     fact.paths = [p for p in fact.paths if p.path not in operands]
-    tree = _has(fact, "-r")
+    tree = call.has("-r")
     for k, value in enumerate(operands):
         if _remote_operand(value):
-            c.add_host(fact, value)
+            call.add_host(value)
         elif k == len(operands) - 1 and len(operands) > 1:
-            c.add_path(fact, value, "write", env)
+            call.add_path(value, "write")
         else:
-            c.add_path(fact, value, "read", env, tree=tree)
+            call.add_path(value, "read", tree=tree)
 
 
 def _remote_operand(value: str) -> bool:
@@ -256,26 +255,25 @@ def _remote_operand(value: str) -> bool:
 
 def rsync(call: HandlerCall) -> None:
     """rsync: like scp (``host:path`` is remote), reading whole trees."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
-    operands = parsed.operands
+    fact, operands = call.fact, call.parsed.operands
     fact.paths = [p for p in fact.paths if p.path not in operands or p.source != "argument"]
     for k, value in enumerate(operands):
         if _remote_operand(value):
-            c.add_host(fact, value)
+            call.add_host(value)
         elif k == len(operands) - 1 and len(operands) > 1:
-            c.add_path(fact, value, "write", env)
+            call.add_path(value, "write")
             if "delete" in fact.classes:
-                c.add_path(fact, value, "delete", env)
+                call.add_path(value, "delete")
         else:
-            c.add_path(fact, value, "read", env, tree=True)
-            if _has(fact, "--remove-source-files"):
-                c.add_path(fact, value, "delete", env)
+            call.add_path(value, "read", tree=True)
+            if call.has("--remove-source-files"):
+                call.add_path(value, "delete")
     if fact.hosts:
         fact.classes.add("network")
         # to a remote destination is an upload; from remote sources only, a fetch
         upload = len(operands) > 1 and _remote_operand(operands[-1])
         fact.classes.add("network_write" if upload else "network_read")
-    if _has(fact, "--dry-run"):
+    if call.has("--dry-run"):
         # ``rsync -n``: lists what it would do; nothing is written or deleted (the remote
         # shell and --rsync-path still run, and were judged as commands of their own)
         for path in fact.paths:
@@ -287,19 +285,19 @@ def rsync(call: HandlerCall) -> None:
 def netcat(call: HandlerCall) -> None:
     """nc/ncat/socat: ``-e``/``-c`` and socat's ``EXEC:``/``SYSTEM:`` hand the connection to a
     program -- a remote shell."""
-    c, fact, args, env, nested = call.classifier, call.fact, call.args, call.env, call.nested
+    fact, args = call.fact, call.args
     fact.paths = [p for p in fact.paths if p.source != "argument"]
     for i, arg in enumerate(args):
         if arg in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") and i + 1 < len(args):
             fact.classes.update(("code_exec", "remote_code_exec"))
-            nested.append(_nested(f"{fact.program} {arg}", shell=args[i + 1]))
+            call.nest_shell(f"{fact.program} {arg}", args[i + 1])
         upper = arg.upper()
         for prefix in ("EXEC:", "SYSTEM:"):
             if upper.startswith(prefix):
                 fact.classes.update(("code_exec", "remote_code_exec"))
                 command = arg[len(prefix) :].split(",")[0]
-                nested.append(_nested(f"{fact.program} {prefix}", shell=command))
+                call.nest_shell(f"{fact.program} {prefix}", command)
         if upper.startswith(("TCP-LISTEN:", "UDP-LISTEN:", "OPENSSL-LISTEN:", "UNIX-LISTEN:")):
             fact.classes.add("process_control")
         elif fact.program == "socat" and upper.startswith(("OPEN:", "FILE:", "CREATE:")):
-            c.add_path(fact, arg.split(":", 1)[1].split(",")[0], "unknown", env)
+            call.add_path(arg.split(":", 1)[1].split(",")[0], "unknown")

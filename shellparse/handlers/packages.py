@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from clearance.shellparse.handlers.common import _has, _nested
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.shellparse.facts import HandlerCall, SimpleCommandFacts
@@ -14,14 +12,13 @@ if TYPE_CHECKING:
 def pip_install(call: HandlerCall) -> None:
     """Requirements given as URLs or paths (``pip install git+https://…``, ``pip install
     ./pkg``) fetch from those hosts or build that directory's code."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
-    for value in parsed.operands:
+    for value in call.parsed.operands:
         spec = value.split("@", 1)[1].strip() if " @ " in value or "@ " in value else value
         target = spec.split("+", 1)[1] if spec.startswith(("git+", "hg+", "svn+", "bzr+")) else spec
         if "://" in target:
-            c.add_host(fact, target)
+            call.add_host(target)
         elif target.startswith((".", "/", "~")) or target.endswith((".whl", ".tar.gz", ".zip")):
-            c.add_path(fact, target, "read", env)
+            call.add_path(target, "read")
 
 
 def _script_classes(fact: SimpleCommandFacts, name: str) -> None:
@@ -56,7 +53,7 @@ def npm_global(call: HandlerCall) -> None:
     """Options before the subcommand: ``-g`` makes any install system-wide; a bare ``yarn``
     installs the dependencies."""
     fact, flags, parsed = call.fact, call.flags, call.parsed
-    if _has(fact, "--global"):
+    if call.has("--global"):
         fact.classes.add("system")
     # called with the arguments before the subcommand; ``flags`` covers all of them, so a
     # parse that used them all means there is no subcommand
@@ -65,17 +62,16 @@ def npm_global(call: HandlerCall) -> None:
 
 
 def npx(call: HandlerCall) -> None:
-    parsed, nested = call.parsed, call.nested
-    for opt, _, value in parsed.options:
+    for opt, _, value in call.parsed.options:
         if opt is not None and opt.name in ("-c", "--call") and value:
-            nested.append(_nested("npx -c", shell=value))
+            call.nest_shell("npx -c", value)
 
 
 def uv_version(call: HandlerCall) -> None:
     """``uv version`` prints; ``--bump`` or a new version given writes ``pyproject.toml``."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
+    fact, parsed = call.fact, call.parsed
     bumps = any(opt is not None and opt.name == "--bump" for opt, _, _ in parsed.options)
     dry = any(opt is not None and opt.name == "--dry-run" for opt, _, _ in parsed.options)
     if (bumps or parsed.operands) and not dry:
         fact.classes.add("write")
-        c.add_path(fact, "pyproject.toml", "write", env, cwd=c.current_cwd)
+        call.add_path("pyproject.toml", "write", cwd=call.cwd)

@@ -5,9 +5,8 @@ CLIs, ``crontab``, dry runs.
 from __future__ import annotations
 
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_values
+from clearance.shellparse.handlers.common import MAX_EXPANDED, Lazy
 from clearance.shellparse.handlers.interpreters import credential_variable
-from clearance.shellparse.handlers.wrappers import _MAX_EXPANDED
 from clearance.shellparse.paths import resolve
 
 TYPE_CHECKING = False
@@ -18,41 +17,40 @@ if TYPE_CHECKING:
 def printenv(call: HandlerCall) -> None:
     """``printenv`` prints everything; ``printenv PATH`` one variable, a secret only when its
     name looks like one (or is not known)."""
-    fact, flags, parsed = call.fact, call.flags, call.parsed
-    operands = parsed.operands
-    dynamic = any(f & DYNAMIC for f in flags)
+    operands = call.parsed.operands
+    dynamic = any(f & DYNAMIC for f in call.flags)
     if not operands or dynamic or any(credential_variable(name) for name in operands):
-        fact.classes.add("secret_read")
+        call.fact.classes.add("secret_read")
 
 
-_CRON_TIME = _Lazy(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
+_CRON_TIME = Lazy(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
 
 
 def crontab(call: HandlerCall) -> None:
     """crontab installs a table of commands that run later: each line is analysed when the
     table is on the command line's standard input; from a file it is code not seen."""
-    fact, parsed, nested = call.fact, call.parsed, call.nested
-    if _has(fact, "-l"):
+    fact = call.fact
+    if call.has("-l"):
         fact.classes.discard("system")
         fact.classes.add("read_only")
         return
-    if _has(fact, "-r"):
+    if call.has("-r"):
         fact.classes.add("delete")
         return
     fact.classes.add("code_exec")
-    operands = parsed.operands
+    operands = call.parsed.operands
     if operands and operands[0] != "-":
         return  # the file operand is an exec path: code not seen
     if fact.stdin_text is None:
         fact.markers.add("stdin_code")
         return
-    for raw in fact.stdin_text.splitlines()[:_MAX_EXPANDED]:
+    for raw in fact.stdin_text.splitlines()[:MAX_EXPANDED]:
         line = raw.strip()
         if not line or line.startswith("#") or "=" in line.split(None, 1)[0]:
             continue
         m = _CRON_TIME.rx.match(line)
         if m is not None and m.group(1).strip():
-            nested.append(_nested("crontab (scheduled)", shell=m.group(1)))
+            call.nest_shell("crontab (scheduled)", m.group(1))
 
 
 def variables_dump(call: HandlerCall) -> None:
@@ -64,15 +62,7 @@ def variables_dump(call: HandlerCall) -> None:
 def docker_run(call: HandlerCall) -> None:
     """docker run/create: mounts and namespaces that reach the host, and the command the
     container runs."""
-    c, fact, args, flags, parsed, env, nested = (
-        call.classifier,
-        call.fact,
-        call.args,
-        call.flags,
-        call.parsed,
-        call.env,
-        call.nested,
-    )
+    fact, args, flags, parsed = call.fact, call.args, call.flags, call.parsed
     for opt, _spelling, value in parsed.options:
         if opt is None or value is None:
             continue
@@ -84,7 +74,9 @@ def docker_run(call: HandlerCall) -> None:
                     if item.startswith(("source=", "src=")):
                         source = item.split("=", 1)[1]
             resolved = (
-                resolve(source, env.cwd, c.home) if source.startswith(("/", ".", "~")) else None
+                resolve(source, call.env.cwd, call.classifier.home)
+                if source.startswith(("/", ".", "~"))
+                else None
             )
             if resolved is not None and (
                 resolved in _DOCKER_HOST_PATHS or resolved.startswith(("/var/run", "/run"))
@@ -92,22 +84,20 @@ def docker_run(call: HandlerCall) -> None:
                 fact.classes.add("privilege")
             if resolved is not None:
                 read_only = ":ro" in value or ",readonly" in value or ",ro" in value
-                c.add_path(fact, source, "read" if read_only else "write", env, source="option")
+                call.add_path(source, "read" if read_only else "write", source="option")
         elif (
             (name in _DOCKER_NAMESPACES and (value == "host" or value.startswith("container:")))
             or name in ("--cap-add", "--device", "--device-cgroup-rule")
             or (name == "--security-opt" and ("unconfined" in value or "disable" in value))
         ):
             fact.classes.add("privilege")
-    entrypoint = _option_values(parsed, "--entrypoint")
+    entrypoint = call.values("--entrypoint")
     if len(parsed.operands) > 1 or entrypoint:
         start = parsed.operand_index[1] if len(parsed.operands) > 1 else len(args)
         argv = [*entrypoint[-1:], *args[start:]]
         argv_flags = [0] * len(entrypoint[-1:]) + list(flags[start:])
         image = parsed.operands[0] if parsed.operands else "?"
-        nested.append(
-            _nested(f"docker run {image}", argv=argv, flags=argv_flags, context="container")
-        )
+        call.nest_argv(f"docker run {image}", argv, argv_flags, context="container")
 
 
 #: Host directories whose mount gives a container the machine.
@@ -120,15 +110,11 @@ _DOCKER_NAMESPACES = frozenset(("--pid", "--ipc", "--uts", "--userns", "--cgroup
 
 
 def kubectl_exec(call: HandlerCall) -> None:
-    args, flags, nested = call.args, call.flags, call.nested
+    args = call.args
     if "--" in args:
         start = args.index("--") + 1
         if start < len(args):
-            nested.append(
-                _nested(
-                    "kubectl exec", argv=args[start:], flags=flags[start:], context="remote:pod"
-                )
-            )
+            call.nest_argv("kubectl exec", args[start:], call.flags[start:], context="remote:pod")
 
 
 def dry_run(call: HandlerCall) -> None:
@@ -155,7 +141,7 @@ def kubectl_secrets(call: HandlerCall) -> None:
 
 #: Cloud CLI words that fetch a secret's value (not its metadata: ``list-secrets``,
 #: ``describe-secret``, ``secrets list`` only name them).
-_CLOUD_SECRET = _Lazy(
+_CLOUD_SECRET = Lazy(
     r"get-secret-value|^get-parameters?$|print-access-token|print-identity-token|"
     r"get-access-token|get-session-token|get-login-password|^get-login$|assume-role|"
     r"export-credentials|^configure$|credentials$|^keys$|list-keys|access-secret|"
@@ -190,7 +176,7 @@ _CLOUD_READ = frozenset(
 )
 
 
-_CLOUD_DELETE = _Lazy(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
+_CLOUD_DELETE = Lazy(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
 
 
 def cloud_cli(call: HandlerCall) -> None:
@@ -200,12 +186,12 @@ def cloud_cli(call: HandlerCall) -> None:
     matters is what a value sends: ``file://`` / ``fileb://`` values are local files sent up
     (a read of the file and a network write), and an endpoint override sends the signed
     request elsewhere (``unknown_option``)."""
-    c, fact, args, parsed, env = call.classifier, call.fact, call.args, call.parsed, call.env
+    fact, args, parsed = call.fact, call.args, call.parsed
     words = [a for a in parsed.operands if not a.startswith("-")]
     for value in args:
         local = value.partition("=")[2] if value.startswith("-") else value
         if local.startswith(("file://", "fileb://")):
-            c.add_path(fact, local.split("://", 1)[1], "read", env, source="option")
+            call.add_path(local.split("://", 1)[1], "read", source="option")
             fact.classes.add("network_write")
     if any(spelling in _CLOUD_REDIRECT for _, spelling, _ in parsed.options):
         fact.markers.add("unknown_option")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from clearance.shellparse.handlers.common import _nested
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.shellparse.facts import HandlerCall
@@ -20,8 +18,8 @@ def apt_option(call: HandlerCall) -> None:
     is a shell command apt runs (judged as one; the part is code execution); ``Dir::*``,
     ``Dpkg::Path``/``Options``/``Tools`` and proxy auto-detection scripts name programs apt
     runs (code execution). ``-c FILE`` reads a configuration that may hold hooks (code)."""
-    fact, parsed, nested = call.fact, call.parsed, call.nested
-    for opt, _, value in parsed.options:
+    fact = call.fact
+    for opt, _, value in call.parsed.options:
         if opt is None:
             continue
         if opt.name == "--config-file":
@@ -34,6 +32,6 @@ def apt_option(call: HandlerCall) -> None:
         if any(word in key for word in _APT_COMMAND_KEYS):
             fact.classes.add("code_exec")
             if setting.strip():
-                nested.append(_nested(f"{fact.program} -o {key}", shell=setting))
+                call.nest_shell(f"{fact.program} -o {key}", setting)
         elif key.startswith(_APT_CODE_KEYS) or "::dir" in key or "::bin" in key:
             fact.classes.add("code_exec")

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import re
 
-from clearance.shellparse.handlers.common import _has, _Lazy, _nested, _option_values
+from clearance.shellparse.handlers.common import Lazy
 from clearance.shellparse.paths import resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from clearance.shellparse.facts import HandlerCall, Nested, SimpleCommandFacts
+    from clearance.shellparse.facts import HandlerCall
 
 
 #: git configuration keys whose value is a program git runs, or that load more configuration.
-GIT_CODE_KEYS = _Lazy(
+GIT_CODE_KEYS = Lazy(
     r"""(core\.(pager|editor|sshcommand|hookspath|fsmonitor|gitproxy|askpass|
     attributesfile|excludesfile)|diff\..*\.(textconv|command)|diff\.external|
     merge\..*\.driver|filter\..*\.(clean|smudge|process)|alias\..*|credential\..*helper|
@@ -34,14 +34,14 @@ GIT_CODE_KEYS = _Lazy(
 
 #: Keys that send the repository (or its credentials) somewhere else: the next push, fetch
 #: or pull talks to whatever they name.
-GIT_REDIRECT_KEYS = _Lazy(
+GIT_REDIRECT_KEYS = Lazy(
     r"remote\..*\.(url|pushurl|proxy|mirror)|url\..*\.(insteadof|pushinsteadof)|"
     r"branch\..*\.(remote|pushremote|merge)|remote\.pushdefault|http\.(.*\.)?(proxy|sslcainfo)|"
     r"credential\..*\.(username|usehttppath)|push\.default"
 )
 
 
-_GIT_SHELL_KEYS = _Lazy(
+_GIT_SHELL_KEYS = Lazy(
     r"(core\.(pager|editor|sshcommand|fsmonitor|gitproxy|askpass)|sequence\.editor|"
     r"diff\.external|diff\..*\.(textconv|command)|merge\..*\.driver|"
     r"filter\..*\.(clean|smudge|process)|credential\..*helper|pager\..*|"
@@ -49,7 +49,8 @@ _GIT_SHELL_KEYS = _Lazy(
 )
 
 
-def _git_config_value(key: str, value: str, fact: SimpleCommandFacts, nested: list[Nested]) -> None:
+def _git_config_value(call: HandlerCall, key: str, value: str) -> None:
+    fact = call.fact
     key = key.lower()
     if GIT_REDIRECT_KEYS.rx.fullmatch(key):
         fact.classes.add("network")  # where the next push or fetch goes
@@ -66,17 +67,17 @@ def _git_config_value(key: str, value: str, fact: SimpleCommandFacts, nested: li
     elif _GIT_SHELL_KEYS.rx.fullmatch(key):
         command = value
     if command:
-        nested.append(_nested(f"git config {key}", shell=command))
+        call.nest_shell(f"git config {key}", command)
 
 
 def git_global(call: HandlerCall) -> None:
     """``git -c key=value …``: configuration given on the command line, before the
     subcommand; keys that name programs make git run them."""
-    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
-    for opt, spelling, value in parsed.options:
+    c, fact, env = call.classifier, call.fact, call.env
+    for opt, spelling, value in call.parsed.options:
         if opt is not None and opt.name == "-c" and value:
             key, _, setting = value.partition("=")
-            _git_config_value(key, setting, fact, nested)
+            _git_config_value(call, key, setting)
         elif spelling.startswith("--config-env"):
             fact.classes.add("code_exec")
         elif opt is not None and opt.name == "--git-dir" and value:
@@ -86,7 +87,7 @@ def git_global(call: HandlerCall) -> None:
             if not own and not plain_git_dir(where):  # a bare repository read from disk
                 fact.classes.add("code_exec")
                 fact.markers.add("env_code")
-    cwd = env.cwd if c.current_cwd is None else c.current_cwd
+    cwd = env.cwd if call.cwd is None else call.cwd
     if cwd and c.workspace and _embedded_repository(cwd, c.workspace):
         fact.classes.add("code_exec")
         fact.markers.add("env_code")
@@ -123,9 +124,8 @@ def _embedded_repository(cwd: str, workspace: str) -> bool:
 
 
 def git_config(call: HandlerCall) -> None:
-    fact, parsed, nested = call.fact, call.parsed, call.nested
-    reading = _has(
-        fact,
+    fact, parsed = call.fact, call.parsed
+    reading = call.has(
         "--get",
         "--get-all",
         "--get-regexp",
@@ -144,22 +144,22 @@ def git_config(call: HandlerCall) -> None:
         reading = False
     if reading or (
         len(operands) < 2
-        and not _has(fact, "--unset", "--unset-all", "--edit", "-e", "--add", "--replace-all")
+        and not call.has("--unset", "--unset-all", "--edit", "-e", "--add", "--replace-all")
     ):
         return
     fact.classes.add("vcs_write")
-    if _has(fact, "--global", "--system", "--file", "-f"):
+    if call.has("--global", "--system", "--file", "-f"):
         fact.classes.add("system")
     if len(operands) >= 2:
-        _git_config_value(operands[0], operands[1], fact, nested)
+        _git_config_value(call, operands[0], operands[1])
 
 
 def git_clean(call: HandlerCall) -> None:
     """Without pathspecs, ``git clean`` works on the whole directory it runs in."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
-    if not parsed.operands:
-        c.add_path(fact, ".", "delete", env, cwd=c.current_cwd)
-    if _has(fact, "--dry-run"):
+    fact = call.fact
+    if not call.parsed.operands:
+        call.add_path(".", "delete", cwd=call.cwd)
+    if call.has("--dry-run"):
         fact.classes.discard("delete")
         fact.classes.discard("vcs_destructive")
         for path in fact.paths:
@@ -170,7 +170,7 @@ def git_clean(call: HandlerCall) -> None:
 def git_replace(call: HandlerCall) -> None:
     """``git replace A B`` makes every command see B where A is; ``-l`` or nothing lists."""
     fact, parsed = call.fact, call.parsed
-    if _has(fact, "--list") or not parsed.operands:
+    if call.has("--list") or not parsed.operands:
         fact.classes.difference_update(("vcs_write", "vcs_destructive"))
         fact.classes.add("vcs_read")
 
@@ -178,12 +178,11 @@ def git_replace(call: HandlerCall) -> None:
 def git_grep(call: HandlerCall) -> None:
     """``git grep PATTERN PATH…``: paths are searched inside the repository, except with
     ``--no-index`` (or outside a repository), where any file or tree is read."""
-    c, fact, parsed, env = call.classifier, call.fact, call.parsed, call.env
-    operands = parsed.operands
-    patterns = _option_values(parsed, "-e", "-f")
+    operands = call.parsed.operands
+    patterns = call.values("-e", "-f")
     paths = operands if patterns else operands[1:]
     for value in paths:
-        c.add_path(fact, value, "read", env, cwd=c.current_cwd, tree=True)
+        call.add_path(value, "read", cwd=call.cwd, tree=True)
 
 
 def git_symbolic_ref(call: HandlerCall) -> None:
@@ -196,27 +195,27 @@ def git_symbolic_ref(call: HandlerCall) -> None:
 def git_revision_paths(call: HandlerCall) -> None:
     """Files read out of the repository: ``REV:PATH`` operands (``git show HEAD:.env``) and
     paths after ``--`` -- a secret committed once is still a secret."""
-    c, fact, args, parsed, env = call.classifier, call.fact, call.args, call.parsed, call.env
+    args, parsed = call.args, call.parsed
     after_dashes = args[args.index("--") + 1 :] if "--" in args else []
-    if _has(fact, "--no-index"):
+    if call.has("--no-index"):
         # ``git diff --no-index A B`` compares two files anywhere: it reads them both
         for value in parsed.operands:
-            c.add_path(fact, value, "read", env, cwd=c.current_cwd)
+            call.add_path(value, "read", cwd=call.cwd)
         return
     for value in parsed.operands:
         rev, colon, path = value.partition(":")
         if colon and path and not rev.startswith(("http", "git@")) and "/" not in rev:
-            c.add_path(fact, path, "read", env, source="revision", cwd=c.current_cwd)
+            call.add_path(path, "read", source="revision", cwd=call.cwd)
         elif value in after_dashes:
-            c.add_path(fact, value, "read", env, cwd=c.current_cwd)
+            call.add_path(value, "read", cwd=call.cwd)
 
 
 def git_checkout(call: HandlerCall) -> None:
     fact, args, parsed = call.fact, call.args, call.parsed
-    discards = "--" in args or "." in parsed.operands or _has(fact, "-f", "--force")
+    discards = "--" in args or "." in parsed.operands or call.has("-f", "--force")
     if fact.subcommand and fact.subcommand.endswith("restore"):
         discards = bool(parsed.operands) and not (
-            _has(fact, "--staged", "-S") and not _has(fact, "--worktree", "-W")
+            call.has("--staged", "-S") and not call.has("--worktree", "-W")
         )
     if discards:
         fact.classes.add("vcs_destructive")
@@ -230,16 +229,16 @@ def git_push(call: HandlerCall) -> None:
 
 
 def git_clone(call: HandlerCall) -> None:
-    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
-    for value in _option_values(parsed, "--config", "-c"):
+    parsed = call.parsed
+    for value in call.values("--config", "-c"):
         key, _, setting = value.partition("=")
-        _git_config_value(key, setting, fact, nested)
+        _git_config_value(call, key, setting)
     if len(parsed.operands) == 1:
         url = parsed.operands[0].rstrip("/")
         name = url.rsplit("/", 1)[-1].rsplit(":", 1)[-1]
         name = name[:-4] if name.endswith(".git") else name
         if name:
-            c.add_path(fact, name, "write", env)
+            call.add_path(name, "write")
 
 
 #: Bounds on what is read of a repository named by ``--git-dir``.

@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.handlers.common import PLACEHOLDER, _has, _nested, _option_values
+from clearance.shellparse.facts import Nested
+from clearance.shellparse.handlers.common import MAX_EXPANDED, PLACEHOLDER
 from clearance.shellparse.knowledge import COMMAND_STRING_VARIABLES
 from clearance.shellparse.paths import inside, resolve
 
@@ -16,113 +17,92 @@ if TYPE_CHECKING:
 
 
 def wrapper(call: HandlerCall) -> None:
-    fact, parsed, nested = call.fact, call.parsed, call.nested
+    fact = call.fact
     if fact.program in ("nohup", "setsid"):
         fact.markers.add("background")
     # ``strace -o '!cmd'`` / ``ltrace -o '|cmd'``: the trace is piped into a shell command
-    for value in _option_values(parsed, "--output"):
+    for value in call.values("--output"):
         if value.startswith(("!", "|")) and value[1:].strip():
             fact.paths = [p for p in fact.paths if p.path != value]
             if not any(p.access == "write" for p in fact.paths):
                 fact.classes.discard("write")
             fact.classes.add("code_exec")
-            nested.append(_nested(f"{fact.program} -o", shell=value[1:].strip()))
+            call.nest_shell(f"{fact.program} -o", value[1:].strip())
 
 
 def su(call: HandlerCall) -> None:
     """Without ``-c``, su and runuser start an interactive shell as the other user."""
     fact, parsed = call.fact, call.parsed
     has_command = any(o is not None and o.role == "shell" for o, _, _ in parsed.options)
-    if not has_command and not (fact.program == "runuser" and _has(fact, "--user")):
+    if not has_command and not (fact.program == "runuser" and call.has("--user")):
         fact.classes.add("code_exec")
 
 
 def sg(call: HandlerCall) -> None:
     """``sg GROUP -c 'cmd'`` and ``sg GROUP cmd``: the command runs as the group."""
-    fact, parsed, nested = call.fact, call.parsed, call.nested
-    operands = parsed.operands
+    operands = call.parsed.operands
     if len(operands) >= 3 and operands[1] in ("-c", "--command"):
-        nested.clear()
-        nested.append(_nested("sg -c", shell=operands[2]))
+        call.nested.clear()
+        call.nest_shell("sg -c", operands[2])
     elif len(operands) == 1:
-        fact.classes.add("code_exec")
+        call.fact.classes.add("code_exec")
 
 
 def capsh(call: HandlerCall) -> None:
     """``capsh [options] -- ARGS``: ARGS go to a shell (``capsh -- -c 'cmd'``)."""
-    c, fact, args, flags, env, nested = (
-        call.classifier,
-        call.fact,
-        call.args,
-        call.flags,
-        call.env,
-        call.nested,
-    )
+    args, flags = call.args, call.flags
     if "--" in args:
         rest = args[args.index("--") + 1 :]
         rest_flags = flags[args.index("--") + 1 :]
-        nested.append(_nested("capsh --", argv=["bash", *rest], flags=[0, *rest_flags]))
+        call.nest_argv("capsh --", ["bash", *rest], [0, *rest_flags])
     for value in args:
         if value.startswith("--shell="):
-            c.add_path(fact, value.split("=", 1)[1], "exec", env, source="option")
+            call.add_path(value.split("=", 1)[1], "exec", source="option")
 
 
 def flock(call: HandlerCall) -> None:
     """``flock FILE -c 'cmd'``: flock reads ``-c`` itself after the lock file."""
-    parsed, nested = call.parsed, call.nested
-    operands = parsed.operands
+    operands = call.parsed.operands
     if len(operands) >= 3 and operands[1] in ("-c", "--command"):
-        nested.clear()
-        nested.append(_nested("flock -c", shell=operands[2]))
+        call.nested.clear()
+        call.nest_shell("flock -c", operands[2])
 
 
 def chroot(call: HandlerCall) -> None:
     """Without a command, chroot, nsenter and unshare start an interactive shell."""
-    fact, nested = call.fact, call.nested
-    if not nested:
-        fact.classes.add("code_exec")
+    if not call.nested:
+        call.fact.classes.add("code_exec")
 
 
 def entr(call: HandlerCall) -> None:
     """``entr -s 'cmd'`` runs its operand with the shell."""
-    fact, parsed, nested = call.fact, call.parsed, call.nested
-    if _has(fact, "-s") and parsed.operands:
-        nested.clear()
-        nested.append(_nested("entr -s", shell=" ".join(parsed.operands)))
+    operands = call.parsed.operands
+    if call.has("-s") and operands:
+        call.nested.clear()
+        call.nest_shell("entr -s", " ".join(operands))
 
 
 def start_stop_daemon(call: HandlerCall) -> None:
     """``start-stop-daemon --start --exec PROG -- ARGS`` runs PROG with ARGS."""
-    fact, parsed, nested = call.fact, call.parsed, call.nested
-    programs = _option_values(parsed, "--exec", "--startas")
-    if programs and _has(fact, "--start"):
-        argv = [programs[-1], *parsed.operands]
-        nested.append(_nested("start-stop-daemon", argv=argv, flags=[0] * len(argv)))
+    programs = call.values("--exec", "--startas")
+    if programs and call.has("--start"):
+        argv = [programs[-1], *call.parsed.operands]
+        call.nest_argv("start-stop-daemon", argv, [0] * len(argv))
 
 
 def command_builtin(call: HandlerCall) -> None:
-    fact, nested = call.fact, call.nested
-    if _has(fact, "-v", "-V"):
-        nested.clear()
-        fact.classes.add("read_only")
+    if call.has("-v", "-V"):
+        call.nested.clear()
+        call.fact.classes.add("read_only")
 
 
 def sudo(call: HandlerCall) -> None:
-    fact, parsed = call.fact, call.parsed
-    if not parsed.operands and _has(fact, "--shell", "--login", "-s", "-i"):
-        fact.classes.add("code_exec")
+    if not call.parsed.operands and call.has("--shell", "--login", "-s", "-i"):
+        call.fact.classes.add("code_exec")
 
 
 def env(call: HandlerCall) -> None:
-    c, fact, args, flags, parsed, env, nested = (
-        call.classifier,
-        call.fact,
-        call.args,
-        call.flags,
-        call.parsed,
-        call.env,
-        call.nested,
-    )
+    c, fact, args, flags, parsed = call.classifier, call.fact, call.args, call.flags, call.parsed
     operands = parsed.operands
     index = parsed.operand_index
     k = 0
@@ -144,7 +124,7 @@ def env(call: HandlerCall) -> None:
             name,
             value,
             dynamic,
-            lambda path: inside(resolve(path, env.cwd, c.home), c.workspace),
+            lambda path: inside(resolve(path, call.env.cwd, c.home), c.workspace),
         )
         if verdict == "unknown":
             fact.markers.add("unknown_env")
@@ -153,27 +133,27 @@ def env(call: HandlerCall) -> None:
             fact.classes.add("code_exec")
             runs = verdict == "command" or name in COMMAND_STRING_VARIABLES
             if runs and value and not dynamic:
-                nested.append(_nested(f"env {name}", shell=value.strip().lstrip("|")))
+                call.nest_shell(f"env {name}", value.strip().lstrip("|"))
         k += 1
     if k < len(operands):
         start = index[k]
-        nested.append(_nested("env", argv=args[start:], flags=flags[start:], cwd=c.current_cwd))
+        call.nest_argv("env", args[start:], flags[start:], cwd=call.cwd)
     elif not any(opt is not None and opt.role == "shell" for opt, _, _ in parsed.options):
         fact.classes.add("secret_read")  # prints the environment
 
 
 def watch(call: HandlerCall) -> None:
-    fact, args, flags, parsed, nested = call.fact, call.args, call.flags, call.parsed, call.nested
-    if _has(fact, "--exec", "-x") and nested and parsed.operand_index:
-        start = parsed.operand_index[0]
-        nested[-1] = _nested("watch -x", argv=args[start:], flags=flags[start:])
+    nested, index = call.nested, call.parsed.operand_index
+    if call.has("--exec", "-x") and nested and index:
+        start = index[0]
+        nested[-1] = Nested("watch -x", argv=call.args[start:], flags=call.flags[start:])
 
 
 def xargs(call: HandlerCall) -> None:
     """The command xargs runs. Its input words are appended (or put in place of the ``-I``
     string): when standard input is known text (``echo a b | xargs rm``) they are those
     words; otherwise ``{input}`` stands for them, unknown, hence ``dynamic_argument``."""
-    fact, args, flags, parsed, nested = call.fact, call.args, call.flags, call.parsed, call.nested
+    fact, args, flags, parsed = call.fact, call.args, call.flags, call.parsed
     replace = None
     for opt, _spelling, value in parsed.options:
         if opt is not None and opt.name in ("-I", "--replace"):
@@ -184,7 +164,7 @@ def xargs(call: HandlerCall) -> None:
         argv_flags = list(flags[start:])
     else:
         argv, argv_flags = ["echo"], [0]
-    items = _xargs_items(fact.stdin_text, parsed, replace is not None or _has(fact, "-L"))
+    items = _xargs_items(fact.stdin_text, parsed, replace is not None or call.has("-L"))
     if items is None:
         if replace:
             argv_flags = [
@@ -193,15 +173,13 @@ def xargs(call: HandlerCall) -> None:
         else:
             argv.append(PLACEHOLDER)
             argv_flags.append(DYNAMIC)
-        nested.append(_nested("xargs", argv=argv, flags=argv_flags))
+        call.nest_argv("xargs", argv, argv_flags)
         return
     if replace:
-        for item in items[:_MAX_EXPANDED]:
-            nested.append(
-                _nested("xargs", argv=[a.replace(replace, item) for a in argv], flags=argv_flags)
-            )
+        for item in items[:MAX_EXPANDED]:
+            call.nest_argv("xargs", [a.replace(replace, item) for a in argv], argv_flags)
     else:
-        nested.append(_nested("xargs", argv=argv + items, flags=argv_flags + [0] * len(items)))
+        call.nest_argv("xargs", argv + items, argv_flags + [0] * len(items))
 
 
 def _xargs_items(text: str | None, parsed: ParsedArgs, lines: bool) -> list[str] | None:
@@ -209,7 +187,7 @@ def _xargs_items(text: str | None, parsed: ParsedArgs, lines: bool) -> list[str]
     ``-I``/``-L``, else blank-separated with quotes taken off."""
     if text is None:
         return None
-    delimiter = next(iter(_option_values(parsed, "--delimiter")), None)
+    delimiter = next(iter(parsed.values("--delimiter")), None)
     if any(o is not None and o.name == "--null" for o, _, _ in parsed.options):
         items = text.split("\0")
     elif delimiter is not None:
@@ -230,8 +208,7 @@ def parallel(call: HandlerCall) -> None:
     """``parallel CMD ::: A B``: CMD runs once per argument (appended, or in place of
     ``{}``). Arguments given on the line are substituted; from a file or stdin they are not
     known, and the command carries ``dynamic_argument``."""
-    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
-    operands = parsed.operands
+    fact, operands = call.fact, call.parsed.operands
     command: list[str] = []
     values: list[str] = []
     from_file = False
@@ -244,7 +221,7 @@ def parallel(call: HandlerCall) -> None:
             from_file = True
             k += 1
             if k < len(operands):
-                c.add_path(fact, operands[k], "read", env)
+                call.add_path(operands[k], "read")
         elif operands[k] in (":::", ":::+"):
             pass
         else:
@@ -255,29 +232,24 @@ def parallel(call: HandlerCall) -> None:
         fact.markers.add("stdin_code")
         return
     template = " ".join(command)
-    if values and not from_file and not _option_values(parsed, "--arg-file"):
-        for value in values[:_MAX_EXPANDED]:
+    if values and not from_file and not call.values("--arg-file"):
+        for value in values[:MAX_EXPANDED]:
             quoted = "'" + value.replace("'", "'\\''") + "'"
             line = template.replace("{}", quoted) if "{}" in template else f"{template} {quoted}"
-            nested.append(_nested("parallel", shell=line))
-        if len(values) > _MAX_EXPANDED:
+            call.nest_shell("parallel", line)
+        if len(values) > MAX_EXPANDED:
             fact.markers.add("truncated")
         return
     fact.markers.add("dynamic_argument")
     line = template if "{}" in template else template + " {}"
-    nested.append(_nested("parallel", shell=line, markers=("dynamic_argument",)))
-
-
-#: Most commands one ``parallel … ::: A B C`` line is expanded into for analysis.
-_MAX_EXPANDED = 16
+    call.nest_shell("parallel", line, markers=("dynamic_argument",))
 
 
 def alias(call: HandlerCall) -> None:
-    args, nested = call.args, call.nested
-    for value in args:
+    for value in call.args:
         name, eq, text = value.partition("=")
         if eq and text:
-            nested.append(_nested(f"alias {name}", shell=text))
+            call.nest_shell(f"alias {name}", text)
 
 
 #: tmux key names: what send-keys presses rather than types.
@@ -285,7 +257,7 @@ _TMUX_KEYS = frozenset(("Enter", "C-m", "C-j", "KPEnter", "C-c", "C-d", "Escape"
 
 
 def tmux(call: HandlerCall) -> None:
-    fact, args, nested = call.fact, call.args, call.nested
+    fact, args = call.fact, call.args
     runs = (
         "new-session",
         "new",
@@ -304,7 +276,7 @@ def tmux(call: HandlerCall) -> None:
         if arg in runs:
             tail = [a for a in args[i + 1 :] if not a.startswith("-")]
             if tail:
-                nested.append(_nested(f"tmux {arg}", shell=tail[-1]))
+                call.nest_shell(f"tmux {arg}", tail[-1])
             break
         if arg in ("send-keys", "send"):
             # typed into a shell in the pane: runs like a command line
@@ -314,7 +286,7 @@ def tmux(call: HandlerCall) -> None:
             targets = {args[j + 1] for j in range(i + 1, len(args) - 1) if args[j] == "-t"}
             typed = " ".join(k for k in keys if k not in targets)
             if typed:
-                nested.append(_nested("tmux send-keys", shell=typed))
+                call.nest_shell("tmux send-keys", typed)
             break
     if not args:
         fact.classes.add("code_exec")
@@ -322,16 +294,16 @@ def tmux(call: HandlerCall) -> None:
 
 def at(call: HandlerCall) -> None:
     """``at``/``batch`` run their standard input (or ``-f FILE``) later, as a shell script."""
-    c, fact, parsed, env, nested = call.classifier, call.fact, call.parsed, call.env, call.nested
+    fact = call.fact
     fact.classes.add("code_exec")
-    if _has(fact, "-l", "-d", "-r", "-c", "-q") and not fact.stdin:
+    if call.has("-l", "-d", "-r", "-c", "-q") and not fact.stdin:
         return
-    files = _option_values(parsed, "-f")
+    files = call.values("-f")
     for value in files:
-        c.add_path(fact, value, "exec", env, source="option")
+        call.add_path(value, "exec", source="option")
     if files:
         return
     if fact.stdin_text is not None:
-        nested.append(_nested(f"{fact.program} (scheduled)", shell=fact.stdin_text))
+        call.nest_shell(f"{fact.program} (scheduled)", fact.stdin_text)
     else:
         fact.markers.add("stdin_code")

@@ -118,59 +118,7 @@ BUILD_DEFINITIONS = frozenset(
     )
 )
 
-#: Environment variables that make a program run code of the variable's choosing.
-DANGEROUS_VARIABLES = frozenset(
-    (
-        "LD_PRELOAD",
-        "LD_LIBRARY_PATH",
-        "LD_AUDIT",
-        "DYLD_INSERT_LIBRARIES",
-        "DYLD_LIBRARY_PATH",
-        "BASH_ENV",
-        "ENV",
-        "PROMPT_COMMAND",
-        "PS4",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "PYTHONSTARTUP",
-        "PYTHONPATH",
-        "PYTHONHOME",
-        "PYTHONINSPECT",
-        "NODE_OPTIONS",
-        "NODE_PATH",
-        "PERL5OPT",
-        "PERL5LIB",
-        "PERLLIB",
-        "RUBYOPT",
-        "RUBYLIB",
-        "GIT_SSH",
-        "GIT_SSH_COMMAND",
-        "GIT_PAGER",
-        "GIT_EDITOR",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_ASKPASS",
-        "GIT_PROXY_COMMAND",
-        "GIT_EXEC_PATH",
-        "GIT_TEMPLATE_DIR",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "GIT_CONFIG_COUNT",
-        "GIT_CONFIG_PARAMETERS",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
-        "PAGER",
-        "MANPAGER",
-        "SYSTEMD_PAGER",
-        "EDITOR",
-        "VISUAL",
-        "BROWSER",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "IFS",
-    )
-)
-
-#: Of those, the ones whose value is itself a shell command line (analysed as one).
+#: Environment variables whose value is a shell command line a program runs (analysed as one).
 COMMAND_STRING_VARIABLES = frozenset(
     (
         "PROMPT_COMMAND",
@@ -190,6 +138,42 @@ COMMAND_STRING_VARIABLES = frozenset(
         "SSH_ASKPASS",
         "SUDO_ASKPASS",
         "GIT_ASKPASS",
+    )
+)
+
+#: Environment variables that make a program run code of the variable's choosing: those
+#: holding a command line, and those naming libraries, start-up files or programs.
+DANGEROUS_VARIABLES = COMMAND_STRING_VARIABLES | frozenset(
+    (
+        "LD_PRELOAD",
+        "LD_LIBRARY_PATH",
+        "LD_AUDIT",
+        "DYLD_INSERT_LIBRARIES",
+        "DYLD_LIBRARY_PATH",
+        "BASH_ENV",
+        "ENV",
+        "PS4",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "PYTHONSTARTUP",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONINSPECT",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "PERL5OPT",
+        "PERL5LIB",
+        "PERLLIB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "GIT_SSH",
+        "GIT_EXEC_PATH",
+        "GIT_TEMPLATE_DIR",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "GIT_CONFIG_COUNT",
+        "GIT_CONFIG_PARAMETERS",
+        "IFS",
     )
 )
 

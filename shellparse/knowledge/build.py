@@ -9,9 +9,23 @@ directory they were given -- is in their option tables.
 from __future__ import annotations
 
 from clearance.shellparse.handlers import build
-from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
+from clearance.shellparse.spec import Opt, Spec, opts, runs_command, shared, sub
 
 _CONFIG = [*opts("-c/--config --config-file --rcfile --settings", value="required", role="read")]
+
+
+def _formatter(names: str, checks: str, options: list[Opt], flags: str) -> Spec:
+    """A formatter: it rewrites the files it is given, unless one of ``checks`` (``--check``,
+    ``--diff``…) has it only report (``build.check_only``); ``options`` are its others."""
+    return Spec(
+        names,
+        "build write",
+        operands="write",
+        handler=build.check_only,
+        options=[*opts(checks), *options],
+        flags=flags,
+    )
+
 
 _MAKE_FLAGS = (
     "-B/--always-make -d --debug=? -e/--environment-overrides -i/--ignore-errors "
@@ -184,16 +198,14 @@ SPECS = [
                 "--exit-non-zero-on-fix --statistics --show-files --show-settings "
                 "-q/--quiet -s/--silent -v/--verbose --extension=",
             ),
-            "format": Spec(
+            "format": _formatter(
                 "format",
-                "build write",
-                operands="write",
-                options=[*opts("--check --diff"), *_CONFIG],
-                flags="--preview --no-preview --line-length= --target-version= --exclude= "
+                "--check --diff",
+                _CONFIG,
+                "--preview --no-preview --line-length= --target-version= --exclude= "
                 "--force-exclude --no-force-exclude --respect-gitignore -n/--no-cache "
                 "--cache-dir= --isolated --stdin-filename= --range= -q/--quiet -s/--silent "
                 "-v/--verbose --exit-non-zero-on-format --extension=",
-                handler=build.check_only,
             ),
             "rule": Spec("rule", "read_only"),
             "version": Spec("version", "read_only"),
@@ -288,29 +300,22 @@ SPECS = [
         "--staged --changed --since= --files-ignore-unknown= --no-errors-on-unmatched "
         "--colors= --verbose --log-level=",
     ),
-    Spec(
+    _formatter(
         "black|blackd|blacken-docs",
-        "build write",
-        operands="write",
-        handler=build.check_only,
-        options=[*opts("--check --diff"), *_CONFIG],
-        flags="-l/--line-length= -t/--target-version= --pyi --ipynb --python-cell-magics= "
+        "--check --diff",
+        _CONFIG,
+        "-l/--line-length= -t/--target-version= --pyi --ipynb --python-cell-magics= "
         "-x/--skip-source-first-line -S/--skip-string-normalization "
         "-C/--skip-magic-trailing-comma --preview --unstable --enable-unstable-feature= "
         "--color --no-color --fast --safe --required-version= --include= --exclude= "
         "--extend-exclude= --force-exclude= --stdin-filename= -W/--workers= -q/--quiet "
         "-v/--verbose --version -h/--help --line-ranges=",
     ),
-    Spec(
+    _formatter(
         "isort",
-        "build write",
-        operands="write",
-        handler=build.check_only,
-        options=[
-            *opts("-c/--check-only/--check --diff"),
-            Opt("--settings-path --settings-file --sp", value="required", role="read"),
-        ],
-        flags="--profile= -l/--line-length/-w/--line-width= --py= -m/--multi-line= "
+        "-c/--check-only/--check --diff",
+        [Opt("--settings-path --settings-file --sp", value="required", role="read")],
+        "--profile= -l/--line-length/-w/--line-width= --py= -m/--multi-line= "
         "--skip= --skip-glob= --extend-skip= --filter-files --atomic -q/--quiet "
         "-v/--verbose --color --float-to-top --ca/--combine-as --tc/--trailing-comma "
         "--src= --known-first-party= --known-third-party= -j/--jobs= --gitignore "
@@ -333,24 +338,20 @@ SPECS = [
         "--indent-size= --fallback-style= --assume-filename= --dry-run --Werror "
         "--sort-includes -v/--verbose -q/--quiet",
     ),
-    Spec(
+    _formatter(
         "rustfmt",
-        "build write",
-        operands="write",
-        handler=build.check_only,
-        options=[Opt("--check"), Opt("--config-path", value="required", role="read")],
-        flags="--edition= --emit= --backup --config= --color= --print-config= "
+        "--check",
+        [Opt("--config-path", value="required", role="read")],
+        "--edition= --emit= --backup --config= --color= --print-config= "
         "-l/--files-with-diff -v/--verbose -q/--quiet -V/--version -h/--help",
     ),
     # Formatters that rewrite the files unless told only to check.
-    Spec(
+    _formatter(
         "stylua|taplo|nixfmt|swiftformat|ktlint|scalafmt|php-cs-fixer|djlint|mdformat|"
         "pyupgrade|add-trailing-comma|terraform-fmt|mix-format|prettier-write",
-        "build write",
-        operands="write",
-        handler=build.check_only,
-        options=[*opts("--check --diff --dry-run -n --list-different --lint --verify"), *_CONFIG],
-        flags="--profile= --indent-size= --exclude= --py36-plus --py37-plus --py38-plus "
+        "--check --diff --dry-run -n --list-different --lint --verify",
+        _CONFIG,
+        "--profile= --indent-size= --exclude= --py36-plus --py37-plus --py38-plus "
         "--py39-plus --py310-plus --py311-plus --py312-plus --color --no-color -v "
         "--verbose -q --quiet --format= --reformat",
     ),
@@ -515,9 +516,7 @@ SPECS += [
         "--version -g/--global",
         subcommands={
             # the rest is a command (or a script the project defines): unwrapped
-            "run": sub(
-                "run", "", operands="command", permute=False, flags="-l/--list -s/--site-packages"
-            ),
+            "run": runs_command("run", "", "-l/--list -s/--site-packages"),
             "shell": sub("shell", "code_exec"),
             **shared(("build", "fmt", "lint", "sync", "lock"), "build"),
             "test": sub("test", "test", flags="-a/--all -c/--cover -p/--parallel -r/--retries="),
@@ -540,7 +539,7 @@ SPECS += [
             ),
             **shared(("test", "bench"), "test"),
             # ``cabal exec -- cmd`` / ``stack exec cmd``: the command runs in the project's env
-            "exec": sub("exec", "", operands="command", permute=False, flags="--package= --"),
+            "exec": runs_command("exec", "", flags="--package= --"),
             **shared(
                 ("run", "repl", "ghci", "runghc", "runhaskell", "eval", "script"), "build code_exec"
             ),
@@ -578,11 +577,9 @@ SPECS += [
                 _MONO_FLAGS,
             ),
             # ``lerna exec -- cmd`` / ``nx exec -- cmd``: the command runs in every package
-            "exec": sub(
+            "exec": runs_command(
                 "exec",
                 "",
-                operands="command",
-                permute=False,
                 flags="--scope= --ignore= --stream --parallel --no-bail --concurrency= "
                 "--projects= -p= --exclude= --",
             ),

@@ -10,7 +10,33 @@ from __future__ import annotations
 from clearance.shellparse.handlers import files
 from clearance.shellparse.spec import Opt, Spec, opts
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.shellparse.facts import Handler
+
 _RECURSIVE_COPY = Opt("-r/-R/--recursive", operands="copy_tree")
+#: ``cp``, ``install``, ``mv``, ``ln -t DIR``: every operand is a source, DIR the destination.
+_TARGET_DIRECTORY = Opt("-t/--target-directory", value="required", role="target_dir")
+
+
+def _changes_attributes(names: str, handler: Handler, flags: str = "") -> Spec:
+    """chmod, chown, chgrp (coreutils): a mode or an owner, then the files it is given to
+    (``--reference FILE``: every operand is a file, the attributes copied from FILE); the
+    options they share, and ``flags`` of their own."""
+    return Spec(
+        names,
+        "write",
+        operands=("none", "write"),
+        handler=handler,
+        options=[
+            Opt("--reference", value="required", role="read", operands="write"),
+            Opt("-R/--recursive"),
+        ],
+        flags="-c/--changes -f/--silent/--quiet -v/--verbose --dereference "
+        f"-h/--no-dereference --no-preserve-root --preserve-root -H -L -P --help --version {flags}",
+        abbrev=True,
+    )
+
 
 SPECS = [
     # --- read-only inspection ---------------------------------------------------------------
@@ -322,7 +348,7 @@ SPECS = [
         "write",
         operands="copy",
         options=[
-            Opt("-t/--target-directory", value="required", role="target_dir"),
+            _TARGET_DIRECTORY,
             Opt("-a/--archive", operands="copy_tree"),
             _RECURSIVE_COPY,
         ],
@@ -339,7 +365,7 @@ SPECS = [
         "write",
         operands="copy",
         options=[
-            Opt("-t/--target-directory", value="required", role="target_dir"),
+            _TARGET_DIRECTORY,
             Opt("-d/--directory", operands="write"),
         ],
         flags="--backup=? -b -c -C/--compare -D -g/--group= -m/--mode= -o/--owner= "
@@ -353,7 +379,7 @@ SPECS = [
         "mv",
         "write",
         operands="move",
-        options=[Opt("-t/--target-directory", value="required", role="target_dir")],
+        options=[_TARGET_DIRECTORY],
         flags="--backup=? -b --debug --exchange -f/--force -i/--interactive "
         "-n/--no-clobber --no-copy --strip-trailing-slashes -S/--suffix= "
         "-T/--no-target-directory -u --update=? -v/--verbose -Z/--context --help --version",
@@ -366,7 +392,7 @@ SPECS = [
         # secret is a secret read
         operands=("read", "write"),
         handler=files.ln,
-        options=[Opt("-t/--target-directory", value="required", role="target_dir")],
+        options=[_TARGET_DIRECTORY],
         flags="--backup=? -b -d/-F/--directory -f/--force -i/--interactive -L/--logical "
         "-n/--no-dereference -P/--physical -r/--relative -s/--symbolic -S/--suffix= "
         "-T/--no-target-directory -v/--verbose --help --version",
@@ -396,33 +422,8 @@ SPECS = [
         "--merge=? -V/--version-control= -z/--suffix= --no-backup-if-mismatch",
         abbrev=True,
     ),
-    Spec(
-        "chmod",
-        "write",
-        operands=("none", "write"),
-        handler=files.chmod,
-        options=[
-            Opt("--reference", value="required", role="read", operands="write"),
-            Opt("-R/--recursive"),
-        ],
-        flags="-c/--changes -f/--silent/--quiet -v/--verbose --dereference "
-        "-h/--no-dereference --no-preserve-root --preserve-root -H -L -P --help --version",
-        abbrev=True,
-    ),
-    Spec(
-        "chown|chgrp",
-        "write",
-        operands=("none", "write"),
-        handler=files.chown,
-        options=[
-            Opt("--reference", value="required", role="read", operands="write"),
-            Opt("-R/--recursive"),
-        ],
-        flags="-c/--changes -f/--silent/--quiet -v/--verbose --dereference "
-        "-h/--no-dereference --from= --no-preserve-root --preserve-root -H -L -P "
-        "--help --version",
-        abbrev=True,
-    ),
+    _changes_attributes("chmod", files.chmod),
+    _changes_attributes("chown|chgrp", files.chown, "--from="),
     Spec(
         "chattr|setfacl|xattr|setfattr",
         "write system",

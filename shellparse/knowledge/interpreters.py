@@ -46,6 +46,23 @@ _DENO_LINT_FLAGS = (
     "--ignore= -c/--config= --no-config -q/--quiet --watch=? --permit-no-files"
 )
 
+
+def _interpreter(names: str, options: list[Opt] | None = None, flags: str = "") -> Spec:
+    """A language interpreter: a script operand, then the script's own arguments (not
+    parsed); the options whose role is ``code`` (``-c``, ``-e``) give the program inline. The
+    ``interpreter`` handler decides where the program comes from (a file, the command line,
+    standard input) and looks for command lines written into inline code."""
+    return Spec(
+        names,
+        "",
+        operands=("exec", "none"),
+        permute=False,
+        handler=interpreters.interpreter,
+        options=options or (),
+        flags=flags,
+    )
+
+
 # What ``python -m MODULE`` runs, for the modules that are not also programs of their own
 # (``python -m pytest`` is looked up as ``pytest``). An unlisted module is an unknown program.
 _PYTHON_MODULES = [
@@ -133,36 +150,24 @@ _PYTHON_MODULES = [
 ]
 
 SPECS = [
-    Spec(
+    _interpreter(
         "sh|bash|dash|zsh|ksh|mksh|ash|yash|rbash|tcsh|csh|fish|busybox-sh",
-        "",
-        operands=("exec", "none"),
-        options=_SHELL_OPTIONS,
-        flags=_SHELL_FLAGS,
-        permute=False,
-        handler=interpreters.interpreter,
+        _SHELL_OPTIONS,
+        _SHELL_FLAGS,
     ),
     Spec("source|.", "code_exec", operands=("exec", "none"), permute=False),
-    Spec(
+    _interpreter(
         "python|python2|python3|pypy|pypy3|ipython|py",
-        "",
-        operands=("exec", "none"),
-        permute=False,
-        handler=interpreters.interpreter,
-        options=[
+        [
             Opt("-c", value="required", role="code", ends=True),
             Opt("-m", value="required", role="module", ends=True),
         ],
-        flags="-W= -X= --check-hash-based-pycs= -b -bb -B -d -E -h/-?/--help --help-env "
+        "-W= -X= --check-hash-based-pycs= -b -bb -B -d -E -h/-?/--help --help-env "
         "--help-xoptions --help-all -i -I -O -OO -P -q -s -S -u -v -V/--version -x",
     ),
-    Spec(
+    _interpreter(
         "node|nodejs|tsx|ts-node|esno",
-        "",
-        operands=("exec", "none"),
-        permute=False,
-        handler=interpreters.interpreter,
-        options=[
+        [
             Opt("-e/--eval", value="required", role="code", ends=True),
             Opt("-p/--print", value="required", role="code", ends=True),
             # a module loaded before the program: code from wherever it is named
@@ -174,7 +179,7 @@ SPECS = [
             *opts("--env-file --env-file-if-exists", value="required", role="read"),
             Opt("--run", value="required", adds="code_exec"),
         ],
-        flags="--input-type= -C/--conditions= --title= --inspect-port= --inspect=? "
+        "--input-type= -C/--conditions= --title= --inspect-port= --inspect=? "
         "--inspect-brk=? --inspect-wait=? -i/--interactive -v/--version -h/--help -c/--check "
         "--watch --watch-path= --test --test-name-pattern= --test-reporter= "
         "--no-warnings --enable-source-maps --trace-warnings --experimental-vm-modules "
@@ -187,14 +192,7 @@ SPECS = [
         "deno",
         "",
         subcommands={
-            "run": Spec(
-                "run",
-                "",
-                operands=("exec", "none"),
-                permute=False,
-                handler=interpreters.interpreter,
-                flags=_DENO_RUN_FLAGS,
-            ),
+            "run": _interpreter("run", flags=_DENO_RUN_FLAGS),
             "eval": Spec("eval", "code_exec", operands="code"),
             # permissions granted to a test or benchmark run are the project's own tests'
             # (pytest has them all): known options, nothing added
@@ -223,44 +221,31 @@ SPECS = [
         },
         default=Spec("deno", "code_exec"),
     ),
-    Spec(
+    _interpreter(
         "perl|perl5",
-        "",
-        operands=("exec", "none"),
-        permute=False,
-        handler=interpreters.interpreter,
-        options=[
+        [
             Opt("-e", value="required", role="code"),
             Opt("-E", value="required", role="code"),
             Opt("-i", value="optional", adds="write", operands="write"),
             # ``-M``/``-m`` load a module, ``-I`` adds where modules come from
             *opts("-M -m", value="optional", adds="code_exec"),
         ],
-        flags="-I=? -x=? -F=? -l=? -0=? -d=? -D=? -C=? -n -p -a -s -T -t -U -w -W -X -c "
-        "-v -V -h -S",
+        "-I=? -x=? -F=? -l=? -0=? -d=? -D=? -C=? -n -p -a -s -T -t -U -w -W -X -c -v -V -h -S",
     ),
-    Spec(
+    _interpreter(
         "ruby|jruby|irb",
-        "",
-        operands=("exec", "none"),
-        permute=False,
-        handler=interpreters.interpreter,
-        options=[
+        [
             Opt("-e", value="required", role="code"),
             Opt("-r", value="required", adds="code_exec"),
             Opt("-i", value="optional", adds="write", operands="write"),
             Opt("-C", value="required", role="cwd"),
         ],
-        flags="-I= -E= -F= -x=? -W=? -n -p -a -l -s -w -v -c -d -y --version -h/--help "
+        "-I= -E= -F= -x=? -W=? -n -p -a -l -s -w -v -c -d -y --version -h/--help "
         "--disable-gems --jit --yjit --enable= --disable= --encoding=",
     ),
-    Spec(
+    _interpreter(
         "php",
-        "",
-        operands=("exec", "none"),
-        permute=False,
-        handler=interpreters.interpreter,
-        options=[
+        [
             *opts("-r -B -R -E", value="required", role="code"),
             *opts("-f -F -z", value="required", role="exec"),
             Opt("-S", value="required", adds="network process_control"),
@@ -268,17 +253,10 @@ SPECS = [
             Opt("-c", value="required", role="read"),
             Opt("-l", adds="read_only"),
         ],
-        flags="-d= -a -n -q -i -m -v -s -w -H -h -e",
+        "-d= -a -n -q -i -m -v -s -w -H -h -e",
     ),
     *(
-        Spec(
-            names,
-            "",
-            operands=("exec", "none"),
-            permute=False,
-            handler=interpreters.interpreter,
-            options=opts(code_options, value="required", role="code"),
-        )
+        _interpreter(names, opts(code_options, value="required", role="code"))
         for names, code_options in (
             ("lua|luajit", "-e"),
             ("tclsh|wish|expect", "-c"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clearance.shellparse.handlers import build, packages, system
-from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
+from clearance.shellparse.spec import Opt, Spec, opts, runs_command, shared, sub, verbs
 
 _INSTALL = "package_install network"
 _SCRIPT = "code_exec"
@@ -60,6 +60,12 @@ _NODE_FLAGS = (
     "--fail-if-no-match --no-bail --bail --sort --no-sort --resume-from= "
     "-v/--version -h/--help --verbose"
 )
+#: Publishing a package (npm, bun, uv, poetry, cargo): it goes to a registry (a network write,
+#: a release of the project); ``--dry-run`` / ``-n`` only packs and checks it.
+_PUBLISH = sub("publish", "network network_write vcs_write", "--dry-run -n", handler=system.dry_run)
+#: ``poetry run``, ``pipenv run``, ``bundle exec``: a command run in the project's environment
+#: (judged on its own; the environment is the project's, installed by its own verbs).
+_IN_ENVIRONMENT = runs_command("run|exec", "")
 _NPM_RUN = sub("run", _SCRIPT, operands=("none", "none"), handler=packages.npm_run, permute=False)
 
 
@@ -76,11 +82,9 @@ _RUNNER_OPTIONS = [
     Opt("-p/--package", value="required"),
     *_NODE_OPTIONS,
 ]
-_FETCHER = sub(
+_FETCHER = runs_command(
     "dlx",
     "package_install network",
-    operands="command",
-    permute=False,
     options=[
         Opt("-c/--shell-mode", value="required", role="shell"),
         Opt("-p/--package", value="required"),
@@ -178,60 +182,39 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
         abbrev=True,
     ),
     **shared(("test", "t", "tst"), "test", flags=_NODE_FLAGS, options=_NODE_OPTIONS, abbrev=True),
-    **shared(("start", "stop", "restart"), _SCRIPT),
+    **verbs(
+        {
+            "start stop restart workspaces recursive": _SCRIPT,
+            "create": "package_install network write",
+            "init shrinkwrap pkg cache": "write",
+            "unpublish": "network vcs_destructive",
+            "deprecate undeprecate owner access team org hook": "network vcs_write",
+            "star unstar": "network",
+            "pack": "build write",
+            "edit": "write code_exec",
+            "set": "system",
+            "get": "read_only",
+            "login adduser logout": "network system",
+            "token profile": "secret_read network",
+        }
+    ),
     "run": _NPM_RUN,
     "run-script": _NPM_RUN,
     "rum": _NPM_RUN,
     "urn": _NPM_RUN,
     "dlx": _FETCHER,
-    "create": sub("create", "package_install network write"),
-    "init": sub("init", "write"),
-    "publish": sub(
-        "publish",
-        "network network_write vcs_write",
-        "--dry-run -n",
-        handler=system.dry_run,
-    ),
-    "unpublish": sub("unpublish", "network vcs_destructive"),
-    "deprecate": sub("deprecate", "network vcs_write"),
-    "undeprecate": sub("undeprecate", "network vcs_write"),
-    "owner": sub("owner", "network vcs_write"),
-    "access": sub("access", "network vcs_write"),
-    "team": sub("team", "network vcs_write"),
-    "org": sub("org", "network vcs_write"),
-    "hook": sub("hook", "network vcs_write"),
-    "star": sub("star", "network"),
-    "unstar": sub("unstar", "network"),
-    "pack": sub("pack", "build write"),
-    "shrinkwrap": sub("shrinkwrap", "write"),
-    "pkg": sub("pkg", "write"),
-    "edit": sub("edit", "write code_exec"),
+    "publish": _PUBLISH,
     # runs a shell in a package's directory
     "explore": sub("explore", "code_exec", operands=("none", "shell_words")),
     "config": sub(
         "config",
         "read_only",
         subcommands={
-            "set": sub("set", "system"),
-            "delete": sub("delete", "system"),
-            "edit": sub("edit", "system"),
-            "fix": sub("fix", "system"),
-            "get": sub("get", "read_only"),
-            "list": sub("list", "read_only"),
+            **verbs({"set delete edit fix": "system", "get list": "read_only"}),
         },
         default=sub("config", "read_only"),
     ),
-    "set": sub("set", "system"),
-    "get": sub("get", "read_only"),
-    "cache": sub("cache", "write"),
-    "login": sub("login", "network system"),
-    "adduser": sub("adduser", "network system"),
-    "logout": sub("logout", "network system"),
-    "token": sub("token", "secret_read network"),
-    "profile": sub("profile", "secret_read network"),
     "workspace": sub("workspace", _SCRIPT, operands=("none", "command"), permute=False),
-    "workspaces": sub("workspaces", _SCRIPT),
-    "recursive": sub("recursive", _SCRIPT),
 }
 
 
@@ -241,11 +224,9 @@ def _node_pm(name: str, *, implicit_run: bool, local_exec: bool) -> Spec:
     ``implicit_run``: ``pnpm build`` runs the ``build`` script (npm refuses an unknown verb);
     ``local_exec``: ``pnpm exec`` runs an installed binary, ``npm exec`` may fetch one.
     """
-    runner = sub(
+    runner = runs_command(
         "exec",
         "" if local_exec else "package_install network",
-        operands="command",
-        permute=False,
         options=_RUNNER_OPTIONS,
         flags=_NODE_FLAGS,
     )
@@ -255,11 +236,9 @@ def _node_pm(name: str, *, implicit_run: bool, local_exec: bool) -> Spec:
         subcommands={
             **_NODE_SUBCOMMANDS,
             "exec": runner,
-            "x": sub(
+            "x": runs_command(
                 "x",
                 "package_install network",
-                operands="command",
-                permute=False,
                 options=_RUNNER_OPTIONS,
                 flags=_NODE_FLAGS,
             ),
@@ -420,31 +399,28 @@ SPECS = [
             "run": sub(
                 "run", _SCRIPT, operands=("none", "none"), handler=packages.npm_run, permute=False
             ),
-            "test": sub("test", "test"),
-            "install": sub("install", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
-            "i": sub("i", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
-            "add": sub("add", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
-            "update": sub("update", _INSTALL, options=_NODE_OPTIONS, flags=_NODE_FLAGS),
-            "remove": sub("remove", "package_install write"),
-            "rm": sub("rm", "package_install write"),
-            "x": sub("x", "package_install network", operands="command", permute=False),
+            **verbs(
+                {
+                    "test": "test",
+                    "remove rm": "package_install write",
+                    "init": "write",
+                    "create": "package_install network write",
+                    "pm": "read_only",
+                    "outdated": "read_only network",
+                    "upgrade": "package_install network system",
+                    "link": _INSTALL,
+                }
+            ),
+            **shared(
+                ("install", "i", "add", "update"), _INSTALL, _NODE_FLAGS, options=_NODE_OPTIONS
+            ),
+            "x": runs_command("x", "package_install network"),
             "build": sub(
                 "build",
                 "build write",
                 options=[*opts("--outdir --outfile", value="required", role="write")],
             ),
-            "init": sub("init", "write"),
-            "create": sub("create", "package_install network write"),
-            "pm": sub("pm", "read_only"),
-            "outdated": sub("outdated", "read_only network"),
-            "upgrade": sub("upgrade", "package_install network system"),
-            "link": sub("link", _INSTALL),
-            "publish": sub(
-                "publish",
-                "network network_write vcs_write",
-                "--dry-run -n",
-                handler=system.dry_run,
-            ),
+            "publish": _PUBLISH,
         },
         # ``bun file.ts`` runs a file; ``bun build`` a script of that name.
         default=sub("bun", _SCRIPT, handler=packages.npm_run_implicit),
@@ -455,11 +431,9 @@ SPECS = [
         flags="--watch --hot --smol -r/--preload= --env-file= --silent --bun "
         "-v/--version -h/--help --revision",
     ),
-    Spec(
+    runs_command(
         "npx|pnpx|bunx",
         "package_install network",
-        operands="command",
-        permute=False,
         options=[
             Opt("-c/--call", value="required", role="shell"),
             Opt("-p/--package", value="required"),
@@ -527,10 +501,7 @@ SPECS = [
                 "--all --pre",
                 abbrev=True,
             ),
-            "search": sub("search", "read_only network"),
-            "index": sub("index", "read_only network"),
-            "cache": sub("cache", "write"),
-            "config": sub("config", "system"),
+            **verbs({"search index": "read_only network", "cache": "write", "config": "system"}),
         },
         default=sub("pip", "unknown"),
         flags=_PIP_GENERAL,
@@ -540,13 +511,14 @@ SPECS = [
         "pipx",
         "",
         subcommands={
-            "run": sub("run", "package_install network", operands="command", permute=False),
-            "install": sub("install", _INSTALL),
-            "inject": sub("inject", _INSTALL),
-            "upgrade": sub("upgrade", _INSTALL),
-            "upgrade-all": sub("upgrade-all", _INSTALL),
-            "uninstall": sub("uninstall", "package_install write"),
-            "list": sub("list", "read_only"),
+            "run": runs_command("run", "package_install network"),
+            **verbs(
+                {
+                    "install inject upgrade upgrade-all": _INSTALL,
+                    "uninstall": "package_install write",
+                    "list": "read_only",
+                }
+            ),
         },
         default=sub("pipx", "unknown"),
     ),
@@ -578,17 +550,10 @@ SPECS = [
             "venv": _uv("venv", "write build"),
             "init": _uv("init", "write"),
             "build": _uv("build", "build write"),
-            "publish": sub(
-                "publish",
-                "network network_write vcs_write",
-                "--dry-run -n",
-                handler=system.dry_run,
-            ),
-            "run": sub(
+            "publish": _PUBLISH,
+            "run": runs_command(
                 "run",
                 "",
-                operands="command",
-                permute=False,
                 options=[
                     Opt("-m/--module", value="required", role="module"),
                     *opts("--with-requirements --env-file", value="required", role="read"),
@@ -603,11 +568,9 @@ SPECS = [
                 "tool",
                 "",
                 subcommands={
-                    "run": sub(
+                    "run": runs_command(
                         "run",
                         "package_install network",
-                        operands="command",
-                        permute=False,
                         flags=_UV_FLAGS + " --from= --with= --with-editable= "
                         "--with-requirements= -p/--python= --isolated",
                     ),
@@ -646,11 +609,9 @@ SPECS = [
         ],
         flags=_UV_FLAGS,
     ),
-    Spec(
+    runs_command(
         "uvx",
         "package_install network",
-        operands="command",
-        permute=False,
         flags=_UV_FLAGS + " --from= --with= --with-editable= --with-requirements= "
         "-p/--python= --isolated",
     ),
@@ -662,26 +623,19 @@ SPECS = [
             Opt("-P/--project", value="required", role="cwd"),
         ],
         subcommands={
-            "install": sub("install", _INSTALL),
-            "add": sub("add", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "lock": sub("lock", "package_install network write"),
-            "remove": sub("remove", "package_install write"),
-            "build": sub("build", "build write"),
-            "publish": sub(
-                "publish",
-                "network network_write vcs_write",
-                "--dry-run -n",
-                handler=system.dry_run,
+            **verbs(
+                {
+                    "install add update": _INSTALL,
+                    "lock": "package_install network write",
+                    "remove": "package_install write",
+                    "build": "build write",
+                    "show check version about env config search list": "read_only",
+                    "shell": "code_exec",
+                    "new init": "write",
+                }
             ),
-            "run": sub("run", "", operands="command", permute=False),
-            **shared(
-                ("show", "check", "version", "about", "env", "config", "search", "list"),
-                "read_only",
-            ),
-            "shell": sub("shell", "code_exec"),
-            "new": sub("new", "write"),
-            "init": sub("init", "write"),
+            "publish": _PUBLISH,
+            "run": _IN_ENVIRONMENT,
         },
         default=sub("poetry", "unknown"),
     ),
@@ -689,14 +643,17 @@ SPECS = [
         "pipenv",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "sync": sub("sync", _INSTALL),
-            "lock": sub("lock", "package_install network write"),
-            "uninstall": sub("uninstall", "package_install write"),
-            "run": sub("run", "", operands="command", permute=False),
-            "graph": sub("graph", "read_only"),
-            "check": sub("check", "read_only network"),
-            "shell": sub("shell", "code_exec"),
+            **verbs(
+                {
+                    "install sync": _INSTALL,
+                    "lock": "package_install network write",
+                    "uninstall": "package_install write",
+                    "graph": "read_only",
+                    "check": "read_only network",
+                    "shell": "code_exec",
+                }
+            ),
+            "run": _IN_ENVIRONMENT,
         },
         default=sub("pipenv", "unknown"),
     ),
@@ -704,23 +661,15 @@ SPECS = [
         "conda|mamba|micromamba",
         "",
         subcommands={
-            "install": sub("install", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
-            "create": sub("create", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
-            "update": sub("update", _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS),
+            **shared(
+                ("install", "create", "update"), _INSTALL, _CONDA_FLAGS, options=_CONDA_OPTIONS
+            ),
             "remove": sub("remove", "package_install write", _CONDA_FLAGS, options=_CONDA_OPTIONS),
             "list": sub("list", "read_only", _CONDA_FLAGS, options=_CONDA_OPTIONS),
             "info": sub("info", "read_only", _CONDA_FLAGS + " -e/--envs -s/--system"),
             "search": sub("search", "read_only network", _CONDA_FLAGS, options=_CONDA_OPTIONS),
-            "run": sub(
-                "run",
-                "",
-                operands="command",
-                permute=False,
-                options=[*opts("-n/--name -p/--prefix", value="required")],
-            ),
-            "activate": sub("activate", "read_only"),
-            "deactivate": sub("deactivate", "read_only"),
-            "env": sub("env", "read_only"),
+            "run": runs_command("run", "", options=_CONDA_OPTIONS),
+            **verbs({"activate deactivate env": "read_only"}),
         },
         flags=_CONDA_FLAGS,
         default=sub("conda", "unknown"),
@@ -780,8 +729,7 @@ SPECS = [
                 _CARGO_FLAGS + " --no-run --no-fail-fast --doc",
                 options=_CARGO_OPTIONS,
             ),
-            "run": sub("run", "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
-            "r": sub("r", "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
+            **shared(("run", "r"), "build code_exec", _CARGO_FLAGS, options=_CARGO_OPTIONS),
             "fmt": sub(
                 "fmt",
                 "build write",
@@ -800,40 +748,31 @@ SPECS = [
                     Opt("--git --index --registry", value="required", role="url"),
                 ],
             ),
-            "uninstall": sub("uninstall", "package_install"),
-            "add": sub("add", _INSTALL),
-            "remove": sub("remove", "package_install write"),
-            "rm": sub("rm", "package_install write"),
-            "update": sub("update", _INSTALL),
-            "fetch": sub("fetch", "package_install network"),
-            "generate-lockfile": sub("generate-lockfile", "package_install network write"),
-            "vendor": sub("vendor", _INSTALL),
-            "publish": sub(
-                "publish",
-                "network network_write vcs_write",
-                "--dry-run -n",
-                handler=system.dry_run,
+            **verbs(
+                {
+                    "uninstall": "package_install",
+                    "add update vendor": _INSTALL,
+                    "remove rm": "package_install write",
+                    "fetch": "package_install network",
+                    "generate-lockfile": "package_install network write",
+                    "yank": "network vcs_write",
+                    "login logout": "network system",
+                    "owner": "network",
+                    "package": "build write",
+                    "search": "read_only network",
+                    "version help locate-project pkgid verify-project": "read_only",
+                    "watch": "build code_exec",
+                    "init": "write",
+                }
             ),
-            "yank": sub("yank", "network vcs_write"),
-            "login": sub("login", "network system"),
-            "logout": sub("logout", "network system"),
-            "owner": sub("owner", "network"),
+            "publish": _PUBLISH,
             "new": sub("new", "write", operands="write"),
-            "init": sub("init", "write"),
             "clean": sub(
                 "clean",
                 "delete build",
                 _CARGO_FLAGS + " --doc -n/--dry-run",
                 options=_CARGO_OPTIONS,
             ),
-            "package": sub("package", "build write"),
-            "search": sub("search", "read_only network"),
-            "version": sub("version", "read_only"),
-            "help": sub("help", "read_only"),
-            "locate-project": sub("locate-project", "read_only"),
-            "pkgid": sub("pkgid", "read_only"),
-            "verify-project": sub("verify-project", "read_only"),
-            "watch": sub("watch", "build code_exec"),
         },
         default=sub("cargo", "unknown"),
         options=[
@@ -850,9 +789,7 @@ SPECS = [
         "package_install network",
         flags=_RUSTUP_FLAGS,
         subcommands={
-            "show": sub("show", "read_only"),
-            "which": sub("which", "read_only"),
-            "--version": sub("--version", "read_only"),
+            **verbs({"show which --version": "read_only"}),
             "run": sub("run", "", operands=("none", "command"), permute=False),
             # listing what is installed reads; adding and removing install
             **{
@@ -925,26 +862,24 @@ SPECS = [
                 "mod",
                 "",
                 subcommands={
-                    "tidy": sub("tidy", _INSTALL),
-                    "download": sub("download", _INSTALL),
-                    "vendor": sub("vendor", _INSTALL),
-                    "init": sub("init", "write"),
-                    "edit": sub("edit", "write"),
-                    "graph": sub("graph", "read_only"),
-                    "verify": sub("verify", "read_only network"),
-                    "why": sub("why", "read_only"),
+                    **verbs(
+                        {
+                            "tidy download vendor": _INSTALL,
+                            "init edit": "write",
+                            "graph why": "read_only",
+                            "verify": "read_only network",
+                        }
+                    ),
                 },
                 default=sub("mod", "unknown"),
             ),
-            "work": sub("work", "write"),
+            **verbs({"work": "write", "telemetry": "system", "bug": "read_only"}),
             "clean": sub(
                 "clean",
                 "delete build",
                 single_dash_long=True,
                 flags="-i -n -r -x -cache -testcache -modcache -fuzzcache",
             ),
-            "telemetry": sub("telemetry", "system"),
-            "bug": sub("bug", "read_only"),
         },
         default=sub("go", "unknown"),
     ),
@@ -952,13 +887,16 @@ SPECS = [
         "gem",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "uninstall": sub("uninstall", "package_install write"),
-            "list": sub("list", "read_only"),
-            "search": sub("search", "read_only network"),
-            "build": sub("build", "build write"),
-            "push": sub("push", "network vcs_write"),
+            **verbs(
+                {
+                    "install update": _INSTALL,
+                    "uninstall": "package_install write",
+                    "list": "read_only",
+                    "search": "read_only network",
+                    "build": "build write",
+                    "push": "network vcs_write",
+                }
+            ),
         },
         default=sub("gem", "unknown"),
     ),
@@ -966,13 +904,14 @@ SPECS = [
         "bundle|bundler",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "add": sub("add", _INSTALL),
-            "exec": sub("exec", "", operands="command", permute=False),
-            "list": sub("list", "read_only"),
-            "check": sub("check", "read_only"),
-            "outdated": sub("outdated", "read_only network"),
+            **verbs(
+                {
+                    "install update add": _INSTALL,
+                    "list check": "read_only",
+                    "outdated": "read_only network",
+                }
+            ),
+            "exec": _IN_ENVIRONMENT,
         },
         default=sub("bundle", _INSTALL),
     ),
@@ -980,16 +919,16 @@ SPECS = [
         "composer",
         "",
         subcommands={
-            "install": sub("install", _INSTALL),
-            "update": sub("update", _INSTALL),
-            "require": sub("require", _INSTALL),
-            "remove": sub("remove", "package_install"),
-            "dump-autoload": sub("dump-autoload", "build write"),
-            "show": sub("show", "read_only"),
-            "validate": sub("validate", "read_only"),
-            "run-script": sub("run-script", _SCRIPT),
-            "run": sub("run", _SCRIPT),
-            "test": sub("test", "test"),
+            **verbs(
+                {
+                    "install update require": _INSTALL,
+                    "remove": "package_install",
+                    "dump-autoload": "build write",
+                    "show validate": "read_only",
+                    "run-script run": _SCRIPT,
+                    "test": "test",
+                }
+            ),
         },
         default=sub("composer", _SCRIPT),
     ),
@@ -997,20 +936,19 @@ SPECS = [
         "dotnet",
         "",
         subcommands={
-            "build": sub("build", "build"),
-            "test": sub("test", "test"),
-            "run": sub("run", "build code_exec"),
-            "restore": sub("restore", _INSTALL),
-            "add": sub("add", _INSTALL),
-            "format": sub("format", "write build"),
-            "publish": sub("publish", "build write"),
-            "pack": sub("pack", "build write"),
-            "clean": sub("clean", "delete build"),
-            "new": sub("new", "write"),
-            "tool": sub("tool", _INSTALL),
-            "--version": sub("--version", "read_only"),
-            "--info": sub("--info", "read_only"),
-            "list": sub("list", "read_only"),
+            **verbs(
+                {
+                    "build": "build",
+                    "test": "test",
+                    "run": "build code_exec",
+                    "restore add tool": _INSTALL,
+                    "format": "write build",
+                    "publish pack": "build write",
+                    "clean": "delete build",
+                    "new": "write",
+                    "--version --info list": "read_only",
+                }
+            ),
         },
         default=sub("dotnet", "code_exec"),
     ),
@@ -1019,23 +957,11 @@ SPECS = [
         "aptitude|zypper|emerge|pkg|port|snap|flatpak|nix-env",
         "package_install network system",
         subcommands={
-            **shared(
-                (
-                    "list",
-                    "search",
-                    "show",
-                    "info",
-                    "policy",
-                    "madison",
-                    "depends",
-                    "rdepends",
-                    "-Q",
-                    "-Ss",
-                    "-Qi",
-                    "query",
-                    "list-installed",
-                ),
-                "read_only",
+            **verbs(
+                {
+                    "list search show info policy madison depends rdepends -Q -Ss -Qi query "
+                    "list-installed": "read_only",
+                }
             ),
         },
         default=sub("apt", "package_install network system"),
@@ -1061,44 +987,16 @@ SPECS = [
         "brew",
         "",
         subcommands={
-            **shared(
-                (
-                    "install",
-                    "reinstall",
-                    "upgrade",
-                    "update",
-                    "tap",
-                    "bundle",
-                    "link",
-                    "pin",
-                ),
-                "package_install network write",
+            **verbs(
+                {
+                    "install reinstall upgrade update tap bundle "
+                    "link pin": "package_install network write",
+                    "uninstall remove rm untap unlink cleanup autoremove": "package_install write",
+                    "list ls info search outdated deps uses doctor config --prefix "
+                    "--version leaves desc home log": "read_only",
+                    "services": "system process_control",
+                }
             ),
-            **shared(
-                ("uninstall", "remove", "rm", "untap", "unlink", "cleanup", "autoremove"),
-                "package_install write",
-            ),
-            **shared(
-                (
-                    "list",
-                    "ls",
-                    "info",
-                    "search",
-                    "outdated",
-                    "deps",
-                    "uses",
-                    "doctor",
-                    "config",
-                    "--prefix",
-                    "--version",
-                    "leaves",
-                    "desc",
-                    "home",
-                    "log",
-                ),
-                "read_only",
-            ),
-            "services": sub("services", "system process_control"),
         },
         default=sub("brew", "unknown"),
     ),

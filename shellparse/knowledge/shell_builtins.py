@@ -10,9 +10,7 @@ most command lines, and a hook call should not import the larger tables to find 
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec
-
-_HELP = " --help --version"
+from clearance.shellparse.spec import GNU_HELP, Opt, Spec
 
 SPECS = [
     # --- shell builtins ---------------------------------------------------------------------
@@ -30,7 +28,7 @@ SPECS = [
         "which",
         "read_only",
         flags="-a/--all -s -i/--read-alias --skip-alias --read-functions --skip-functions "
-        "--skip-dot --skip-tilde --show-dot --show-tilde --tty-only -v -V" + _HELP,
+        "--skip-dot --skip-tilde --show-dot --show-tilde --tty-only -v -V" + GNU_HELP,
     ),
     Spec("whereis", "read_only", flags="-b -m -s -u -l -g -B= -M= -S= -f -h -V"),
     Spec(
@@ -41,7 +39,7 @@ SPECS = [
     ),
     Spec("help", "read_only", flags="-d -m -s"),
     Spec("dirs", "read_only", flags="-c -l -p -v", families="-[0-9]*"),
-    Spec("pwd", "read_only", flags="-L -P" + _HELP),
+    Spec("pwd", "read_only", flags="-L -P" + GNU_HELP),
     Spec("cd|chdir|pushd|popd", "read_only", flags="-L -P -e -@ -n", families="-[0-9]*"),
     Spec("shopt", "read_only", flags="-s -u -p -q -o"),
     Spec("umask", "read_only", flags="-p -S"),

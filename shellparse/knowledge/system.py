@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clearance.shellparse.handlers import system
-from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
+from clearance.shellparse.spec import Opt, Spec, opts, shared, sub, verbs
 
 _READ_VERBS = (
     "get",
@@ -124,6 +124,22 @@ _DOCKER_RUN_FLAGS = (
 
 #: systemctl's options: which manager, which units, how they print (``-H``/``-M`` reach
 #: another machine or container: not listed, closed world).
+
+
+def _container(name: str, classes: str) -> Spec:
+    """``docker run`` / ``docker create``: the image, then the command the container runs
+    (options only before the image); mounts and namespaces that reach the host
+    (``system.docker_run``)."""
+    return sub(
+        name,
+        classes,
+        handler=system.docker_run,
+        options=_DOCKER_RUN_OPTIONS,
+        flags=_DOCKER_RUN_FLAGS,
+        permute=False,
+    )
+
+
 _SYSTEMCTL_FLAGS = (
     "--user --system --global --now --state= -t/--type= -a/--all --no-pager --plain "
     "-l/--full -q/--quiet --failed --no-legend -n/--lines= -o/--output= --runtime "
@@ -287,22 +303,8 @@ SPECS = [
         subcommands={
             **shared(_READ_VERBS, "read_only", _DOCKER_READ_FLAGS),
             **shared(("logs", "log"), "read_only", _DOCKER_LOG_FLAGS),
-            "run": sub(
-                "run",
-                "code_exec process_control",
-                handler=system.docker_run,
-                options=_DOCKER_RUN_OPTIONS,
-                flags=_DOCKER_RUN_FLAGS,
-                permute=False,
-            ),
-            "create": sub(
-                "create",
-                "process_control",
-                handler=system.docker_run,
-                options=_DOCKER_RUN_OPTIONS,
-                flags=_DOCKER_RUN_FLAGS,
-                permute=False,
-            ),
+            "run": _container("run", "code_exec process_control"),
+            "create": _container("create", "process_control"),
             "exec": sub(
                 "exec",
                 "code_exec",
@@ -325,11 +327,18 @@ SPECS = [
                     *opts("--secret --ssh", value="required", adds="secret_read"),
                 ],
             ),
-            "buildx": sub("buildx", "build network network_read"),
-            "pull": sub("pull", "network network_read package_install"),
-            "push": sub("push", "network vcs_write"),
-            "login": sub("login", "network system"),
-            "logout": sub("logout", "system"),
+            **verbs(
+                {
+                    "buildx": "build network network_read",
+                    "pull": "network network_read package_install",
+                    "push": "network vcs_write",
+                    "login": "network system",
+                    "logout volume network context swarm service": "system",
+                    "rm rmi prune kill": "delete",
+                    "start stop restart pause unpause update wait": "process_control",
+                    "secret": "secret_read system",
+                }
+            ),
             "compose": sub(
                 "compose",
                 "",
@@ -341,68 +350,43 @@ SPECS = [
                 flags="-p/--project-name= --profile= --ansi= --progress= --parallel= "
                 "--compatibility --dry-run",
                 subcommands={
-                    **shared(
-                        (
-                            "ps",
-                            "logs",
-                            "config",
-                            "images",
-                            "ls",
-                            "top",
-                            "version",
-                            "port",
-                            "events",
-                        ),
-                        "read_only",
+                    **verbs(
+                        {
+                            "ps logs config images ls top version port events": "read_only",
+                            "up": "code_exec process_control network",
+                            "run": "code_exec process_control",
+                            "down": "process_control delete",
+                            "build": "build network",
+                            "pull": "network",
+                            "rm": "delete",
+                        }
                     ),
-                    "up": sub("up", "code_exec process_control network"),
-                    "run": sub("run", "code_exec process_control"),
                     "exec": sub("exec", "code_exec", operands=("none", "command"), permute=False),
-                    "down": sub("down", "process_control delete"),
-                    "build": sub("build", "build network"),
-                    "pull": sub("pull", "network"),
-                    "rm": sub("rm", "delete"),
                 },
                 default=sub("compose", "process_control"),
             ),
-            **shared(("rm", "rmi", "prune", "kill"), "delete"),
             "system": sub(
                 "system",
                 "read_only",
                 subcommands={
-                    "prune": sub("prune", "delete"),
-                    "df": sub("df", "read_only"),
-                    "info": sub("info", "read_only"),
-                    "events": sub("events", "read_only"),
+                    **verbs({"prune": "delete", "df info events": "read_only"}),
                 },
                 default=sub("system", "read_only"),
             ),
-            **shared(
-                (
-                    "start",
-                    "stop",
-                    "restart",
-                    "pause",
-                    "unpause",
-                    "update",
-                    "wait",
-                ),
-                "process_control",
-            ),
             "cp": sub("cp", "write", operands="copy"),
-            "volume": sub("volume", "system"),
-            "network": sub("network", "system"),
             "image": sub(
                 "image",
                 "read_only",
                 subcommands={
-                    "rm": sub("rm", "delete"),
-                    "prune": sub("prune", "delete"),
-                    "ls": sub("ls", "read_only"),
-                    "inspect": sub("inspect", "read_only"),
-                    "build": sub("build", "build network"),
-                    "pull": sub("pull", "network"),
-                    "push": sub("push", "network vcs_write"),
+                    **verbs(
+                        {
+                            "rm prune": "delete",
+                            "ls inspect": "read_only",
+                            "build": "build network",
+                            "pull": "network",
+                            "push": "network vcs_write",
+                        }
+                    ),
                 },
                 default=sub("image", "read_only"),
             ),
@@ -410,20 +394,16 @@ SPECS = [
                 "container",
                 "read_only",
                 subcommands={
-                    "ls": sub("ls", "read_only"),
-                    "inspect": sub("inspect", "read_only"),
-                    "logs": sub("logs", "read_only"),
-                    "rm": sub("rm", "delete"),
-                    "prune": sub("prune", "delete"),
-                    "stop": sub("stop", "process_control"),
-                    "start": sub("start", "process_control"),
+                    **verbs(
+                        {
+                            "ls inspect logs": "read_only",
+                            "rm prune": "delete",
+                            "stop start": "process_control",
+                        }
+                    ),
                 },
                 default=sub("container", "process_control"),
             ),
-            "context": sub("context", "system"),
-            "swarm": sub("swarm", "system"),
-            "service": sub("service", "system"),
-            "secret": sub("secret", "secret_read system"),
         },
         default=sub("docker", "unknown"),
         options=[
@@ -616,34 +596,16 @@ SPECS = [
         "pulumi|cdk|cdktf|serverless|sls",
         "network",
         subcommands={
-            **shared(
-                (
-                    "fmt",
-                    "validate",
-                    "version",
-                    "providers",
-                    "graph",
-                    "show",
-                    "output",
-                    "state-list",
-                    "console",
-                    "workspace",
-                    "preview",
-                    "synth",
-                    "diff",
-                ),
-                "read_only",
+            **verbs(
+                {
+                    "fmt validate version providers graph show output state-list console "
+                    "workspace preview synth diff": "read_only",
+                    "plan": "network network_read read_only",
+                    "init": "network network_read package_install",
+                    "apply up deploy import state taint refresh": "network system",
+                    "destroy": "network delete system",
+                }
             ),
-            "plan": sub("plan", "network network_read read_only"),
-            "init": sub("init", "network network_read package_install"),
-            "apply": sub("apply", "network system"),
-            "up": sub("up", "network system"),
-            "deploy": sub("deploy", "network system"),
-            "destroy": sub("destroy", "network delete system"),
-            "import": sub("import", "network system"),
-            "state": sub("state", "network system"),
-            "taint": sub("taint", "network system"),
-            "refresh": sub("refresh", "network system"),
         },
         default=sub("terraform", "network unknown"),
     ),

@@ -13,9 +13,8 @@ command, ``enable -f`` loads a shared object -- carry the classes of what they d
 
 from __future__ import annotations
 
-from clearance.shellparse.spec import Opt, Spec, opts
+from clearance.shellparse.spec import GNU_HELP, Opt, Spec, opts
 
-_HELP = " --help --version"
 _SIGNALS = (
     "-HUP -INT -QUIT -ILL -TRAP -ABRT -BUS -FPE -KILL -USR1 -SEGV -USR2 -PIPE -ALRM -TERM "
     "-STKFLT -CHLD -CONT -STOP -TSTP -TTIN -TTOU -URG -XCPU -XFSZ -VTALRM -PROF -WINCH -IO "
@@ -28,20 +27,20 @@ SPECS = [
     Spec(
         "tr",
         "read_only",
-        flags="-c/-C/--complement -d/--delete -s/--squeeze-repeats -t/--truncate-set1" + _HELP,
+        flags="-c/-C/--complement -d/--delete -s/--squeeze-repeats -t/--truncate-set1" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
         "seq",
         "read_only",
-        flags="-f/--format= -s/--separator= -w/--equal-width -t=" + _HELP,
+        flags="-f/--format= -s/--separator= -w/--equal-width -t=" + GNU_HELP,
         families="-[0-9]*",
         permute=False,
     ),
     Spec(
         "yes|factor|hostid|logname|users|groups|whoami|tty|nproc|sync",
         "read_only",
-        flags="-s/--silent/--quiet --all --ignore= -d/--data -f/--file-system -h -e" + _HELP,
+        flags="-s/--silent/--quiet --all --ignore= -d/--data -f/--file-system -h -e" + GNU_HELP,
     ),
     Spec("expr", "read_only", own_options=True),
     Spec(
@@ -58,14 +57,14 @@ SPECS = [
             Opt("-e/--expression", value="required", role="code"),
             Opt("-f/--file", value="required", role="exec"),
         ],
-        flags=_HELP,
+        flags=GNU_HELP,
     ),
     Spec(
         "cal|ncal",
         "read_only",
         flags="-1/--one -3/--three -y/--year -Y/--twelve -m/--monday -s/--sunday -j/--julian "
         "-A= -B= -n/--months= -S/--span -w/--week=? -h -b -C -e -o -p -J -M -N -H= -d= "
-        "--color=? --reform= --iso -v --vertical" + _HELP,
+        "--color=? --reform= --iso -v --vertical" + GNU_HELP,
         families="--color*",
     ),
     Spec(
@@ -74,7 +73,7 @@ SPECS = [
         flags="-r/--random -t/--time -m/--md5 -s/--sha1 -n/--namespace= -N/--name= "
         "-x/--hex -C/--count= -h/--help -V/--version",
     ),
-    Spec("sleep", "read_only", flags=_HELP),
+    Spec("sleep", "read_only", flags=GNU_HELP),
     Spec(
         "date|gdate",
         "read_only",
@@ -83,7 +82,7 @@ SPECS = [
             Opt("-s/--set", value="required", adds="system"),
         ],
         flags="-d/--date= -I/--iso-8601=? -R/--rfc-email --rfc-3339= -u/--utc/--universal "
-        "--debug -j -n -v= -z= --resolution" + _HELP,
+        "--debug -j -n -v= -z= --resolution" + GNU_HELP,
         abbrev=True,
     ),
     Spec("clear", "read_only", flags="-T= -x -V"),
@@ -96,7 +95,7 @@ SPECS = [
         "-onlcr -opost -iexten -brkint -inpck -istrip -parenb -crtscts -clocal -cread -hupcl "
         "-raw -cooked -echoctl -echoe -echok -echonl -noflsh -tostop -ixany -imaxbel -iutf8 "
         "-ocrnl -onlret -onocr -ignbrk -ignpar -parmrk -inlcr -igncr -cstopb -flusho "
-        "-extproc" + _HELP,
+        "-extproc" + GNU_HELP,
         single_dash_long=True,
     ),
     Spec(
@@ -104,7 +103,7 @@ SPECS = [
         "read_only",
         flags="-a/--all -s/--kernel-name -n/--nodename -r/--kernel-release "
         "-v/--kernel-version -m/--machine -p/--processor -i/--hardware-platform "
-        "-o/--operating-system" + _HELP,
+        "-o/--operating-system" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -119,7 +118,7 @@ SPECS = [
         "id",
         "read_only",
         flags="-a -Z/--context -g/--group -G/--groups -n/--name -r/--real -u/--user "
-        "-z/--zero -p -P -A" + _HELP,
+        "-z/--zero -p -P -A" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -127,7 +126,7 @@ SPECS = [
         "read_only",
         flags="-a/--all -b/--boot -d/--dead -H/--heading -l/--login --lookup -m -p/--process "
         "-q/--count -r/--runlevel -s/--short -t/--time -T/-w/--mesg/--message/--writable "
-        "-u/--users --ips" + _HELP,
+        "-u/--users --ips" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -141,7 +140,7 @@ SPECS = [
         "locale",
         "read_only",
         flags="-a/--all-locales -m/--charmaps -c/--category-name -k/--keyword-name "
-        "-v/--verbose" + _HELP,
+        "-v/--verbose" + GNU_HELP,
     ),
     Spec("getconf", "read_only", flags="-a -v="),
     Spec(
@@ -238,7 +237,7 @@ SPECS = [
         operands="none",
         flags="-s/--signal= -n= -l/--list=? -L/--table -q/--queue= --verbose --timeout= "
         + _SIGNALS
-        + _HELP,
+        + GNU_HELP,
         families="-[0-9]*",
     ),
     Spec(
@@ -258,14 +257,14 @@ SPECS = [
         "read_only",
         flags="-d/--debug -v/--verbose -r/--regex -w/--wildcard -e/--exact -l/--long "
         "-a/--and -s/--sections/--section= -m/--systems= -M/--manpath= -L/--locale= "
-        "-C/--config-file=" + _HELP,
+        "-C/--config-file=" + GNU_HELP,
     ),
     Spec(
         "info|pinfo",
         "read_only",
         options=[Opt("-o/--output", value="required", role="write")],
         flags="-a/--all -k/--apropos= -d/--directory= -f/--file= -n/--node= -O/--show-options "
-        "-w/--where --vi-keys --subnodes" + _HELP,
+        "-w/--where --vi-keys --subnodes" + GNU_HELP,
     ),
     Spec(
         "tldr|tlrc|cheat",
@@ -322,7 +321,7 @@ SPECS = [
     Spec(
         "envsubst|gettext|ngettext",
         "read_only",
-        flags="-v/--variables -d/--domain= -e -E -n -s -c/--context=" + _HELP,
+        flags="-v/--variables -d/--domain= -e -E -n -s -c/--context=" + GNU_HELP,
     ),
 ]
 
@@ -330,7 +329,7 @@ SPECS = [
 _DIGEST = (
     "-b/--binary -c/--check -t/--text -z/--zero --tag --untagged --ignore-missing --quiet "
     "--status --strict -w/--warn -l/--length= -a/--algorithm= --base64 --raw --debug "
-    "-0/--01 -s -p -U/--UNIVERSAL" + _HELP
+    "-0/--01 -s -p -U/--UNIVERSAL" + GNU_HELP
 )
 
 SPECS += [
@@ -353,13 +352,13 @@ SPECS += [
         operands="meta",  # names and metadata, not contents
         flags="-f/--canonicalize -e/--canonicalize-existing -m/--canonicalize-missing "
         "-n/--no-newline -q/--quiet -s/--silent/--strip/--no-symlinks -v/--verbose "
-        "-z/--zero -L/--logical -P/--physical --relative-to= --relative-base=" + _HELP,
+        "-z/--zero -L/--logical -P/--physical --relative-to= --relative-base=" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
         "basename|dirname",
         "read_only",
-        flags="-a/--multiple -s/--suffix= -z/--zero" + _HELP,
+        flags="-a/--multiple -s/--suffix= -z/--zero" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -369,7 +368,7 @@ SPECS += [
         flags="-x/--mountpoints -m/--modes -o/--owners -l/--long -n/--nosymlinks "
         "-v/--vertical -Z/--context -R/--recursive -V -a/--all -d/--directory/--default "
         "-p/--absolute-names -c/--omit-header -e/--all-effective -E/--no-effective "
-        "-s/--skip-base -L/--logical -P/--physical -t/--tabular --numeric --access" + _HELP,
+        "-s/--skip-base -L/--logical -P/--physical -t/--tabular --numeric --access" + GNU_HELP,
     ),
     Spec(
         "md5sum|sha1sum|sha224sum|sha256sum|sha384sum|sha512sum|shasum|b2sum|b3sum|cksum|"
@@ -404,7 +403,7 @@ SPECS += [
         options=[Opt("-f", value="required", role="read")],
         flags="-A/--address-radix= -j/--skip-bytes= -N/--read-bytes= -S/--strings=? "
         "-t/--format= -v/--output-duplicates -w/--width=? --endian= --traditional -a -b -c "
-        "-d -i -l -o -s -x -B -D -e= -F -H -I -L=? -O -X -C -n= -h" + _HELP,
+        "-d -i -l -o -s -x -B -D -e= -F -H -I -L=? -O -X -C -n= -h" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -435,17 +434,17 @@ SPECS += [
         "--section-groups --section-details --symbols --notes --relocs --unwind "
         "--arch-specific --archive-index --use-dynamic --hex-dump= --string-dump= "
         "--relocated-dump= --debug-dump=? --histogram --common --totals -L -I -H -c -i "
-        "-N= -K -y -E= -F" + _HELP,
+        "-N= -K -y -E= -F" + GNU_HELP,
     ),
     # ldd runs the program's own loader on it: a binary in the workspace is code clearance
     # cannot see (a crafted ELF runs what it likes under ``ldd``)
-    Spec("ldd", "read_only code_exec", operands="exec", flags="-v -u -d -r" + _HELP),
+    Spec("ldd", "read_only code_exec", operands="exec", flags="-v -u -d -r" + GNU_HELP),
     Spec(
         "comm",
         "read_only",
         operands="read",
         flags="-1 -2 -3 -i --check-order --nocheck-order --output-delimiter= --total "
-        "-z/--zero-terminated" + _HELP,
+        "-z/--zero-terminated" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -453,14 +452,14 @@ SPECS += [
         "read_only",
         operands="read",
         flags="-b/--print-bytes -i/--ignore-initial= -l/--verbose -n/--bytes= "
-        "-s/--quiet/--silent" + _HELP,
+        "-s/--quiet/--silent" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
         "paste",
         "read_only",
         operands="read",
-        flags="-d/--delimiters= -s/--serial -z/--zero-terminated" + _HELP,
+        flags="-d/--delimiters= -s/--serial -z/--zero-terminated" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -468,7 +467,7 @@ SPECS += [
         "read_only",
         operands="read",
         flags="-a= -e= -i/--ignore-case -j= -o= -t= -v= -1= -2= --check-order "
-        "--nocheck-order --header -z/--zero-terminated" + _HELP,
+        "--nocheck-order --header -z/--zero-terminated" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -476,7 +475,7 @@ SPECS += [
         "read_only",
         operands="read",
         flags="-b/--bytes -s/--spaces/--split-only -w/--width= -c/--crown-margin "
-        "-p/--prefix= -t/--tagged-paragraph -u/--uniform-spacing -g/--goal=" + _HELP,
+        "-p/--prefix= -t/--tagged-paragraph -u/--uniform-spacing -g/--goal=" + GNU_HELP,
         abbrev=True,
         families="-[0-9]*",
     ),
@@ -495,7 +494,7 @@ SPECS += [
         "expand|unexpand",
         "read_only",
         operands="read",
-        flags="-i/--initial -t/--tabs= -a/--all --first-only" + _HELP,
+        flags="-i/--initial -t/--tabs= -a/--all --first-only" + GNU_HELP,
         abbrev=True,
         families="-[0-9]*",
     ),
@@ -508,7 +507,7 @@ SPECS += [
             Opt("--random-source", value="required", role="read"),
             Opt("-e/--echo", operands="none"),
         ],
-        flags="-i/--input-range= -n/--head-count= -r/--repeat -z/--zero-terminated" + _HELP,
+        flags="-i/--input-range= -n/--head-count= -r/--repeat -z/--zero-terminated" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -516,7 +515,7 @@ SPECS += [
         "read_only",
         flags="--debug -d/--delimiter= --field= --format= --from= --from-unit= --grouping "
         "--header=? --invalid= --padding= --round= --suffix= --to= --to-unit= "
-        "-z/--zero-terminated" + _HELP,
+        "-z/--zero-terminated" + GNU_HELP,
         abbrev=True,
     ),
     Spec(
@@ -524,7 +523,7 @@ SPECS += [
         "read_only",
         operands="read",
         options=[Opt("-o/--output", value="required", role="write")],
-        flags="-f/--from-code= -t/--to-code= -l/--list -c -s/--silent --verbose" + _HELP,
+        flags="-f/--from-code= -t/--to-code= -l/--list -c -s/--silent --verbose" + GNU_HELP,
         abbrev=True,
     ),
 ]

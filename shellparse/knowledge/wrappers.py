@@ -4,14 +4,15 @@
 ``shell_words`` joins the operands into a shell string (``eval``, ``watch``); ``shell`` parses
 each operand as one (``hyperfine 'cmd'``). Most wrappers stop parsing their own options at the
 first operand (``permute=False``, getopt's ``+``), so ``timeout 5 rm -rf x`` gives rm its own
-``-rf``. A wrapper's unknown option is taken as a flag: if it did take a value, that value is
-read as the program -- unknown, so never allowed.
+``-rf`` (``spec.runs_command`` describes such a wrapper). A wrapper's unknown option is taken
+as a flag: if it did take a value, that value is read as the program -- unknown, so never
+allowed.
 """
 
 from __future__ import annotations
 
 from clearance.shellparse.handlers import wrappers
-from clearance.shellparse.spec import Opt, Spec, opts
+from clearance.shellparse.spec import Opt, Spec, opts, runs_command
 
 _NS_FLAGS = (
     "-m/--mount=? -u/--uts=? -i/--ipc=? -n/--net=? -p/--pid=? -U/--user=? -C/--cgroup=? "
@@ -22,12 +23,34 @@ _NS_FLAGS = (
     "-t/--target= --env -h/--help -V/--version"
 )
 
+#: su and runuser (util-linux): the command as a shell string (``-c``), the shell that runs it.
+_SU_OPTIONS = [
+    Opt("-c/--command/--session-command", value="required", role="shell"),
+    Opt("-s/--shell", value="required", role="exec"),
+]
+_SU_FLAGS = (
+    "-g/--group= -G/--supp-group= -w/--whitelist-environment= - -l/--login "
+    "-m/-p/--preserve-environment -f/--fast -P/--pty"
+)
+
+
+def _namespaces(name: str, root: str, value: str) -> Spec:
+    """nsenter, unshare: the command runs in other namespaces (without one, a shell), under a
+    root directory (``root``, its spelling) and in a working directory of their choosing; a
+    directory's ``value`` is ``"required"`` or ``"optional"``."""
+    return runs_command(
+        name,
+        "privilege system",
+        handler=wrappers.chroot,
+        options=[Opt(root, value=value, role="read"), Opt("-w/--wd", value=value, role="cwd")],
+        flags=_NS_FLAGS,
+    )
+
+
 SPECS = [
-    Spec(
+    runs_command(
         "sudo",
         "privilege",
-        operands="command",
-        permute=False,
         handler=wrappers.sudo,
         abbrev=True,
         options=[
@@ -43,11 +66,9 @@ SPECS = [
         "-N/--no-update -B/--bell --help",
     ),
     Spec("sudoedit", "privilege write", operands="write", flags="-u/--user= -g/--group= -n"),
-    Spec(
+    runs_command(
         "doas",
         "privilege",
-        operands="command",
-        permute=False,
         handler=wrappers.sudo,
         options=[Opt("-s", adds="code_exec")],
         flags="-u= -C= -n -L",
@@ -58,60 +79,42 @@ SPECS = [
         operands="none",
         handler=wrappers.su,
         abbrev=True,
-        options=[
-            Opt("-c/--command/--session-command", value="required", role="shell"),
-            Opt("-s/--shell", value="required", role="exec"),
-        ],
-        flags="-g/--group= -G/--supp-group= -w/--whitelist-environment= - -l/--login "
-        "-m/-p/--preserve-environment -f/--fast -P/--pty -h/--help -V/--version",
+        options=_SU_OPTIONS,
+        flags=_SU_FLAGS + " -h/--help -V/--version",
     ),
-    Spec(
+    runs_command(
         "runuser",
         "privilege",
-        operands="command",
-        permute=False,
         handler=wrappers.su,
-        options=[
-            Opt("-c/--command/--session-command", value="required", role="shell"),
-            Opt("-s/--shell", value="required", role="exec"),
-        ],
-        flags="-u/--user= -g/--group= -G/--supp-group= -w/--whitelist-environment= - "
-        "-l/--login -m/-p/--preserve-environment -f/--fast -P/--pty",
+        options=_SU_OPTIONS,
+        flags=_SU_FLAGS + " -u/--user=",
     ),
-    Spec(
+    runs_command(
         "setpriv",
         "privilege",
-        operands="command",
-        permute=False,
         abbrev=True,
         flags="--reuid= --regid= --ruid= --rgid= --euid= --egid= --groups= --init-groups "
         "--clear-groups --keep-groups --inh-caps= --ambient-caps= --bounding-set= "
         "--securebits= --pdeathsig= --selinux-label= --apparmor-profile= --landlock-access= "
         "--landlock-rule= --reset-env --nnp/--no-new-privs -d/--dump",
     ),
-    Spec(
+    runs_command(
         "chpst",
         "privilege",
-        operands="command",
-        permute=False,
         flags="-u= -U= -b= -e= -/= -n= -l= -L= -m= -d= -o= -p= -f= -c= -v -P -0 -1 -2",
     ),
-    Spec(
+    runs_command(
         "pkexec",
         "privilege",
-        operands="command",
-        permute=False,
         flags="--user= --keep-cwd --disable-internal-agent --version --help",
     ),
-    Spec(
+    runs_command(
         "runcon",
         "privilege",
-        operands="command",
-        permute=False,
         flags="-c/--compute -u/--user= -r/--role= -t/--type= -l/--range=",
     ),
-    Spec("sandbox-exec", "", operands="command", permute=False, flags="-f= -n= -p= -D="),
-    Spec("sshpass", "", operands="command", permute=False, flags="-p= -f= -d= -e -v -P="),
+    runs_command("sandbox-exec", "", flags="-f= -n= -p= -D="),
+    runs_command("sshpass", "", flags="-p= -f= -d= -e -v -P="),
     Spec("su-exec|gosu", "privilege", operands=("none", "command"), permute=False),
     Spec("sg", "privilege", operands=("none", "shell_words"), permute=False, handler=wrappers.sg),
     Spec("newgrp", "privilege code_exec", operands="none"),
@@ -130,11 +133,9 @@ SPECS = [
         "--block-signal=? --default-signal=? --ignore-signal=? --list-signal-handling "
         "--help --version",
     ),
-    Spec(
+    runs_command(
         "nice",
         "",
-        operands="command",
-        permute=False,
         flags="-n/--adjustment= --help --version",
         abbrev=True,
         number="--adjustment",
@@ -143,7 +144,7 @@ SPECS = [
     # here that is really a flag would swallow the program's name, so only those documented
     # as taking a value are marked with ``=``.
     *(
-        Spec(names, "", operands="command", permute=False, handler=wrappers.wrapper, flags=flags)
+        runs_command(names, "", handler=wrappers.wrapper, flags=flags)
         for names, flags in (
             (
                 "nohup|eatmydata|builtin|with-contenv|catchsegv|nocache|ccache|sccache|"
@@ -191,11 +192,9 @@ SPECS = [
             ),
         )
     ),
-    Spec(
+    runs_command(
         "bwrap",
         "",
-        operands="command",
-        permute=False,
         options=[
             *opts(
                 "--bind --bind-try --dev-bind --dev-bind-try --ro-bind --ro-bind-try "
@@ -214,67 +213,51 @@ SPECS = [
         "--unshare-cgroup --unshare-cgroup-try --die-with-parent --as-pid-1 --new-session "
         "--clearenv --disable-userns --assert-userns-disabled --level-prefix",
     ),
-    Spec(
+    runs_command(
         "caffeinate",
         "",
-        operands="command",
-        permute=False,
         flags="-d -i -m -s -u -t= -w=",
     ),
-    Spec(
+    runs_command(
         "setsid",
         "",
-        operands="command",
-        permute=False,
         handler=wrappers.wrapper,
         flags="-c/--ctty -f/--fork -w/--wait --help --version",
     ),
-    Spec(
+    runs_command(
         "fakeroot",
         "",
-        operands="command",
-        permute=False,
         options=[Opt("-l/--lib", value="required", role="exec")],
         flags="--faked= -s= -i= -u/--unknown-is-real -b= -h/--help -v/--version",
     ),
-    Spec(
+    runs_command(
         "time|gtime",
         "",
-        operands="command",
-        permute=False,
         options=[Opt("-o/--output", value="required", role="write")],
         flags="-f/--format= -p/--portability -a/--append -v/--verbose -q/--quiet",
     ),
-    Spec(
+    runs_command(
         "command",
         "",
-        operands="command",
-        permute=False,
         handler=wrappers.command_builtin,
         options=[Opt("-v"), Opt("-V")],
         flags="-p",
     ),
-    Spec(
+    runs_command(
         "exec",
         "",
-        operands="command",
-        permute=False,
         handler=wrappers.wrapper,
         flags="-a= -c -l",
     ),
-    Spec(
+    runs_command(
         "stdbuf",
         "",
-        operands="command",
-        permute=False,
         flags="-i/--input= -o/--output= -e/--error= --help --version",
         abbrev=True,
     ),
-    Spec(
+    runs_command(
         "ionice",
         "",
-        operands="command",
-        permute=False,
         flags="-c/--class= -n/--classdata= -p/--pid= -P/--pgid= -u/--uid= -t/--ignore",
     ),
     Spec(
@@ -300,11 +283,9 @@ SPECS = [
         permute=False,
         flags="-m -f --exclude-monotonic --date-prog=",
     ),
-    Spec(
+    runs_command(
         "numactl",
         "",
-        operands="command",
-        permute=False,
         flags="-C/--physcpubind= -N/--cpunodebind= -m/--membind= -i/--interleave= "
         "-p/--preferred= -l/--localalloc -a/--all -b/--balancing -s/--show -H/--hardware",
     ),
@@ -318,11 +299,9 @@ SPECS = [
         flags="-w/--wait/--timeout= -E/--conflict-exit-code= -s/--shared -x/-e/--exclusive "
         "-n/--nb/--nonblock -u/--unlock -o/--close -F/--no-fork --verbose",
     ),
-    Spec(
+    runs_command(
         "strace",
         "",
-        operands="command",
-        permute=False,
         handler=wrappers.wrapper,
         options=[
             Opt("-o/--output", value="required", role="write"),
@@ -333,11 +312,9 @@ SPECS = [
         "-f/--follow-forks -ff -c/--summary-only -C/--summary -t -tt -ttt -T -y -yy -k -v -q "
         "-qq -r -x -xx -z -Z -d -D -h -V -i -n -w -F",
     ),
-    Spec(
+    runs_command(
         "valgrind",
         "",
-        operands="command",
-        permute=False,
         handler=wrappers.wrapper,
         options=[
             *opts("--log-file --xml-file", value="required", role="write"),
@@ -359,22 +336,18 @@ SPECS = [
         flags="-p/--packages --pure -A/--attr= -I= --arg= --argstr= --keep= -E/--expr= "
         "--impure --show-trace -j/--max-jobs= --option= --quiet -v/--verbose --help --version",
     ),
-    Spec(
+    runs_command(
         "ltrace",
         "",
-        operands="command",
-        permute=False,
         handler=wrappers.wrapper,
         options=[Opt("-o/--output", value="required", role="write")],
         flags="-e= -p= -s= -u= -a/--align= -n/--indent= -l/--library= -x= -w/--where= -F= "
         "-A= -D/--debug= -b/--no-signals -c -C/--demangle -f -h/--help -i -L -r -S -t -tt "
         "-ttt -T -V/--version",
     ),
-    Spec(
+    runs_command(
         "xvfb-run",
         "",
-        operands="command",
-        permute=False,
         flags="-n/--server-num= -s/--server-args= -f/--auth-file= -e/--error-file= "
         "-w/--wait= -p/--xauth-protocol= -a/--auto-servernum -l/--listen-tcp",
     ),
@@ -382,11 +355,9 @@ SPECS = [
         "perf",
         "read_only",
         subcommands={
-            name: Spec(
+            name: runs_command(
                 name,
                 "",
-                operands="command",
-                permute=False,
                 options=[Opt("-o/--output", value="required", role="write")],
                 flags="-e/--event= -p/--pid= -t/--tid= -C/--cpu= -G/--cgroup= -F/--freq= "
                 "-c/--count= -r/--repeat= -x/--field-separator= -a/--all-cpus -g",
@@ -424,11 +395,9 @@ SPECS = [
         "op|doppler|infisical|dotenvx",
         "secret_read",
         subcommands={
-            "run": Spec(
+            "run": runs_command(
                 "run",
                 "secret_read",
-                operands="command",
-                permute=False,
                 flags="--env-file= --environment= --project= --config= -c= -p= -e= "
                 "--account= --vault= -f= --no-masking",
             ),
@@ -439,11 +408,9 @@ SPECS = [
         },
         default=Spec("op", "secret_read"),
     ),
-    Spec(
+    runs_command(
         "dotenv",
         "secret_read",
-        operands="command",
-        permute=False,
         flags="-e= -v= -c=?",
     ),
     Spec("envchain", "secret_read", operands=("none", "command"), permute=False),
@@ -505,11 +472,9 @@ SPECS = [
     ),
     Spec("eval", "", operands="shell_words", permute=False),
     # ``arch`` prints the machine; on macOS ``arch -x86_64 CMD`` runs CMD under another ABI
-    Spec(
+    runs_command(
         "arch",
         "read_only",
-        operands="command",
-        permute=False,
         single_dash_long=True,
         flags="-arm64 -arm64e -x86_64 -x86_64h -i386 -32 -64 -c -e= -d= -h --help --version",
     ),
@@ -537,11 +502,9 @@ SPECS = [
         "-t/--timing=?",
     ),
     Spec("tmux", "process_control", handler=wrappers.tmux),
-    Spec(
+    runs_command(
         "screen",
         "process_control",
-        operands="command",
-        permute=False,
         options=[
             Opt("-X", value="required", adds="code_exec"),
             Opt("-s", value="required", role="exec"),
@@ -549,7 +512,7 @@ SPECS = [
         flags="-S= -c= -e= -h= -p= -T= -d -m -D -R -r -x -L -U -a -A -q -l -O -i -f "
         "-ls -list -wipe -Logfile=",
     ),
-    Spec("busybox|toybox", "", operands="command", permute=False),
+    runs_command("busybox|toybox", ""),
     Spec(
         "chroot",
         "privilege system",
@@ -558,35 +521,11 @@ SPECS = [
         handler=wrappers.chroot,
         flags="--userspec= --groups= --skip-chdir --help --version",
     ),
-    Spec(
-        "nsenter",
-        "privilege system",
-        operands="command",
-        permute=False,
-        handler=wrappers.chroot,
-        options=[
-            Opt("-r/--root", value="optional", role="read"),
-            Opt("-w/--wd", value="optional", role="cwd"),
-        ],
-        flags=_NS_FLAGS,
-    ),
-    Spec(
-        "unshare",
-        "privilege system",
-        operands="command",
-        permute=False,
-        handler=wrappers.chroot,
-        options=[
-            Opt("-R/--root", value="required", role="read"),
-            Opt("-w/--wd", value="required", role="cwd"),
-        ],
-        flags=_NS_FLAGS,
-    ),
-    Spec(
+    _namespaces("nsenter", "-r/--root", "optional"),
+    _namespaces("unshare", "-R/--root", "required"),
+    runs_command(
         "systemd-run",
         "system process_control",
-        operands="command",
-        permute=False,
         options=[
             *opts(
                 "--on-calendar --on-active --on-boot --on-startup --on-unit-active "
@@ -634,11 +573,9 @@ SPECS = [
         options=[Opt("-f", value="required")],
         flags="-q= -m -M -t= -v -c -l -d -r -b -V -u=",
     ),
-    Spec(
+    runs_command(
         "entr",
         "",
-        operands="command",
-        permute=False,
         handler=wrappers.entr,
         options=[Opt("-s", adds="code_exec")],
         flags="-a -c -cc -d -n -p -r -z",
