@@ -88,6 +88,39 @@ def test_subprocesses_import_the_installed_copy_too() -> None:
         assert found.suffix == ".so", found
 
 
+def _can_compile() -> bool:
+    import shutil
+    import sysconfig
+
+    include = sysconfig.get_paths().get("include") or ""
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return (
+        os.path.isfile(os.path.join(include, "Python.h"))
+        and shutil.which(compiler) is not None
+        and importlib.util.find_spec("mypyc") is not None
+    )
+
+
+def test_the_default_build_is_compiled_where_it_can_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pip install .`` (setuptools runs ``setup.py bdist_wheel``) compiles unless something
+    is missing; ``CLEARANCE_PURE=1`` and editable installs are pure, with the reason said."""
+    monkeypatch.delenv("CLEARANCE_PURE", raising=False)
+    monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
+    reason = SETUP._why_pure()
+    if _can_compile():
+        assert reason is None, reason
+    else:
+        assert reason is not None and reason.startswith(("no ", "mypyc")), reason
+    monkeypatch.setenv("CLEARANCE_PURE", "1")
+    assert SETUP._why_pure() == "CLEARANCE_PURE is set"
+    monkeypatch.setenv("CLEARANCE_PURE", "0")
+    assert SETUP._why_pure() == reason
+    monkeypatch.setattr(sys, "argv", ["setup.py", "editable_wheel"])
+    assert SETUP._why_pure() == "editable install"
+    monkeypatch.setattr(sys, "argv", ["setup.py", "egg_info"])
+    assert SETUP._why_pure() == "not building"
+
+
 # --- what compiled code cannot do (COMMON rules for every compiled module) ----------------
 
 
