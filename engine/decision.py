@@ -22,6 +22,8 @@ from clearance.vocab import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from clearance.engine.types import TraceEntry, Trigger
     from clearance.shellparse.facts import PathFact
 
@@ -165,6 +167,33 @@ class PartDecision:
         #: Matched rules set aside by an override: ``{overridden id: overriding id}``.
         self.overridden_by: dict[str, str] = {}
 
+    def __reduce__(self) -> tuple[Callable[..., PartDecision], tuple[object, ...]]:
+        """Picklable (``gate --jobs`` sends decisions between processes) in both builds: a
+        compiled class cannot be made without its ``__init__``, so pickle calls
+        :func:`_restore_part` with every field; paths travel in their ``to_dict`` form."""
+        paths = [p if isinstance(p, dict) else p.to_dict() for p in self.paths]
+        return (
+            _restore_part,
+            (
+                self.index,
+                self.text,
+                self.span,
+                self.argv,
+                self.program,
+                self.classes,
+                self.markers,
+                self.via,
+                paths,
+                self.hosts,
+                self.decision,
+                self.reason_code,
+                self.reason,
+                self.policy_id,
+                self.matched,
+                self.overridden_by,
+            ),
+        )
+
     def to_dict(self) -> dict[str, object]:
         return {
             "index": self.index,
@@ -265,6 +294,35 @@ class ApprovalDecision:
         #: sandbox was asked for: its profile, network, every widening; or why there is none.
         self.sandbox = sandbox
 
+    def __reduce__(self) -> tuple[Callable[..., ApprovalDecision], tuple[object, ...]]:
+        """Picklable in both builds (see :meth:`PartDecision.__reduce__`); the id and the time
+        travel with it."""
+        return (
+            _restore_decision,
+            (
+                self.decision,
+                self.reason_code,
+                self.reason,
+                self.policy_id,
+                self.scope,
+                self.source,
+                self.risk,
+                self.tool,
+                self.tool_kind,
+                self.subject,
+                self.parts,
+                self.trigger,
+                self.matched,
+                self.overridden_by,
+                self.errors,
+                self.policy_digest,
+                self.trace,
+                self.sandbox,
+                self.decision_id,
+                self.time,
+            ),
+        )
+
     def to_dict(self) -> dict[str, object]:
         return {
             "decision_id": self.decision_id,
@@ -288,6 +346,78 @@ class ApprovalDecision:
             "trace": self.trace,
             "sandbox": self.sandbox,
         }
+
+
+def _restore_part(
+    index: int,
+    text: str,
+    span: list[int],
+    argv: list[str],
+    program: str | None,
+    classes: list[str],
+    markers: list[str],
+    via: list[str],
+    paths: list[PathFact | dict[str, object]],
+    hosts: list[str],
+    decision: str,
+    reason_code: str,
+    reason: str,
+    policy_id: str | None,
+    matched: list[str],
+    overridden_by: dict[str, str],
+) -> PartDecision:
+    part = PartDecision(index)
+    part.text, part.span, part.argv, part.program = text, span, argv, program
+    part.classes, part.markers, part.via, part.paths = classes, markers, via, paths
+    part.hosts, part.decision, part.reason_code, part.reason = hosts, decision, reason_code, reason
+    part.policy_id, part.matched, part.overridden_by = policy_id, matched, overridden_by
+    return part
+
+
+def _restore_decision(
+    decision: str,
+    reason_code: str,
+    reason: str,
+    policy_id: str | None,
+    scope: str | None,
+    source: str | None,
+    risk: str,
+    tool: str,
+    tool_kind: str,
+    subject: str,
+    parts: list[PartDecision],
+    trigger: Trigger | None,
+    matched: list[str],
+    overridden_by: dict[str, str],
+    errors: list[str],
+    policy_digest: str,
+    trace: list[TraceEntry] | None,
+    sandbox: dict[str, object] | None,
+    decision_id: str,
+    at: str,
+) -> ApprovalDecision:
+    made = ApprovalDecision(
+        decision,
+        reason_code,
+        reason,
+        policy_id=policy_id,
+        scope=scope,
+        source=source,
+        risk=risk,
+        tool=tool,
+        tool_kind=tool_kind,
+        subject=subject,
+        parts=parts,
+        trigger=trigger,
+        matched=matched,
+        overridden_by=overridden_by,
+        errors=errors,
+        policy_digest=policy_digest,
+        trace=trace,
+        sandbox=sandbox,
+    )
+    made.decision_id, made.time = decision_id, at
+    return made
 
 
 def failure(
