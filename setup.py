@@ -3,14 +3,16 @@
 ``pip install .`` compiles the modules in :func:`compiled_sources` (the shell parser and
 classifier, the engine's decision path, the hook adapters as a whole package, and the gate's
 per-line code) into C extensions when mypyc (the build requirement ``mypy``), a C compiler and
-the Python headers are present: about 1m30s of CPU here, compiled side by side on every core.
+the Python headers are present (about two minutes of CPU here, the C files compiled side by
+side on every core: mypy's analysis about 25 s of it, gcc the rest).
 Anything missing, or any failure while compiling, gives the same package in pure Python,
 silently (one line on stderr says why, which ``pip -v`` shows). Both builds decide alike
 (``benchmarks/build_parity.py``) and the suite runs against both (``.ci/run``).
 ``CLEARANCE_PURE=1`` forces pure Python; editable installs (``pip install -e``) are always pure,
 so that the checkout stays what runs. ``CLEARANCE_MYPYC_OPT`` sets the C optimisation level
-(default 1: gcc -O3 takes twice the time to build and measured no faster here). Everything
-else (the packaging metadata) is in ``pyproject.toml``.
+(default 1: gcc -O3, setuptools' default, took 2.6 times as long on the largest module and was
+not faster in ``benchmarks/gate_throughput.py``). Everything else (the packaging metadata) is
+in ``pyproject.toml``.
 
 What stays interpreted, and why: the pydantic models and the YAML loading behind them
 (``engine/policy_model.py``, ``schema.py``, ``loader.py``, ``yamlsrc.py``, ``messages.py``,
