@@ -73,8 +73,10 @@ class Build:
 
     def __init__(self, name: str, python: str, path: str | None) -> None:
         self.name = name
-        self.python = python
-        self.path = path
+        # absolute: the gates run in a scratch directory (a venv's python is not resolved
+        # through its link, which would leave the venv)
+        self.python = os.path.abspath(python)
+        self.path = os.path.abspath(path) if path else None
 
     def env(self, home: str | None = None) -> dict[str, str]:
         env = {

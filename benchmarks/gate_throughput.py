@@ -205,7 +205,7 @@ def main() -> int:
     args = parser.parse_args()
 
     targets = [Target(f"tree {t}", sys.executable, os.path.abspath(t)) for t in args.tree]
-    targets += [Target(f"python {p}", p, None) for p in args.python]
+    targets += [Target(f"python {p}", os.path.abspath(p), None) for p in args.python]
     if not targets:
         targets = [Target(f"tree {ROOT}", sys.executable, str(ROOT))]
 

@@ -22,6 +22,7 @@ from clearance.vocab import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final, Literal
 
     from clearance.engine.types import TraceEntry, Trigger
@@ -188,6 +189,33 @@ class PartDecision:
         #: Matched rules set aside by an override: ``{overridden id: overriding id}``.
         self.overridden_by: Final[dict[str, str]] = {} if overridden_by is None else overridden_by
 
+    def __reduce__(self) -> tuple[Callable[..., PartDecision], tuple[object, ...]]:
+        """Picklable (``gate --jobs`` sends decisions between processes) in both builds: a
+        compiled class cannot be made without its ``__init__``, so pickle calls
+        :func:`_restore_part` with every field; paths travel in their ``to_dict`` form."""
+        paths = [p if isinstance(p, dict) else p.to_dict() for p in self.paths]
+        return (
+            _restore_part,
+            (
+                self.index,
+                self.text,
+                self.span,
+                self.argv,
+                self.program,
+                self.classes,
+                self.markers,
+                self.via,
+                paths,
+                self.hosts,
+                self.decision,
+                self.reason_code,
+                self.reason,
+                self.policy_id,
+                self.matched,
+                self.overridden_by,
+            ),
+        )
+
     def to_dict(self) -> dict[str, object]:
         return {
             "index": self.index,
@@ -329,6 +357,35 @@ class ApprovalDecision:
             time=self.time,
         )
 
+    def __reduce__(self) -> tuple[Callable[..., ApprovalDecision], tuple[object, ...]]:
+        """Picklable in both builds (see :meth:`PartDecision.__reduce__`); the id and the time
+        travel with it."""
+        return (
+            _restore_decision,
+            (
+                self.decision,
+                self.reason_code,
+                self.reason,
+                self.policy_id,
+                self.scope,
+                self.source,
+                self.risk,
+                self.tool,
+                self.tool_kind,
+                self.subject,
+                self.parts,
+                self.trigger,
+                self.matched,
+                self.overridden_by,
+                self.errors,
+                self.policy_digest,
+                self.trace,
+                self.sandbox,
+                self.decision_id,
+                self.time,
+            ),
+        )
+
     def to_dict(self, max_parts: int | None = None) -> dict[str, object]:
         """The decision's JSON form; ``max_parts``: only the first parts that many (a
         megabyte command has tens of thousands, more than a ledger record may hold)."""
@@ -355,6 +412,90 @@ class ApprovalDecision:
             "trace": self.trace,
             "sandbox": self.sandbox,
         }
+
+
+def _restore_part(
+    index: int,
+    text: str,
+    span: list[int],
+    argv: list[str],
+    program: str | None,
+    classes: list[str],
+    markers: list[str],
+    via: list[str],
+    paths: list[PathFact | dict[str, object]],
+    hosts: list[str],
+    decision: Decision,
+    reason_code: ReasonCode,
+    reason: str,
+    policy_id: str | None,
+    matched: list[str],
+    overridden_by: dict[str, str],
+) -> PartDecision:
+    return PartDecision(
+        index,
+        text=text,
+        span=span,
+        argv=argv,
+        program=program,
+        classes=classes,
+        markers=markers,
+        via=via,
+        paths=paths,
+        hosts=hosts,
+        decision=decision,
+        reason_code=reason_code,
+        reason=reason,
+        policy_id=policy_id,
+        matched=matched,
+        overridden_by=overridden_by,
+    )
+
+
+def _restore_decision(
+    decision: Decision,
+    reason_code: ReasonCode,
+    reason: str,
+    policy_id: str | None,
+    scope: str | None,
+    source: str | None,
+    risk: Risk,
+    tool: str,
+    tool_kind: ToolKind | Literal[""],
+    subject: str,
+    parts: list[PartDecision],
+    trigger: Trigger | None,
+    matched: list[str],
+    overridden_by: dict[str, str],
+    errors: list[str],
+    policy_digest: str,
+    trace: list[TraceEntry] | None,
+    sandbox: dict[str, object] | None,
+    decision_id: str,
+    at: str,
+) -> ApprovalDecision:
+    return ApprovalDecision(
+        decision,
+        reason_code,
+        reason,
+        policy_id=policy_id,
+        scope=scope,
+        source=source,
+        risk=risk,
+        tool=tool,
+        tool_kind=tool_kind,
+        subject=subject,
+        parts=parts,
+        trigger=trigger,
+        matched=matched,
+        overridden_by=overridden_by,
+        errors=errors,
+        policy_digest=policy_digest,
+        trace=trace,
+        sandbox=sandbox,
+        decision_id=decision_id,
+        time=at,
+    )
 
 
 def failure(

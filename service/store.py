@@ -380,7 +380,13 @@ class Store:
             async with conn.transaction():
                 await self._ingest(conn, source, source_id, parsed, result)
         except Exception as exc:
+            import psycopg
+
             self.last_error = _describe(exc)
+            if isinstance(exc, psycopg.OperationalError):
+                # the database went away under this ingest: not ready until the next probe
+                # answers (else /healthz says ready for up to PROBE_INTERVAL after a failure)
+                self._ready = False
             raise StoreDown(self.last_error) from exc
         finally:
             await self.pool.putconn(conn)

@@ -56,7 +56,7 @@ def test_the_suite_imports_the_copy_it_claims() -> None:
     import clearance
 
     here = _real(clearance.__file__ or "")
-    from_checkout = here.is_relative_to(ROOT) and ".venv" not in here.parts
+    from_checkout = here.is_relative_to(ROOT) and "site-packages" not in here.parts
     assert from_checkout == (MODE in ("", "0")), (MODE, here)
 
 
@@ -83,9 +83,42 @@ def test_subprocesses_import_the_installed_copy_too() -> None:
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )
     found = _real(done.stdout.strip())
-    assert not (found.is_relative_to(ROOT) and ".venv" not in found.parts), found
+    assert not (found.is_relative_to(ROOT) and "site-packages" not in found.parts), found
     if MODE == "compiled":
         assert found.suffix == ".so", found
+
+
+def _can_compile() -> bool:
+    import shutil
+    import sysconfig
+
+    include = sysconfig.get_paths().get("include") or ""
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return (
+        os.path.isfile(os.path.join(include, "Python.h"))
+        and shutil.which(compiler) is not None
+        and importlib.util.find_spec("mypyc") is not None
+    )
+
+
+def test_the_default_build_is_compiled_where_it_can_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pip install .`` (setuptools runs ``setup.py bdist_wheel``) compiles unless something
+    is missing; ``CLEARANCE_PURE=1`` and editable installs are pure, with the reason said."""
+    monkeypatch.delenv("CLEARANCE_PURE", raising=False)
+    monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
+    reason = SETUP._why_pure()
+    if _can_compile():
+        assert reason is None, reason
+    else:
+        assert reason is not None and reason.startswith(("no ", "mypyc")), reason
+    monkeypatch.setenv("CLEARANCE_PURE", "1")
+    assert SETUP._why_pure() == "CLEARANCE_PURE is set"
+    monkeypatch.setenv("CLEARANCE_PURE", "0")
+    assert SETUP._why_pure() == reason
+    monkeypatch.setattr(sys, "argv", ["setup.py", "editable_wheel"])
+    assert SETUP._why_pure() == "editable install"
+    monkeypatch.setattr(sys, "argv", ["setup.py", "egg_info"])
+    assert SETUP._why_pure() == "not building"
 
 
 # --- what compiled code cannot do (COMMON rules for every compiled module) ----------------

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -159,35 +161,46 @@ def test_broken_policy_denies_every_line_and_exits_2(tmp_path: Path) -> None:
     assert code == 2 and "broken.yaml" in err
 
 
-def test_policy_is_loaded_once(policy: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from clearance.engine import api
-
-    calls: list[str] = []
-    real = api.load_policy
-
-    def counting(*args: object, **kwargs: object) -> object:
-        calls.append("load")
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(api, "load_policy", counting)
-    gate([intent(i, "ls") for i in range(20)], policy)
-    assert len(calls) == 1
+#: Files opened while :func:`opened_files` records (an audit hook sees every ``open`` and
+#: ``os.open``, from compiled code too). Hooks cannot be removed: one is added, once.
+_RECORDING: list[list[str]] = []
+_HOOKED: set[bool] = set()
 
 
-def test_scopes_are_loaded_once_per_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str
-) -> None:
-    from clearance.engine import api
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    if _RECORDING and event == "open" and isinstance(args[0], str):
+        _RECORDING[-1].append(os.path.realpath(args[0]))
 
-    monkeypatch.setattr(api, "default_pack_path", lambda: policy)
-    calls: list[object] = []
-    real = api.load_policy
 
-    def counting(cwd: str, **kwargs: object) -> object:
-        calls.append(cwd)
-        return real(cwd, **kwargs)  # type: ignore[arg-type]
+@contextlib.contextmanager
+def opened_files() -> Iterator[list[str]]:
+    if not _HOOKED:
+        sys.addaudithook(_audit)
+        _HOOKED.add(True)
+    opened: list[str] = []
+    _RECORDING.append(opened)
+    try:
+        yield opened
+    finally:
+        _RECORDING.remove(opened)
 
-    monkeypatch.setattr(api, "load_policy", counting)
+
+def reads_of(path: str | Path, lines: list[str], policy: str | None) -> int:
+    """How often deciding ``lines`` in one gate batch opens ``path``."""
+    with opened_files() as opened:
+        code, out, _ = gate(lines, policy)
+    assert code == 0 and len(decisions(out)) == len(lines)
+    return opened.count(os.path.realpath(path))
+
+
+def test_policy_is_loaded_once(policy: str) -> None:
+    gate([intent(0, "ls")], policy)  # the compiled-policy cache is warm from here on
+    once = reads_of(policy, [intent(0, "ls")], policy)
+    assert once >= 1
+    assert reads_of(policy, [intent(i, "ls") for i in range(20)], policy) == once
+
+
+def test_scopes_are_loaded_once_per_directory(tmp_path: Path) -> None:
     one, two, same = tmp_path / "one", tmp_path / "two", tmp_path / "one" / "sub"
     for project in (one, two):
         (project / ".git").mkdir(parents=True)
@@ -195,10 +208,16 @@ def test_scopes_are_loaded_once_per_directory(
         (project / ".clearance" / "policy.yaml").write_text(POLICY.replace("id: ci", "id: p"))
     same.mkdir()
     lines = [intent(i, "ls", cwd=str((one, two, same)[i % 3])) for i in range(12)]
-    code, out, _ = gate(lines, None)
-    assert code == 0 and len(decisions(out)) == 12
+    gate(lines, None)  # warm the compiled-policy cache
+    files = {d: d / ".clearance" / "policy.yaml" for d in (one, two)}
+    once = {d: reads_of(files[d], [intent(0, "ls", cwd=str(d))], None) for d in (one, two)}
+    assert all(count >= 1 for count in once.values())
     # one and one/sub have the same policy files in force: one load serves both.
-    assert sorted(map(str, calls)) == sorted([str(one), str(two)])
+    assert {d: reads_of(files[d], lines, None) for d in (one, two)} == once
+    # its twin: a policy file in one/sub is another set in force, loaded on its own
+    (same / ".clearance").mkdir()
+    (same / ".clearance" / "policy.yaml").write_text(POLICY.replace("id: ci", "id: s"))
+    assert reads_of(same / ".clearance" / "policy.yaml", lines, None) == once[one]
 
 
 def test_text_format(policy: str) -> None:

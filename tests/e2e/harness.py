@@ -314,7 +314,15 @@ class Harness:
         """
         self.require_agent(agent)
         env = dict(os.environ)
-        for inherited in ("E2E_AGENT_ARGS", "E2E_CLAUDE_ARGS", "IS_SANDBOX", "E2E_KEEP"):
+        # PYTHONSAFEPATH (tests/conftest.py, against an installed copy) would keep the shared
+        # harness's fake model servers from importing their siblings: not ours to confine
+        for inherited in (
+            "E2E_AGENT_ARGS",
+            "E2E_CLAUDE_ARGS",
+            "IS_SANDBOX",
+            "E2E_KEEP",
+            "PYTHONSAFEPATH",
+        ):
             env.pop(inherited, None)
         env.update(
             {

@@ -118,12 +118,15 @@ def test_key_and_state_dir_are_private_and_outside_the_workspace(tmp_path: Path)
     assert len(Path(ledger_key_path()).read_bytes()) == 32
 
 
-def test_outside_any_project_the_user_ledger(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(scopes, "workspace_of", lambda cwd: None)
-    path = default_ledger_path(str(tmp_path / "random"))
-    assert path == os.path.join(ledgers_dir(), "user.jsonl")
+def test_outside_any_project_the_user_ledger(tmp_path: Path) -> None:
+    outside = tmp_path / "random"
+    outside.mkdir()
+    assert scopes.workspace_of(str(outside)) is None  # no .git nor .clearance above it
+    assert default_ledger_path(str(outside)) == os.path.join(ledgers_dir(), "user.jsonl")
+    # its twin: inside a project, the project's own ledger
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    inside = default_ledger_path(str(tmp_path / "repo"))
+    assert os.path.dirname(inside) == ledgers_dir() and not inside.endswith("user.jsonl")
 
 
 # ---- the keyed chain --------------------------------------------------------------------------

@@ -122,14 +122,8 @@ def test_broken_new_policy_raises(tmp_path: Path) -> None:
         replay(read_records(path), files=[broken])
 
 
-def test_scopes_at_each_records_directory_are_used_without_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from clearance.engine import api
-
-    # The shipped pack is not under test here: an empty one keeps the outcome about scopes.
-    empty = write(tmp_path, "empty-default.yaml", "version: 1\nid: default\nrules: []\n")
-    monkeypatch.setattr(api, "default_pack_path", lambda: empty)
+def test_scopes_at_each_records_directory_are_used_without_files(tmp_path: Path) -> None:
+    # with the shipped default pack in force below each project's policy (as in real use)
     env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     good, bad = tmp_path / "good", tmp_path / "bad"
     for project, text in ((good, NEW), (bad, "version: 1\nrules: [\n")):

@@ -274,13 +274,11 @@ def test_an_embedding_process_gets_its_signal_handlers_back(
 ) -> None:
     """In a long-lived caller (this test process), the hook's handlers -- which answer a block
     and exit -- must not outlive the call."""
-    import clearance.hooks
     from clearance.cli.commands.hook import run_hook
+    from clearance.hooks import AGENTS
 
-    def broken(name: str) -> object:
-        raise ImportError("no module")
-
-    monkeypatch.setattr(clearance.hooks, "protocol", broken)
+    # the protocol module cannot be imported (None in sys.modules): the hook gives up early
+    monkeypatch.setitem(sys.modules, AGENTS["claude-code"], None)
     before = {number: signal.getsignal(number) for number in FATAL_SIGNALS}
     assert run_hook("claude-code", []) == 2
     capfd.readouterr()

@@ -313,33 +313,42 @@ def test_payload_limit_and_depth_are_enforced() -> None:
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_a_bug_inside_the_hook_blocks(
-    agent: str, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+    agent: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    def explode(*args: object, **kwargs: object) -> object:
-        raise RuntimeError("boom")
+    """Any exception escaping the hook's body (here: the stream it reads the payload from
+    raises, as a bug would) is a block with the exception's text, through the same path
+    ``clearance hook`` answers by (``answer_once`` takes its stdin as an argument)."""
 
-    monkeypatch.setattr(base, "handle", explode)
-    code = base.run(protocol(agent), [])
+    class Exploding(io.BytesIO):
+        def read(self, size: int | None = -1, /) -> bytes:
+            raise RuntimeError("boom")
+
+    code = base.answer_once(protocol(agent), agent, [], Exploding, base.emit)
     out, err = capfd.readouterr()
-    result = Result(code, out, err)
-    reason = assert_blocked_on_error(agent, result)
+    reason = assert_blocked_on_error(agent, Result(code, out, err))
     assert "[internal_error]" in reason and "boom" in reason
+    # its twin: the same call with a readable payload decides
+    (tmp_path / ".git").mkdir()
+    payload = json.dumps(shell(agent, tmp_path, "ls")).encode()
+    code = base.answer_once(protocol(agent), agent, [], lambda: io.BytesIO(payload), base.emit)
+    out, err = capfd.readouterr()
+    assert code == 0 and "[internal_error]" not in out + err, (out, err)
 
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_a_protocol_that_cannot_load_still_blocks(
     agent: str, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    import clearance.hooks
+    """The agent's protocol module cannot be imported (``None`` in ``sys.modules`` makes
+    every import of it fail, as a broken install would): the CLI's fallback still blocks."""
     from clearance.cli.commands.hook import run_hook
+    from clearance.hooks import AGENTS as MODULES
 
-    def broken(name: str) -> object:
-        raise ImportError("no module")
-
-    monkeypatch.setattr(clearance.hooks, "protocol", broken)
+    monkeypatch.setitem(sys.modules, MODULES[agent], None)
     code = run_hook(agent, [])
     out, err = capfd.readouterr()
     assert_blocked_on_error(agent, Result(code, out, err))
+    assert "ImportError" in err or "ModuleNotFoundError" in err, err
 
 
 # ---- as a process -----------------------------------------------------------------------------

@@ -144,12 +144,14 @@ def test_the_documented_overridable_denies_are_exactly_that(tmp_path: Path) -> N
     non-critical deny of the default pack, and no critical deny may be overridden."""
     from clearance.engine.api import load_policy
     from clearance.engine.rules import override_refusal
+    from clearance.policies import default_pack_path
 
     section = README.split("## Overrides", 1)[1].split("\n## ", 1)[0]
     listed = section.split("Today these are", 1)[1].split(":", 1)[0]
     named = re.findall(r"`(default/[a-z-]+)`", listed)
     assert len(named) >= 3
-    policy = load_policy(str(tmp_path), files=[str(ROOT / "policies" / "default.yaml")])
+    # the default pack of the copy under test (the checkout's, or the installed one's)
+    policy = load_policy(str(tmp_path), files=[default_pack_path()])
     project = {
         "id": "proj",
         "scope": "project",

@@ -157,6 +157,7 @@ class Server:
     ) -> None:
         self.port = port or free_port()
         self.token = token
+        self.workers = workers
         argv = [
             sys.executable,
             "-m",
@@ -198,10 +199,23 @@ class Server:
             except OSError:
                 time.sleep(0.1)
                 continue
-            if status == 200:
+            if status == 200 and self._all_workers_answer():
                 return
             time.sleep(0.1)
         raise RuntimeError(f"serve not ready: {self.output()}")
+
+    def _all_workers_answer(self) -> bool:
+        """Every worker has loaded its policy (one answering is not all: a late one would load
+        a policy file a test changed after start-up)."""
+        if self.workers <= 1:
+            return True
+        status, body, _ = self.request("GET", "/metrics")
+        if status != 200:
+            return False
+        for line in body.decode(errors="replace").splitlines():
+            if line.startswith("clearance_workers "):
+                return float(line.split()[1]) >= self.workers
+        return False
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")

@@ -8,6 +8,7 @@ proves nothing -- unless ``CLEARANCE_SKIP_CORPUS=1`` asks for a skip.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 from collections.abc import Callable
@@ -70,11 +71,25 @@ def corpus() -> Corpus:
     return Corpus(root)
 
 
+def node_fields(node: object) -> list[str]:
+    """The names of a node's fields, read from its class's attribute descriptors: slot members
+    in pure Python, getset descriptors in the compiled build (which keeps no ``__slots__``)."""
+    names: set[str] = set()
+    for cls in type(node).__mro__:
+        for name, value in vars(cls).items():
+            if name.startswith("__"):
+                continue
+            if inspect.ismemberdescriptor(value) or inspect.isgetsetdescriptor(value):
+                names.add(name)
+    return sorted(names)
+
+
 def dump_ast(node: object) -> object:
     """Every field of every node, recursively, as plain lists, tuples and dicts.
 
-    Two parses produced the same tree exactly when their dumps are equal: node classes use
-    ``__slots__``, so the fields are known, and offsets are part of the comparison.
+    Two parses produced the same tree exactly when their dumps are equal: node classes are
+    slotted (native classes when compiled), so the fields are known, and offsets are part of
+    the comparison.
     """
     if node is None or isinstance(node, str | int | bool):
         return node
@@ -82,13 +97,11 @@ def dump_ast(node: object) -> object:
         return [dump_ast(item) for item in node]
     if isinstance(node, tuple):
         return tuple(dump_ast(item) for item in node)
-    slots: list[str] = []
-    for cls in type(node).__mro__:
-        slots.extend(getattr(cls, "__slots__", ()))
-    if not slots:
+    names = node_fields(node)
+    if not names:
         raise TypeError(f"not an AST node: {node!r}")
     fields: dict[str, object] = {"node": type(node).__name__}
-    for name in sorted(slots):
+    for name in names:
         fields[name] = dump_ast(getattr(node, name))
     return fields
 
