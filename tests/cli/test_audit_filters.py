@@ -23,6 +23,7 @@ from clearance.cli.commands.audit import (
 )
 from clearance.cli.commands.replay import run_replay
 from clearance.engine.api import decide, load_policy
+from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent
 from clearance.engine.ledger import Ledger, read_records
 
@@ -196,8 +197,19 @@ def test_replay_skips_bounded_and_malformed_records(tmp_path: Path, policy: str)
     big = ToolIntent("Bash", {"command": "ls " + "a" * 10_000}, cwd=str(tmp_path))
     Ledger(str(path)).append(decide(big, loaded, cwd=str(tmp_path)), big, surface="hook")
     weird = ToolIntent("Bash", {"command": "ls"}, cwd=str(tmp_path))
-    decision = decide(weird, loaded, cwd=str(tmp_path))
-    decision.decision = "perhaps"  # type: ignore[assignment]
+    real = decide(weird, loaded, cwd=str(tmp_path))
+    # a decision is built whole (its fields are Final; the compiled build refuses a change):
+    # one that says what no decision may say, recorded authentically
+    decision = ApprovalDecision(
+        "perhaps",  # type: ignore[arg-type]
+        real.reason_code,
+        real.reason,
+        policy_id=real.policy_id,
+        risk=real.risk,
+        tool=real.tool,
+        subject=real.subject,
+        parts=real.parts,
+    )
     Ledger(str(path)).append(decision, weird, surface="hook")
     out = io.StringIO()
     assert run_replay(str(path), policies=[policy], as_json=True, out=out, err=io.StringIO()) == 0
