@@ -91,13 +91,19 @@ def bwrap_argv(
         if path and os.path.exists(path):
             real = os.path.realpath(path)
             argv += ["--bind", real, real]
+    # The plan saw these paths (real paths, each there when planned). One deleted since (a
+    # key file another process just removed) is left out here: bwrap cannot make a mount
+    # point in the read-only tree and would refuse to start. What is gone needs no mask, and
+    # a file made after this moment was never in the plan either way.
     mounts = layout.mounts
     for path in mounts.read_only:
-        argv += ["--ro-bind", path, path]
+        argv += ["--ro-bind-try", path, path]
     for path in mounts.hide_dirs:
-        argv += ["--tmpfs", path, "--remount-ro", path]
+        if os.path.isdir(path):
+            argv += ["--tmpfs", path, "--remount-ro", path]
     for path in mounts.hide_files:
-        argv += ["--ro-bind", "/dev/null", path]
+        if os.path.lexists(path):
+            argv += ["--ro-bind", "/dev/null", path]
     argv += ["--chdir", layout.cwd]
     if status_fd is not None:
         argv += ["--json-status-fd", str(status_fd)]

@@ -301,6 +301,7 @@ class Store:
         self._ready = False
         self._probe_conn: AsyncConnection[Any] | None = None
         self._probe_task: asyncio.Task[None] | None = None
+        self._checking: asyncio.Future[None] | None = None
 
     async def open(self) -> None:
         await self.pool.open(wait=False)
@@ -343,10 +344,21 @@ class Store:
     async def _probe_loop(self) -> None:
         while True:
             await asyncio.sleep(PROBE_INTERVAL)
-            await self._probe()
+            await self._check()
+
+    async def _check(self) -> None:
+        """A probe, shared by everyone who asks while it runs (one ``SELECT 1`` at a time)."""
+        if self._checking is None or self._checking.done():
+            self._checking = asyncio.ensure_future(self._probe())
+        await asyncio.shield(self._checking)
 
     async def ready(self) -> bool:
-        """Whether the database answered the last probe (every second)."""
+        """Whether the database answers now: a probe for this question (shared with any
+        already running), not the flag of the last one. The server has several workers, each
+        with its own store; a flag one of them set when an ingest lost the database, or a
+        probe up to a second old, would let another tell a load balancer "ready" for a
+        database that is gone."""
+        await self._check()
         return self._ready
 
     async def ingest(self, source: Source, lines: list[str]) -> IngestResult:
@@ -362,10 +374,13 @@ class Store:
                 result.refusal = (index, None, exc)
                 break
         source_id = source.source_id
-        # A busy pool is waited for (up to BUSY_WAIT); a database the probe finds down is
-        # answered at once, so a client never waits long to learn it must ship later.
+        # A busy pool is waited for (up to BUSY_WAIT); a database a probe finds down (a probe
+        # now, when the last one found it down) is answered at once, so a client never waits
+        # long to learn it must ship later.
         deadline = time.monotonic() + BUSY_WAIT
         while True:
+            if not self._ready:
+                await self._check()  # the flag may be older than the database's return
             if not self._ready:
                 raise StoreDown(self.last_error or "the database does not answer")
             try:

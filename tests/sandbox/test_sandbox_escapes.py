@@ -267,3 +267,50 @@ def _q(text: str) -> str:
     import shlex
 
     return shlex.quote(text)
+
+
+def test_a_masked_path_deleted_after_the_plan_does_not_stop_the_sandbox(
+    place: tuple[Path, Path],
+) -> None:
+    """Another process removes a secret outside the workspace (a key, a secrets folder: the
+    targets of links in the workspace, masked in the read-only tree where bwrap cannot make a
+    mount point) between the plan and bwrap's mounts: the sandbox still starts, and what
+    remains is still masked. The benign twin: the same layout with nothing removed."""
+    from clearance.sandbox.bwrap import run
+    from clearance.sandbox.confine import layout_for
+    from clearance.sandbox.plan import Confinement
+
+    workspace, outside = place
+    keys = outside.parent / "keys"
+    keys.mkdir()
+    pem = "-----BEGIN PRIVATE KEY-----\nk\n-----END PRIVATE KEY-----\n"
+    for name in ("gone.pem", "kept.pem"):
+        (keys / name).write_text(pem)
+        (workspace / name).symlink_to(keys / name)
+    (keys / "terraform.tfstate.d").mkdir()
+    (keys / "terraform.tfstate.d" / "prod").write_text("state\n")
+    (workspace / "states").symlink_to(keys / "terraform.tfstate.d")
+    os.link(outside / "target.txt", workspace / "door.txt")
+    script = "cat kept.pem gone.pem door.txt; ls -a states/; echo x >> door.txt; echo ran"
+    layout = layout_for(Confinement(), cwd=str(workspace), workspace=str(workspace))
+    assert {str(keys / "gone.pem"), str(keys / "kept.pem")} <= set(layout.mounts.hide_files)
+    assert str(keys / "terraform.tfstate.d") in layout.mounts.hide_dirs
+    out = workspace / "out.txt"
+    for remove in (False, True):
+        if remove:
+            (keys / "gone.pem").unlink()
+            shutil.rmtree(keys / "terraform.tfstate.d")
+            (workspace / "door.txt").unlink()
+            (workspace / "door.txt").write_text("mine\n")
+        with out.open("wb") as sink:
+            finished = run(
+                layout, ["bash", "-c", script], stdout=sink.fileno(), stderr=sink.fileno()
+            )
+        text = out.read_text()
+        assert finished.started, (remove, finished, text)
+        assert "ran" in text and "PRIVATE KEY" not in text and "prod" not in text, text
+        if remove:
+            assert "mine" in text
+        else:
+            assert "original" in text and "Read-only" in text
+    assert unchanged(outside)

@@ -182,6 +182,37 @@ def test_resending_acknowledges_duplicates_and_refuses_what_does_not_link(
     assert status == 409 and got["error"]["reason_code"] == "duplicate_decision_id"
 
 
+def test_every_worker_tells_at_once_that_the_database_is_gone(
+    server: Server, cluster: Cluster
+) -> None:
+    """The moment the database stops, each of the workers says "not ready" (it asks the
+    database for the question, not a flag up to a probe interval old); the benign twin: each
+    says "ready" the moment it is back."""
+
+    def answers() -> tuple[set[int], set[bool], set[int]]:
+        pids: set[int] = set()
+        ready: set[bool] = set()
+        codes: set[int] = set()
+        for _ in range(12):
+            status, health = server.get("/healthz?ledger=required", token=None)
+            pids.add(int(health["pid"]))
+            ready.add(bool(health["ledger"]["ready"]))
+            codes.add(status)
+        return pids, ready, codes
+
+    pids, ready, codes = answers()
+    assert ready == {True} and codes == {200}
+    cluster.stop()
+    try:
+        pids, ready, codes = answers()
+        assert ready == {False} and codes == {503}, (pids, ready, codes)
+    finally:
+        cluster.start()
+    pids, ready, codes = answers()
+    assert ready == {True} and codes == {200}
+    assert len(pids) == 2  # both workers answered (the kernel spreads the connections)
+
+
 def test_ship_exits_non_zero_when_the_database_is_down_and_decisions_go_on(
     server: Server, cluster: Cluster, dsn: str, policy: str, tmp_path: Path
 ) -> None:
