@@ -99,14 +99,16 @@ def _end_hook_process(code: int) -> None:
     with unbuffered ``os.write`` calls, and nothing else is pending."""
     import os
 
+    from clearance.vocab import HookExit
+
     for stream in (sys.stdout, sys.stderr):
         if stream is None:  # the descriptor was closed when the process started
             continue
         try:
             stream.flush()
         except Exception:
-            code = code or 2  # something the agent should have read was lost: block
-    os._exit(code if code in (0, 2) else 2)
+            code = code or HookExit.BLOCKED  # what the agent should have read was lost
+    os._exit(code if code in (HookExit.ANSWERED, HookExit.BLOCKED) else HookExit.BLOCKED)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,6 +23,8 @@ import json
 import os
 import sys
 
+from clearance.vocab import HookExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -370,7 +372,7 @@ def handle(
         event = event_of(payload)
         if event in protocol.post_events:
             return Outcome(
-                0,
+                HookExit.ANSWERED,
                 b"",
                 f"clearance hook {protocol.name}: {event} arrives after the tool ran; clearance "
                 "decides only before a tool runs, so there is nothing to do\n",
@@ -464,12 +466,15 @@ def _answer(
 ) -> Outcome:
     if decision.reason_code in ERROR_CODES:
         reason = error_reason(decision)
-        return Outcome(
-            2, protocol.blocked(reason), f"clearance hook {protocol.name}: {reason}\n", decision
-        )
+        stderr = f"clearance hook {protocol.name}: {reason}\n"
+        return Outcome(HookExit.BLOCKED, protocol.blocked(reason), stderr, decision)
     if updated is not None and decision.decision == "allow":
-        return Outcome(0, protocol.rewrite(reason_for(decision), updated), "", decision)
-    return Outcome(0, protocol.answer(decision.decision, reason_for(decision)), "", decision)
+        return Outcome(
+            HookExit.ANSWERED, protocol.rewrite(reason_for(decision), updated), "", decision
+        )
+    return Outcome(
+        HookExit.ANSWERED, protocol.answer(decision.decision, reason_for(decision)), "", decision
+    )
 
 
 def blocked_outcome(protocol: Protocol | None, name: str, problem: str) -> Outcome:
@@ -481,7 +486,7 @@ def blocked_outcome(protocol: Protocol | None, name: str, problem: str) -> Outco
             stdout = protocol.blocked(reason)
         except Exception:
             stdout = b""
-    return Outcome(2, stdout, f"clearance hook {name}: {reason}\n")
+    return Outcome(HookExit.BLOCKED, stdout, f"clearance hook {name}: {reason}\n")
 
 
 def dumps(answer: dict[str, object]) -> bytes:
@@ -510,7 +515,7 @@ def emit(outcome: Outcome) -> int:
     try:
         _write_all(1, outcome.stdout)
     except OSError:
-        code = 2
+        code = HookExit.BLOCKED
         if not outcome.stderr:
             outcome.stderr = "clearance hook: could not write the answer to stdout; blocking\n"
     if outcome.stderr:

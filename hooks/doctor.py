@@ -38,6 +38,7 @@ from clearance.hooks.install import (
     _strip_jsonc,
     settings_path,
 )
+from clearance.vocab import DoctorExit, HookExit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -155,9 +156,9 @@ def probe_payload(agent: str, project: str) -> dict[str, object]:
 
 def _answer_ok(agent: str, code: int, stdout: str) -> str | None:
     """None when the probe's answer is a decision the agent reads; else what is wrong."""
-    if code == 2:
-        return "the hook BLOCKS every call (exit 2)"
-    if code != 0:
+    if code == HookExit.BLOCKED:
+        return f"the hook BLOCKS every call (exit {code})"
+    if code != HookExit.ANSWERED:
         return f"the hook exits {code}, which the agent treats as 'run the tool'"
     from clearance.hooks import protocol
 
@@ -383,7 +384,7 @@ def run_doctor(
     env = os.environ if env is None else env
     if agent is not None and agent not in BY_NAME:
         out.write(f"clearance doctor: unknown agent {agent!r} (one of {', '.join(BY_NAME)})\n")
-        return 2
+        return DoctorExit.USAGE
     if project is None:
         from clearance.engine.scopes import repository_root
 
@@ -466,4 +467,4 @@ def run_doctor(
     out.write(
         f"{failed} problem(s) would let tools run unguarded\n" if failed else "all checks passed\n"
     )
-    return 1 if failed else 0
+    return DoctorExit.FAILED if failed else DoctorExit.OK

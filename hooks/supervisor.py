@@ -40,6 +40,8 @@ import signal
 import sys
 import time
 
+from clearance.vocab import HookExit
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
@@ -350,15 +352,15 @@ def _block(state: _State, reason_code: str, problem: str) -> Outcome:
             stdout = state.protocol.blocked(reason)
         except Exception:
             stdout = b""
-    return Outcome(2, stdout, f"clearance hook {state.agent}: {reason}\n")
+    return Outcome(HookExit.BLOCKED, stdout, f"clearance hook {state.agent}: {reason}\n")
 
 
 def _answer(state: _State, outcome: Outcome) -> int:
     from clearance.hooks.base import emit
 
     state.answering = True
-    if state.stdout_closed and outcome.code == 0:
-        outcome.code = 2
+    if state.stdout_closed and outcome.code == HookExit.ANSWERED:
+        outcome.code = HookExit.BLOCKED
         outcome.stderr += (
             f"clearance hook {state.agent}: stdout is closed, so no answer can reach the agent; "
             "blocking\n"

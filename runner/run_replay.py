@@ -26,6 +26,7 @@ from clearance.engine.entry import Unreplayable
 from clearance.engine.entry import redecide as redecide_record
 from clearance.engine.rules import PolicySet
 from clearance.runner.providers.base import Provider
+from clearance.vocab import RunReplayExit
 
 from .audit import AGENT
 from .events import Event, EventLog, LogContents, read_events
@@ -44,12 +45,12 @@ REPLAY_MODES: tuple[str, ...] = get_args(ReplayMode)
 
 
 def trace(path: Path, out: TextIO) -> int:
-    """Print the recorded run; exit status 0."""
+    """Print the recorded run; exit status ``RunReplayExit.OK``."""
     contents = read_events(path)
     print_events(contents.events, out)
     if contents.torn_tail:
         out.write("(the log's last line was cut off: the writer was killed mid-event)\n")
-    return 0
+    return RunReplayExit.OK
 
 
 # --- dry-run --------------------------------------------------------------------
@@ -226,7 +227,8 @@ def dry_run(
     policy_files: list[str] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> int:
-    """Print every intent's decision then and now, differences marked; exit status 0."""
+    """Print every intent's decision then and now, differences marked; exit status
+    ``RunReplayExit.OK``."""
     contents = read_events(path)
     results = redecide(contents, policy_files=policy_files, env=env)
     out.write(f"dry-run of {contents.run_id}: {len(results)} intent(s), nothing is executed\n")
@@ -242,7 +244,7 @@ def dry_run(
             out.write(f"          {result.now.label()}\n")
     changed = sum(result.changed for result in results)
     out.write(f"{changed} of {len(results)} decision(s) would change\n")
-    return 0
+    return RunReplayExit.OK
 
 
 # --- model ----------------------------------------------------------------------
@@ -319,7 +321,7 @@ def replay_model(
                 turns=0,
                 tool_calls=0,
             )
-            return 5, target
+            return RunReplayExit.PROVIDER_ERROR, target
         if result.text:
             log.emit("model.text", turn=asked, text=result.text)
         for call in result.calls:
@@ -343,4 +345,4 @@ def replay_model(
         )
     finally:
         log.close()
-    return 0, target
+    return RunReplayExit.OK, target

@@ -35,9 +35,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clearance.sandbox.mounts import Mounts
+from clearance.vocab import SandboxExit
 
 #: Exit status of ``clearance sandbox`` when the sandbox could not be set up.
-SETUP_FAILED = 125
+SETUP_FAILED = SandboxExit.SETUP_FAILED
 
 
 class SandboxError(Exception):

@@ -183,32 +183,85 @@ def test_the_vocabulary_imports_nothing_but_the_standard_library() -> None:
     assert out == ["", "False"]
 
 
+#: A pre-tool payload of Claude Code's that runs ``ls`` in ``{tmp}``.
+_HOOK_PAYLOAD = json.dumps(
+    {
+        "session_id": "s",
+        "cwd": "{tmp}",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "hook_event_name": "PreToolUse",
+        "transcript_path": os.devnull,
+    }
+)
+#: A run's event log, as short as ``run --replay`` reads.
+_RUN_LOG = '{"type": "run.started", "run_id": "r1", "seq": 0, "task": "t"}\n'
+_MODEL_REPLAY = [
+    "--mode",
+    "model",
+    "--provider",
+    "openai",
+    "--model",
+    "m",
+    "--log",
+    "{tmp}/m.jsonl",
+]
+
+
 @pytest.mark.parametrize(
-    ("args", "expected"),
+    ("args", "stdin", "expected"),
     [
-        (["parse", "ls"], vocab.ParseExit.OK),
-        (["parse", "if"], vocab.ParseExit.NOT_PARSED),
-        (["parse", "--no-such-option"], vocab.ParseExit.USAGE),
-        (["replay", "{tmp}/missing.jsonl"], vocab.ReplayExit.USAGE),
+        (["parse", "ls"], "", vocab.ParseExit.OK),
+        (["parse", "if"], "", vocab.ParseExit.NOT_PARSED),
+        (["parse", "--no-such-option"], "", vocab.ParseExit.USAGE),
+        (["replay", "{tmp}/missing.jsonl"], "", vocab.ReplayExit.USAGE),
         (
             ["audit", "ship", "--to", "http://127.0.0.1:9", "--ledger", "{tmp}/missing.jsonl"],
+            "",
             vocab.ShipExit.USAGE,
         ),
-        (["audit", "verify", "{tmp}/missing.jsonl"], vocab.AuditExit.USAGE),
-        (["lint", "{tmp}/broken.yaml"], vocab.LintExit.FOUND),
-        (["test", "--policy", "{tmp}/broken.yaml"], vocab.PolicyTestExit.USAGE),
+        (["audit", "verify", "{tmp}/missing.jsonl"], "", vocab.AuditExit.USAGE),
+        (["lint", "{tmp}/broken.yaml"], "", vocab.LintExit.FOUND),
+        (["test", "--policy", "{tmp}/broken.yaml"], "", vocab.PolicyTestExit.USAGE),
+        (["hook", "claude-code", "--no-ledger"], _HOOK_PAYLOAD, vocab.HookExit.ANSWERED),
+        (["hook", "claude-code", "--no-ledger"], "not a payload", vocab.HookExit.BLOCKED),
+        (["hook", "claude-code", "--no-such-option"], _HOOK_PAYLOAD, vocab.HookExit.BLOCKED),
+        (["doctor", "--project", "{tmp}"], "", vocab.DoctorExit.FAILED),
+        (["doctor", "--agent", "no-such-agent"], "", vocab.DoctorExit.USAGE),
+        (["sandbox", "--no-such-option"], "", vocab.SandboxExit.USAGE),
+        (["sandbox", "--cwd", "{tmp}/missing", "--", "true"], "", vocab.SandboxExit.SETUP_FAILED),
+        (["run", "--replay", "{tmp}/run.jsonl", "--mode", "trace"], "", vocab.RunReplayExit.OK),
+        (["run", "--replay", "{tmp}/run.jsonl", "--mode", "dry-run"], "", vocab.RunReplayExit.OK),
+        (["run", "--replay", "{tmp}/missing.jsonl"], "", vocab.RunReplayExit.USAGE),
+        (["run", "--replay", "{tmp}/run.jsonl", "--mode", "rewind"], "", vocab.RunReplayExit.USAGE),
+        (
+            [
+                "run",
+                "--replay",
+                "{tmp}/run.jsonl",
+                *_MODEL_REPLAY,
+                "--base-url",
+                "http://127.0.0.1:9",
+            ],
+            "",
+            vocab.RunReplayExit.PROVIDER_ERROR,
+        ),
     ],
 )
 def test_other_commands_exit_with_the_vocabulary_status(
-    tmp_path: Path, args: list[str], expected: int
+    tmp_path: Path, args: list[str], stdin: str, expected: int
 ) -> None:
-    """``parse``, ``replay``, ``audit`` and the policy commands exit with the statuses their
-    classes in ``clearance.vocab`` name (a real process each)."""
+    """``parse``, ``replay``, ``audit``, the policy commands, ``hook``, ``doctor``,
+    ``sandbox`` and ``run --replay`` exit with the statuses their classes in
+    ``clearance.vocab`` name (a real process each)."""
     (tmp_path / "broken.yaml").write_text("version: 1\nid: [\n")
+    (tmp_path / "run.jsonl").write_text(_RUN_LOG)
     env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
     proc = subprocess.run(
         [sys.executable, "-m", "clearance", *(a.format(tmp=tmp_path) for a in args)],
+        input=stdin.replace("{tmp}", str(tmp_path)),
         capture_output=True,
+        text=True,
         cwd=tmp_path,
         env=env,
         timeout=120,

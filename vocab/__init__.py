@@ -310,12 +310,14 @@ class DecisionExit:
     DENY = 4
 
 
+def _statuses_by_name(statuses: type, names: tuple[str, ...]) -> dict[str, int]:
+    """``name`` -> the status of ``statuses`` spelt ``NAME`` (a class's constants, named by
+    the words of another vocabulary, are not written down a second time as a table)."""
+    return {name: getattr(statuses, name.upper()) for name in names}
+
+
 #: The exit status each decision gives ``check`` and ``gate``.
-EXIT_FOR_DECISION: dict[str, int] = {
-    "allow": DecisionExit.ALLOW,
-    "ask": DecisionExit.ASK,
-    "deny": DecisionExit.DENY,
-}
+EXIT_FOR_DECISION: dict[str, int] = _statuses_by_name(DecisionExit, DECISIONS)
 
 
 class InstallExit:
@@ -393,13 +395,39 @@ class RunExit:
     INTERRUPTED = 130
 
 
-#: ``RunEndReason`` -> exit status of ``clearance run``.
-RUN_EXIT: dict[str, int] = {
-    "final_answer": RunExit.FINAL_ANSWER,
-    "internal_error": RunExit.INTERNAL_ERROR,
-    "policy_error": RunExit.POLICY_ERROR,
-    "turn_limit": RunExit.TURN_LIMIT,
-    "budget_limit": RunExit.BUDGET_LIMIT,
-    "provider_error": RunExit.PROVIDER_ERROR,
-    "interrupted": RunExit.INTERRUPTED,
-}
+#: ``RunEndReason`` -> exit status of ``clearance run`` (each reason's constant in ``RunExit``).
+RUN_EXIT: dict[str, int] = _statuses_by_name(
+    RunExit, tuple(name.lower() for name in vars(RunExit) if name.isupper())
+)
+
+
+class RunReplayExit:
+    """Exit status of ``clearance run --replay LOG`` (every ``--mode``)."""
+
+    OK = 0
+    USAGE = RunExit.POLICY_ERROR  # a usage or policy error, or a log that cannot be read
+    PROVIDER_ERROR = RunExit.PROVIDER_ERROR  # ``--mode model``: the provider failed
+
+
+class HookExit:
+    """Exit status of ``clearance hook AGENT`` (what the agent acts on)."""
+
+    ANSWERED = 0  # the decision on stdout in the agent's format (or a post-tool event seen)
+    BLOCKED = (
+        2  # any failure: the reason on stderr (and the agent's deny on stdout, if it reads one)
+    )
+
+
+class DoctorExit:
+    """Exit status of ``clearance doctor``."""
+
+    OK = 0  # nothing would let a tool run unguarded (``warn`` lines are advice)
+    FAILED = 1  # a ``FAIL`` finding: some tool would run unguarded
+    USAGE = 2
+
+
+class SandboxExit:
+    """Exit status of ``clearance sandbox`` where it is not the confined command's own."""
+
+    USAGE = 2  # the command line is wrong: nothing ran
+    SETUP_FAILED = 125  # the sandbox could not be set up: nothing ran (never unconfined)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 
+from clearance.vocab import HookExit
+
 
 def _fallback_block(agent: str, reason: str) -> dict[str, object] | None:
     """What the agent reads on stdout with exit 2, should the protocol modules fail to import
@@ -45,4 +47,4 @@ def _fallback(agent: str, problem: str) -> int:
         os.write(2, f"clearance hook {agent}: {reason}\n".encode("utf-8", "replace"))
     except OSError:
         pass
-    return 2
+    return HookExit.BLOCKED

@@ -4,7 +4,8 @@ Exit status of a run: 0 final answer; 1 internal error; 2 usage or policy error 
 refuses to start); 3 turn limit (``--max-turns``); 4 tool-call budget (``--max-tool-calls``);
 5 provider error (after the retries the core allows); 130 interrupted.
 Replay (``--replay LOG``): 0 done, 2 usage or policy error or unreadable log, 5 provider
-error (``--mode model``).
+error (``--mode model``). The statuses are ``clearance.vocab``'s ``RunExit`` and
+``RunReplayExit``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO, cast
 
-from clearance.vocab import RunExit
+from clearance.vocab import RunExit, RunReplayExit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ def _replay(args: RunArgs, out: TextIO, err: TextIO) -> int:
             return run_replay.dry_run(path, out, policy_files=args.policies)
         provider, model = _provider(args, err)
         if provider is None:
-            return EXIT_USAGE
+            return RunReplayExit.USAGE
         code, log = run_replay.replay_model(
             path,
             out,

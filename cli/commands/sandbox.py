@@ -17,7 +17,7 @@ import os
 import sys
 
 from clearance.hooks.base import option_value
-from clearance.sandbox.bwrap import SETUP_FAILED
+from clearance.vocab import SandboxExit
 
 USAGE = (
     "usage: clearance sandbox [--profile NAME]... [--allow-network] [--cwd DIR] "
@@ -75,7 +75,7 @@ def _parse(args: list[str]) -> _Args | str:
 def _fail(message: str) -> int:
     sys.stderr.write(f"clearance sandbox: {message}; the command did not run\n")
     sys.stderr.flush()
-    return SETUP_FAILED
+    return SandboxExit.SETUP_FAILED
 
 
 def run_sandbox(args: list[str]) -> int:
@@ -85,7 +85,7 @@ def run_sandbox(args: list[str]) -> int:
         return 0
     if isinstance(parsed, str):
         sys.stderr.write(f"clearance sandbox: {parsed}\n{USAGE}\n")
-        return 2
+        return SandboxExit.USAGE
     from clearance.sandbox.bwrap import SandboxError
     from clearance.sandbox.confine import layout_for
     from clearance.sandbox.plan import Confinement
