@@ -47,6 +47,16 @@ else:
 import pytest  # noqa: E402
 
 
+@pytest.fixture
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The policy cache in the test's own directory (``CLEARANCE_CACHE_DIR``), never the
+    user's. Not for every test (some test where the cache is by default): a directory's
+    conftest or a module asks for it (``pytestmark = pytest.mark.usefixtures(...)``)."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(cache))
+    return cache
+
+
 @pytest.fixture(autouse=True)
 def _private_state_dir(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

@@ -1,5 +1,6 @@
-"""What the ``gate`` tests share: the CI policy, a policy cache of each test's own, and the
-policy written to a file (the fixture ``policy``). Test modules import the fixtures."""
+"""What the ``gate`` tests share: the CI policy and the policy written to a file (the fixture
+``policy``). Test modules import the fixture (and ask for ``isolated_cache``, a policy cache of
+each test's own)."""
 
 from __future__ import annotations
 
@@ -20,11 +21,6 @@ rules:
     reason: listing
     when: {program: [ls, cat]}
 """
-
-
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
 
 
 @pytest.fixture(name="policy")

@@ -41,9 +41,7 @@ rules:
 """
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("isolated_cache")
 
 
 @pytest.fixture

@@ -13,12 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gate_support import POLICY, isolated_cache, policy_file  # noqa: F401  (fixtures)
+from gate_support import POLICY, policy_file  # noqa: F401  (fixtures)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clearance.cli.commands.gate import run_gate
 from clearance.engine.ledger import read_records, verify
+
+pytestmark = pytest.mark.usefixtures("isolated_cache")
 
 
 def gate(

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gate_support import isolated_cache, policy_file  # noqa: F401  (fixtures)
+from gate_support import policy_file  # noqa: F401  (fixtures)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +20,7 @@ from clearance.cli.commands.gate import run_gate
 from clearance.hooks.base import MAX_DEPTH, BadPayload, parse_payload
 from clearance.hooks.gate import decide_line, dumps
 
+pytestmark = pytest.mark.usefixtures("isolated_cache")
 VOLATILE = ("decision_id", "time")
 
 

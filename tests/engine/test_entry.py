@@ -27,11 +27,6 @@ rules:
 """
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
-
-
 @pytest.fixture
 def policy(tmp_path: Path) -> str:
     path = tmp_path / "p.yaml"

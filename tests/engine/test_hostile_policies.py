@@ -35,9 +35,7 @@ ALIAS_BOMB = (
 )
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("isolated_cache")
 
 
 def project(tmp_path: Path, text: str) -> Path:

@@ -25,8 +25,7 @@ Hook = Callable[..., Result]
 
 
 @pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
+def isolated(isolated_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLEARANCE_MANAGED_POLICY"):
         monkeypatch.delenv(name, raising=False)
 

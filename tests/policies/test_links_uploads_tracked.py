@@ -18,49 +18,30 @@ from __future__ import annotations
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from workspace_support import World, decide_in, default_pack, make_world
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
 
 
-def _tree(root: Path, track_secret: bool) -> tuple[str, str]:
-    workspace, home = root / "proj", root / "home"
-    for folder in (workspace / "src", home / ".ssh"):
-        folder.mkdir(parents=True)
-    (home / ".ssh" / "id_rsa").write_text("KEY\n")
-    (workspace / "README.md").write_text("# proj\n")
-    (workspace / ".env").write_text("TOKEN=x\n")
-    (workspace / "src" / "app.py").write_text("x = 1\n")
-    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+def _tree(root: Path, track_secret: bool) -> World:
+    files = {"README.md": "# proj\n", ".env": "TOKEN=x\n", "src/app.py": "x = 1\n"}
+    world = make_world(root, files, {".ssh/id_rsa": "KEY\n"}, repository=True)
     names = ["README.md", "src/app.py", *([".env"] if track_secret else [])]
-    subprocess.run(["git", "-C", str(workspace), "add", "-f", *names], check=True)
+    subprocess.run(["git", "-C", world[0], "add", "-f", *names], check=True)
     time.sleep(2.1)  # older than the resolver's "racily clean" window: cached like any index
-    return str(workspace), str(home)
+    return world
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return _tree(tmp_path_factory.mktemp("links"), track_secret=False)
 
 
 @pytest.fixture(scope="module")
-def policy(world: tuple[str, str]) -> PolicySet:
-    return load_policy(world[0], files=[default_pack_path()], use_cache=False)
-
-
-def _decide(policy: PolicySet, world: tuple[str, str], command: str) -> Any:
-    workspace, home = world
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=workspace,
-        workspace=workspace,
-        home=home,
-    )
+def policy(world: World) -> PolicySet:
+    return default_pack(world)
 
 
 #: (technique, a link to a secret made and then read, its twin over a source file)
@@ -81,14 +62,14 @@ LINKS = [
 
 @pytest.mark.parametrize(("technique", "command", "twin"), LINKS, ids=[c[0] for c in LINKS])
 def test_a_link_made_earlier_is_followed(
-    technique: str, command: str, twin: str, world: tuple[str, str], policy: PolicySet
+    technique: str, command: str, twin: str, world: World, policy: PolicySet
 ) -> None:
-    decision = _decide(policy, world, command)
+    decision = decide_in(policy, world, command)
     reader = decision.parts[-1]
     assert reader.decision == "deny", (command, reader.classes, reader.paths)
     assert "secret_read" in reader.classes
     assert any(p.source == "link" for p in reader.paths), reader.paths
-    benign = _decide(policy, world, twin)
+    benign = decide_in(policy, world, twin)
     assert benign.decision == "allow", (twin, benign.reason)
     assert any(p.source == "link" for p in benign.parts[-1].paths), twin
 
@@ -134,14 +115,14 @@ UPLOADS = [
 
 @pytest.mark.parametrize(("technique", "command", "twin"), UPLOADS, ids=[c[0] for c in UPLOADS])
 def test_secret_contents_sent_to_the_web(
-    technique: str, command: str, twin: str, world: tuple[str, str], policy: PolicySet
+    technique: str, command: str, twin: str, world: World, policy: PolicySet
 ) -> None:
-    decision = _decide(policy, world, command)
+    decision = decide_in(policy, world, command)
     assert decision.decision == "deny", command
     sender = next(p for p in decision.parts if "network" in p.classes)
     assert {"secret_read", "network_write"} <= set(sender.classes), (command, sender.classes)
     assert sender.decision == "deny"
-    benign = _decide(policy, world, twin)
+    benign = decide_in(policy, world, twin)
     assert benign.decision != "deny", twin
     sent = next(p for p in benign.parts if "network" in p.classes)
     assert "secret_read" not in sent.classes, twin
@@ -160,9 +141,9 @@ TRACKED = [
 
 @pytest.mark.parametrize(("command", "expected"), TRACKED)
 def test_ls_files_selection_without_pathspec(
-    command: str, expected: str, world: tuple[str, str], policy: PolicySet
+    command: str, expected: str, world: World, policy: PolicySet
 ) -> None:
-    decision = _decide(policy, world, command)
+    decision = decide_in(policy, world, command)
     assert decision.decision == expected, (command, decision.reason)
     if expected == "ask":
         assert "unresolved_path" in {m for p in decision.parts for m in p.markers}
@@ -170,8 +151,8 @@ def test_ls_files_selection_without_pathspec(
 
 def test_a_tracked_secret_is_read_by_name(tmp_path: Path) -> None:
     world = _tree(tmp_path, track_secret=True)
-    policy = load_policy(world[0], files=[default_pack_path()], use_cache=False)
-    decision = _decide(policy, world, "git ls-files | xargs wc -l")
+    policy = default_pack(world)
+    decision = decide_in(policy, world, "git ls-files | xargs wc -l")
     assert decision.decision == "deny"
     reader = decision.parts[-1]
     assert any(p.resolved == world[0] + "/.env" for p in reader.paths), reader.paths
@@ -184,8 +165,8 @@ def test_a_tracked_link_leaves_the_selection_unknown(tmp_path: Path) -> None:
     (Path(workspace) / "notes").symlink_to(Path(home) / ".ssh" / "id_rsa")
     subprocess.run(["git", "-C", workspace, "add", "notes"], check=True)
     time.sleep(2.1)
-    policy = load_policy(workspace, files=[default_pack_path()], use_cache=False)
-    decision = _decide(policy, (workspace, home), "git ls-files | xargs cat")
+    policy = default_pack((workspace, home))
+    decision = decide_in(policy, (workspace, home), "git ls-files | xargs cat")
     assert decision.decision == "ask"
     assert "unresolved_path" in decision.parts[-1].markers
 
@@ -199,7 +180,7 @@ def test_a_tracked_file_turned_link_leaves_the_selection_unknown(tmp_path: Path)
     readme.unlink()
     readme.symlink_to(Path(home) / ".ssh" / "id_rsa")
     time.sleep(2.1)
-    policy = load_policy(workspace, files=[default_pack_path()], use_cache=False)
-    decision = _decide(policy, (workspace, home), "git ls-files | xargs cat")
+    policy = default_pack((workspace, home))
+    decision = decide_in(policy, (workspace, home), "git ls-files | xargs cat")
     assert decision.decision == "ask"
     assert "unresolved_path" in decision.parts[-1].markers

@@ -10,25 +10,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
+from workspace_support import decide_in, default_pack, make_world
 
 
 def _decide(tmp_path: Path, names: list[str], command: str) -> str:
-    workspace, home = tmp_path / "proj", tmp_path / "home"
-    (workspace / ".git").mkdir(parents=True)
-    home.mkdir()
-    for name in names:
-        (workspace / name).write_text("x\n")
+    world = make_world(tmp_path, dict.fromkeys(names, "x\n"))
     time.sleep(2.1)  # listings younger than the racy window are read, not reused: either works
-    policy = load_policy(str(workspace), files=[default_pack_path()], use_cache=False)
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=str(workspace),
-        workspace=str(workspace),
-        home=str(home),
-    ).decision
+    return decide_in(default_pack(world), world, command).decision
 
 
 LOOP = 'for f in $(ls); do cat "$f"; done'

@@ -9,12 +9,9 @@ the ordinary loops stay allowed. Each case runs in a real workspace on disk.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from workspace_support import World, decide_in, default_pack, make_world
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
 
 #: (technique, command, decision, rule id or reason code, benign twin that must stay allowed)
@@ -54,31 +51,14 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
-    root = tmp_path_factory.mktemp("unresolved")
-    workspace, home = root / "proj", root / "home"
-    for folder in (workspace / ".git", workspace / "src", home):
-        folder.mkdir(parents=True)
-    for name, text in (("README.md", "# proj\n"), ("setup.cfg", "[x]\n"), (".env", "K=v\n")):
-        (workspace / name).write_text(text)
-    (workspace / "src" / "app.py").write_text("# TODO\n")
-    return str(workspace), str(home)
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    files = {"README.md": "# proj\n", "setup.cfg": "[x]\n", ".env": "K=v\n"}
+    return make_world(tmp_path_factory.mktemp("unresolved"), {**files, "src/app.py": "# TODO\n"})
 
 
 @pytest.fixture(scope="module")
-def policy(world: tuple[str, str]) -> PolicySet:
-    return load_policy(world[0], files=[default_pack_path()], use_cache=False)
-
-
-def _decide(policy: PolicySet, world: tuple[str, str], command: str) -> Any:
-    workspace, home = world
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=workspace,
-        workspace=workspace,
-        home=home,
-    )
+def policy(world: World) -> PolicySet:
+    return default_pack(world)
 
 
 @pytest.mark.parametrize(
@@ -86,25 +66,23 @@ def _decide(policy: PolicySet, world: tuple[str, str], command: str) -> Any:
 )
 def test_unknown_reads_are_not_allowed_and_known_loops_are(
     policy: PolicySet,
-    world: tuple[str, str],
+    world: World,
     technique: str,
     bad: str,
     decision: str,
     why: str,
     twin: str,
 ) -> None:
-    found = _decide(policy, world, bad)
+    found = decide_in(policy, world, bad)
     assert found.decision == decision, (bad, found.decision, found.policy_id, found.reason_code)
     assert why in (found.policy_id, found.reason_code), (bad, found.policy_id, found.reason_code)
-    allowed = _decide(policy, world, twin)
+    allowed = decide_in(policy, world, twin)
     assert allowed.decision == "allow", (twin, allowed.policy_id, allowed.reason_code)
 
 
-def test_listing_an_unknown_directory_is_metadata(
-    policy: PolicySet, world: tuple[str, str]
-) -> None:
+def test_listing_an_unknown_directory_is_metadata(policy: PolicySet, world: World) -> None:
     """``ls $D`` shows names, not contents: it stays allowed."""
-    assert _decide(policy, world, "ls $D").decision == "allow"
+    assert decide_in(policy, world, "ls $D").decision == "allow"
 
 
 def test_the_path_says_why_it_is_unresolved() -> None:

@@ -28,8 +28,8 @@ _counter = itertools.count()
 
 
 @pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CLEARANCE_CACHE_DIR", str(tmp_path / "cache"))
+def _own_policy_cache(isolated_cache: Path) -> None:
+    """Every test here has a policy cache of its own (``isolated_cache``, tests/conftest.py)."""
 
 
 @pytest.fixture
