@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from clearance.engine.errors import PolicyIssue
     from clearance.engine.types import PackData
     from clearance.shellparse.facts import SimpleCommandFacts
-    from clearance.vocab import Decision, ReasonCode, ToolKind
+    from clearance.vocab import Decision, Marker, ReasonCode, ToolKind
 
 
 #: Judge paths as the machine has them (globs expanded, links resolved, trees searched). Only
@@ -119,7 +119,7 @@ def intent_parts(
     workspace: str | None,
     home: str,
     resolve: bool = True,
-) -> tuple[ToolKind, list[SimpleCommandFacts], str, frozenset[str], bool]:
+) -> tuple[ToolKind, list[SimpleCommandFacts], str, frozenset[Marker], bool]:
     """(kind, parts, subject, command markers, parsed ok) of an intent; raises BadIntent.
 
     ``workspace`` ``None``: the cwd belongs to no project. ``resolve``: judge the paths as

@@ -23,11 +23,11 @@ from clearance.vocab import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Final, Literal
+    from typing import Any, Final, Literal
 
     from clearance.engine.types import TraceEntry, Trigger
     from clearance.shellparse.facts import PathFact
-    from clearance.vocab import Decision, ReasonCode, Risk, ToolKind
+    from clearance.vocab import Decision, EffectClass, Marker, ReasonCode, Risk, ToolKind
 
 __all__ = [
     "DECISIONS",
@@ -39,6 +39,7 @@ __all__ = [
     "ApprovalDecision",
     "PartDecision",
     "failure",
+    "is_looser",
     "new_decision_id",
     "stricter",
     "utc_now",
@@ -127,6 +128,12 @@ def stricter(a: Decision, b: Decision) -> Decision:
     return a if STRICTNESS[a] >= STRICTNESS[b] else b
 
 
+def is_looser(old: str, new: str) -> bool:
+    """Whether decision ``new`` is less strict than ``old`` (a replayed change that loosens);
+    a word outside the vocabulary (a record of another version) counts as deny."""
+    return STRICTNESS.get(new, 2) < STRICTNESS.get(old, 2)
+
+
 class PartDecision:
     """The decision for one simple command (or the one pseudo-command of a file or web tool)."""
 
@@ -157,8 +164,8 @@ class PartDecision:
         span: list[int] | None = None,
         argv: list[str] | None = None,
         program: str | None = None,
-        classes: list[str] | None = None,
-        markers: list[str] | None = None,
+        classes: list[EffectClass] | None = None,
+        markers: list[Marker] | None = None,
         via: list[str] | None = None,
         paths: list[PathFact | dict[str, object]] | None = None,
         hosts: list[str] | None = None,
@@ -175,8 +182,8 @@ class PartDecision:
         self.span: Final[list[int]] = [] if span is None else span
         self.argv: Final[list[str]] = [] if argv is None else argv
         self.program: Final = program
-        self.classes: Final[list[str]] = [] if classes is None else classes
-        self.markers: Final[list[str]] = [] if markers is None else markers
+        self.classes: Final[list[EffectClass]] = [] if classes is None else classes
+        self.markers: Final[list[Marker]] = [] if markers is None else markers
         self.via: Final[list[str]] = [] if via is None else via
         #: The part's paths: facts (serialised by ``to_dict``), or dicts read back from a log.
         self.paths: Final[list[PathFact | dict[str, object]]] = [] if paths is None else paths
@@ -189,34 +196,9 @@ class PartDecision:
         #: Matched rules set aside by an override: ``{overridden id: overriding id}``.
         self.overridden_by: Final[dict[str, str]] = {} if overridden_by is None else overridden_by
 
-    def __reduce__(self) -> tuple[Callable[..., PartDecision], tuple[object, ...]]:
-        """Picklable (``gate --jobs`` sends decisions between processes) in both builds: a
-        compiled class cannot be made without its ``__init__``, so pickle calls
-        :func:`_restore_part` with every field; paths travel in their ``to_dict`` form."""
-        paths = [p if isinstance(p, dict) else p.to_dict() for p in self.paths]
-        return (
-            _restore_part,
-            (
-                self.index,
-                self.text,
-                self.span,
-                self.argv,
-                self.program,
-                self.classes,
-                self.markers,
-                self.via,
-                paths,
-                self.hosts,
-                self.decision,
-                self.reason_code,
-                self.reason,
-                self.policy_id,
-                self.matched,
-                self.overridden_by,
-            ),
-        )
-
-    def to_dict(self) -> dict[str, object]:
+    def fields(self) -> dict[str, Any]:
+        """Every field, by its constructor parameter's name, as held (the one list of them:
+        :meth:`to_dict` and pickling are built from it)."""
         return {
             "index": self.index,
             "text": self.text,
@@ -226,7 +208,7 @@ class PartDecision:
             "classes": self.classes,
             "markers": self.markers,
             "via": self.via,
-            "paths": [p if isinstance(p, dict) else p.to_dict() for p in self.paths],
+            "paths": self.paths,
             "hosts": self.hosts,
             "decision": self.decision,
             "reason_code": self.reason_code,
@@ -235,6 +217,17 @@ class PartDecision:
             "matched": self.matched,
             "overridden_by": self.overridden_by,
         }
+
+    def __reduce__(self) -> tuple[Callable[[dict[str, Any]], PartDecision], tuple[object]]:
+        """Picklable (``gate --jobs`` sends decisions between processes) in both builds: a
+        compiled class cannot be made without its ``__init__``, so pickle calls the
+        constructor again with :meth:`to_dict` (every field; paths in their ``to_dict`` form)."""
+        return (_restore_part, (self.to_dict(),))
+
+    def to_dict(self) -> dict[str, object]:
+        fields = self.fields()
+        fields["paths"] = [p if isinstance(p, dict) else p.to_dict() for p in self.paths]
+        return fields
 
 
 class ApprovalDecision:
@@ -334,62 +327,28 @@ class ApprovalDecision:
     ) -> ApprovalDecision:
         """The same decision (its id and time kept) with the given fields in place of its
         own; a new ``decision`` takes that decision's default risk."""
-        return ApprovalDecision(
-            self.decision if decision is None else decision,
-            self.reason_code if reason_code is None else reason_code,
-            self.reason if reason is None else reason,
-            policy_id=self.policy_id,
-            scope=self.scope,
-            source=self.source,
-            risk=self.risk if decision is None else None,
-            tool=self.tool,
-            tool_kind=self.tool_kind,
-            subject=self.subject,
-            parts=self.parts,
-            trigger=self.trigger,
-            matched=self.matched,
-            overridden_by=self.overridden_by,
-            errors=self.errors,
-            policy_digest=self.policy_digest,
-            trace=self.trace if trace is None else trace,
-            sandbox=self.sandbox if sandbox is None else sandbox,
-            decision_id=self.decision_id,
-            time=self.time,
-        )
+        fields = self.fields()
+        if decision is not None:
+            fields.update(decision=decision, risk=None)
+        if reason_code is not None:
+            fields["reason_code"] = reason_code
+        if reason is not None:
+            fields["reason"] = reason
+        if trace is not None:
+            fields["trace"] = trace
+        if sandbox is not None:
+            fields["sandbox"] = sandbox
+        return ApprovalDecision(**fields)
 
-    def __reduce__(self) -> tuple[Callable[..., ApprovalDecision], tuple[object, ...]]:
-        """Picklable in both builds (see :meth:`PartDecision.__reduce__`); the id and the time
-        travel with it."""
-        return (
-            _restore_decision,
-            (
-                self.decision,
-                self.reason_code,
-                self.reason,
-                self.policy_id,
-                self.scope,
-                self.source,
-                self.risk,
-                self.tool,
-                self.tool_kind,
-                self.subject,
-                self.parts,
-                self.trigger,
-                self.matched,
-                self.overridden_by,
-                self.errors,
-                self.policy_digest,
-                self.trace,
-                self.sandbox,
-                self.decision_id,
-                self.time,
-            ),
-        )
+    def __reduce__(self) -> tuple[Callable[[dict[str, Any]], ApprovalDecision], tuple[object]]:
+        """Picklable in both builds (see :meth:`PartDecision.__reduce__`): every field, the id
+        and the time included; the parts pickle themselves."""
+        return (_restore_decision, (self.fields(),))
 
-    def to_dict(self, max_parts: int | None = None) -> dict[str, object]:
-        """The decision's JSON form; ``max_parts``: only the first parts that many (a
-        megabyte command has tens of thousands, more than a ledger record may hold)."""
-        parts = self.parts if max_parts is None else self.parts[:max_parts]
+    def fields(self) -> dict[str, Any]:
+        """Every field, by its constructor parameter's name, as held, in the order of the JSON
+        form (the one list of them: :meth:`to_dict`, :meth:`replaced` and pickling are built
+        from it)."""
         return {
             "decision_id": self.decision_id,
             "time": self.time,
@@ -404,7 +363,7 @@ class ApprovalDecision:
             "tool_kind": self.tool_kind,
             "subject": self.subject,
             "trigger": self.trigger,
-            "parts": [p.to_dict() for p in parts],
+            "parts": self.parts,
             "matched": self.matched,
             "overridden_by": self.overridden_by,
             "errors": self.errors,
@@ -413,89 +372,21 @@ class ApprovalDecision:
             "sandbox": self.sandbox,
         }
 
-
-def _restore_part(
-    index: int,
-    text: str,
-    span: list[int],
-    argv: list[str],
-    program: str | None,
-    classes: list[str],
-    markers: list[str],
-    via: list[str],
-    paths: list[PathFact | dict[str, object]],
-    hosts: list[str],
-    decision: Decision,
-    reason_code: ReasonCode,
-    reason: str,
-    policy_id: str | None,
-    matched: list[str],
-    overridden_by: dict[str, str],
-) -> PartDecision:
-    return PartDecision(
-        index,
-        text=text,
-        span=span,
-        argv=argv,
-        program=program,
-        classes=classes,
-        markers=markers,
-        via=via,
-        paths=paths,
-        hosts=hosts,
-        decision=decision,
-        reason_code=reason_code,
-        reason=reason,
-        policy_id=policy_id,
-        matched=matched,
-        overridden_by=overridden_by,
-    )
+    def to_dict(self, max_parts: int | None = None) -> dict[str, object]:
+        """The decision's JSON form; ``max_parts``: only the first parts that many (a
+        megabyte command has tens of thousands, more than a ledger record may hold)."""
+        parts = self.parts if max_parts is None else self.parts[:max_parts]
+        fields = self.fields()
+        fields["parts"] = [p.to_dict() for p in parts]
+        return fields
 
 
-def _restore_decision(
-    decision: Decision,
-    reason_code: ReasonCode,
-    reason: str,
-    policy_id: str | None,
-    scope: str | None,
-    source: str | None,
-    risk: Risk,
-    tool: str,
-    tool_kind: ToolKind | Literal[""],
-    subject: str,
-    parts: list[PartDecision],
-    trigger: Trigger | None,
-    matched: list[str],
-    overridden_by: dict[str, str],
-    errors: list[str],
-    policy_digest: str,
-    trace: list[TraceEntry] | None,
-    sandbox: dict[str, object] | None,
-    decision_id: str,
-    at: str,
-) -> ApprovalDecision:
-    return ApprovalDecision(
-        decision,
-        reason_code,
-        reason,
-        policy_id=policy_id,
-        scope=scope,
-        source=source,
-        risk=risk,
-        tool=tool,
-        tool_kind=tool_kind,
-        subject=subject,
-        parts=parts,
-        trigger=trigger,
-        matched=matched,
-        overridden_by=overridden_by,
-        errors=errors,
-        policy_digest=policy_digest,
-        trace=trace,
-        sandbox=sandbox,
-        decision_id=decision_id,
-        time=at,
-    )
+def _restore_part(fields: dict[str, Any]) -> PartDecision:
+    return PartDecision(**fields)
+
+
+def _restore_decision(fields: dict[str, Any]) -> ApprovalDecision:
+    return ApprovalDecision(**fields)
 
 
 def failure(

@@ -12,17 +12,20 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from clearance.vocab import ACCESSES, DECISIONS, REASON_CODES, RISKS
+from clearance.vocab import ACCESSES, CLASSES, DECISIONS, MARKERS, REASON_CODES, RISKS, TOOL_KINDS
 
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
-    from clearance.vocab import Access, Decision, ReasonCode, Risk
+    from clearance.vocab import Access, Decision, EffectClass, Marker, ReasonCode, Risk, ToolKind
 else:  # the same Literals, built from the vocabulary's runtime twins (pydantic reads them)
     Decision = Literal[DECISIONS]
     ReasonCode = Literal[tuple(REASON_CODES)]
     Risk = Literal[RISKS]
     Access = Literal[ACCESSES]
+    EffectClass = Literal[tuple(CLASSES)]
+    Marker = Literal[tuple(MARKERS)]
+    ToolKind = Literal[TOOL_KINDS]
 
 
 class _Model(BaseModel):
@@ -48,8 +51,8 @@ class PartDecisionModel(_Model):
     span: list[int]
     argv: list[str]
     program: str | None
-    classes: list[str]
-    markers: list[str]
+    classes: list[EffectClass]
+    markers: list[Marker]
     via: list[str]
     paths: list[PathModel]
     hosts: list[str]
@@ -85,7 +88,8 @@ class ApprovalDecisionModel(_Model):
     source: str | None
     risk: Risk
     tool: str
-    tool_kind: str
+    #: Empty in a failure that came before the tool was known.
+    tool_kind: ToolKind | Literal[""]
     subject: str
     trigger: dict[str, Any] | None
     parts: list[PartDecisionModel]
@@ -106,10 +110,13 @@ __all__ = [
     "Access",
     "ApprovalDecisionModel",
     "Decision",
+    "EffectClass",
+    "Marker",
     "PartDecisionModel",
     "PathModel",
     "ReasonCode",
     "Risk",
+    "ToolKind",
     "TraceEntry",
     "TraceRule",
     "parse_decision",

@@ -41,7 +41,7 @@ def evaluate(
     facts_parts: list[SimpleCommandFacts],
     ctx: Context,
     *,
-    command_markers: frozenset[str] = frozenset(),
+    command_markers: frozenset[Marker] = frozenset(),
     trace: bool = False,
 ) -> ApprovalDecision:
     """The decision on one intent's parts under ``policy``; with ``trace``, also every rule

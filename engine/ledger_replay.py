@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import cast
 
-from clearance.engine.decision import STRICTNESS, ApprovalDecision, PartDecision
+from clearance.engine.decision import ApprovalDecision, PartDecision, is_looser
 from clearance.vocab import DECISIONS
 
 TYPE_CHECKING = False
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from clearance.engine.intents import ToolIntent
     from clearance.engine.types import TraceEntry, TraceRule, Trigger
-    from clearance.vocab import ReasonCode, Risk, ToolKind
+    from clearance.vocab import EffectClass, Marker, ReasonCode, Risk, ToolKind
 
 
 class Change:
@@ -50,7 +50,7 @@ class Change:
 
     @property
     def looser(self) -> bool:
-        return STRICTNESS.get(self.new.decision, 2) < STRICTNESS.get(self.old_decision, 2)
+        return is_looser(self.old_decision, self.new.decision)
 
     def to_dict(self) -> dict[str, object]:
         intent = self.record.get("intent")
@@ -270,8 +270,8 @@ def _part_from_dict(index: int, data: Mapping[str, object]) -> PartDecision:
         span=[int(x) for x in _list(data.get("span")) if isinstance(x, int)],
         argv=[str(x) for x in _list(data.get("argv"))],
         program=_text(data, "program"),
-        classes=[str(x) for x in _list(data.get("classes"))],
-        markers=[str(x) for x in _list(data.get("markers"))],
+        classes=cast("list[EffectClass]", [str(x) for x in _list(data.get("classes"))]),
+        markers=cast("list[Marker]", [str(x) for x in _list(data.get("markers"))]),
         via=[str(x) for x in _list(data.get("via"))],
         paths=[dict(p) for p in _list(data.get("paths")) if isinstance(p, dict)],
         hosts=[str(x) for x in _list(data.get("hosts"))],

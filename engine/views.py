@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from clearance.shellparse.facts import PathFact, SimpleCommandFacts
-    from clearance.vocab import ToolKind
+    from clearance.vocab import Marker, ToolKind
 
 _BUNDLE = re.compile(r"-[A-Za-z0-9]{2,}\Z")
 
@@ -63,7 +63,7 @@ class PartView:
         "via",
     )
 
-    def __init__(self, facts: SimpleCommandFacts, extra_markers: frozenset[str]) -> None:
+    def __init__(self, facts: SimpleCommandFacts, extra_markers: frozenset[Marker]) -> None:
         self.facts = facts
         self.program = facts.program
         self.argv = facts.argv

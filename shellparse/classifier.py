@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from clearance.shellparse.facts import SimpleCommandFacts
     from clearance.shellparse.options import ParsedArgs
     from clearance.shellparse.spec import Spec
+    from clearance.vocab import EffectClass
 
 #: Directories whose programs are the system's own; a program run by a path elsewhere is a
 #: file of the project or the user, i.e. code clearance cannot see.
@@ -71,7 +72,7 @@ ROLE_ACCESS = {
     "delete": "delete",
     "exec": "exec",
 }
-ACCESS_CLASS = {"write": "write", "delete": "delete", "exec": "code_exec"}
+ACCESS_CLASS: dict[str, EffectClass] = {"write": "write", "delete": "delete", "exec": "code_exec"}
 
 #: A key in ``Env.vars`` once PATH was assigned on the line, even to an unknown value.
 PATH_CHANGED = "\0PATH changed"

@@ -86,6 +86,7 @@ if TYPE_CHECKING:
         Statement,
     )
     from clearance.shellparse.resolve import Resolver
+    from clearance.vocab import Marker
 
 #: How many times commands are unwrapped inside each other (``sudo bash -c 'env sh -c …'``).
 MAX_UNWRAP = 12
@@ -152,7 +153,7 @@ class Scope:
         self.context: tuple[str, ...] = ()
         self.via: tuple[str, ...] = ()
         self.depth = 0
-        self.markers: frozenset[str] = frozenset()
+        self.markers: frozenset[Marker] = frozenset()
         #: (start, end, text) to report for commands of an inner text (``bash -c '…'``).
         self.span: tuple[int, int, str] | None = None
         self.redirects: tuple[Redirect, ...] = ()
@@ -169,7 +170,7 @@ class Scope:
     def with_context(self, label: str) -> Scope:
         return self.derive(context=(*self.context, label))
 
-    def with_marker(self, marker: str) -> Scope:
+    def with_marker(self, marker: Marker) -> Scope:
         return self.derive(markers=self.markers | {marker})
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from clearance.shellparse.errors import ParseError
     from clearance.shellparse.expand import Env
     from clearance.shellparse.options import ParsedArgs
+    from clearance.vocab import EffectClass, Marker
 
     #: What a ``Spec`` names for what its table cannot say (``handler=files.sed``): called
     #: after the table is applied, it adds classes, paths, hosts, markers and ``Nested``
@@ -169,8 +170,8 @@ class SimpleCommandFacts:
         self.text = text
         self.start = start
         self.end = end
-        self.classes: set[str] = set()
-        self.markers: set[str] = set()
+        self.classes: set[EffectClass] = set()
+        self.markers: set[Marker] = set()
         self.redirects: list[RedirectFact] = []
         self.paths: list[PathFact] = []
         self.hosts: list[str] = []
@@ -238,7 +239,7 @@ class CommandFacts:
         self.cwd = cwd
         self.workspace = workspace
         #: Markers of the whole line (``parse_error``…), besides those of each command.
-        self.markers: set[str] = set()
+        self.markers: set[Marker] = set()
 
     @property
     def ok(self) -> bool:
@@ -270,7 +271,7 @@ class Nested:
         flags: list[int] | None = None,
         shell: str | None = None,
         context: str | None = None,
-        markers: tuple[str, ...] = (),
+        markers: tuple[Marker, ...] = (),
         cwd: str | None = None,
         module: bool = False,
     ) -> None:
@@ -346,7 +347,7 @@ class HandlerCall:
         """Record a host the command contacts (a URL, ``host:``, ``user@host:path``)."""
         self.classifier.add_host(self.fact, value)
 
-    def nest_shell(self, label: str, command: str, markers: tuple[str, ...] = ()) -> None:
+    def nest_shell(self, label: str, command: str, markers: tuple[Marker, ...] = ()) -> None:
         """Ask for a shell command line this command runs to be judged (``Nested``)."""
         self.nested.append(Nested(label, shell=command, markers=markers))
 
@@ -357,7 +358,7 @@ class HandlerCall:
         flags: list[int],
         *,
         context: str | None = None,
-        markers: tuple[str, ...] = (),
+        markers: tuple[Marker, ...] = (),
         cwd: str | None = None,
     ) -> None:
         """Ask for a command this command runs to be judged: its ``argv`` with their

@@ -50,11 +50,27 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
+from clearance.vocab import CLASSES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from clearance.shellparse.facts import Handler
+    from clearance.vocab import EffectClass
+
+#: A table's word for an effect class -> the class (a word that names none is not in it).
+_EFFECT_CLASSES: dict[str, EffectClass] = {name: name for name in CLASSES}
+
+
+def effect_classes(words: str) -> frozenset[EffectClass]:
+    """The effect classes a table names, space-separated (``"write delete"``); a word that is
+    no class of ``clearance.vocab`` (a typo in a table) stops the table from loading."""
+    try:
+        return frozenset([_EFFECT_CLASSES[word] for word in words.split()])
+    except KeyError as exc:
+        raise ValueError(f"{exc.args[0]!r} is not an effect class (clearance.vocab)") from None
+
 
 #: The two options every GNU program takes (``flags="-v" + GNU_HELP``): they print and exit.
 GNU_HELP = " --help --version"
@@ -113,7 +129,7 @@ class Opt:
         self.name = next((n for n in self.names if n.startswith("--")), self.names[0])
         self.value = value
         self.role = role
-        self.adds = frozenset(adds.split())
+        self.adds = effect_classes(adds)
         self.operands = operands
         #: Everything after this option is operands (``python -c CODE args``, ``-m MOD``).
         self.ends = ends
@@ -222,7 +238,7 @@ class Spec:
         self.families: tuple[tuple[str, ...], tuple[str, ...]] | str = families
         self.own_options = own_options
         self.prints_help = prints_help
-        self.classes = frozenset(classes.split())
+        self.classes = effect_classes(classes)
         self.operands = operands
         self.abbrev = abbrev
         self.permute = permute

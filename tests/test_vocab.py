@@ -91,6 +91,48 @@ def test_the_decision_schema_is_built_from_the_vocabulary() -> None:
         assert f'"{code}"' in schema
 
 
+def test_the_decision_schema_refuses_classes_markers_and_tool_kinds_outside_the_vocabulary(
+    tmp_path: Path,
+) -> None:
+    """A decision's effect classes, markers and tool kind are closed sets in its schema as in
+    ``PartDecision``: a real decision validates, one with a word outside the vocabulary does
+    not (a failure's empty tool kind does)."""
+    from pydantic import ValidationError
+
+    from clearance.engine.api import decide, load_policy
+    from clearance.engine.decision import failure
+    from clearance.engine.decision_schema import parse_decision
+    from clearance.engine.intents import ToolIntent
+
+    (tmp_path / ".git").mkdir()
+    intent = ToolIntent("Bash", {"command": "rm -rf build/*"}, cwd=str(tmp_path))
+    record = decide(intent, load_policy(str(tmp_path))).to_dict()
+    part = record["parts"][0]  # type: ignore[index]
+    assert part["classes"] and part["markers"], part
+    parse_decision(record)
+    parse_decision(failure("bad_input", "no tool").to_dict())
+    for key, field, word in (
+        ("part", "classes", "no_such_class"),
+        ("part", "markers", "no_such_marker"),
+        ("decision", "tool_kind", "no_such_kind"),
+    ):
+        changed = json.loads(json.dumps(record))
+        target = changed["parts"][0] if key == "part" else changed
+        target[field] = [word] if key == "part" else word
+        with pytest.raises(ValidationError):
+            parse_decision(changed)
+
+
+def test_a_table_naming_an_effect_class_that_is_none_does_not_load() -> None:
+    from clearance.shellparse.spec import Opt, Spec
+
+    assert Spec("x", "write delete").classes == {"write", "delete"}
+    with pytest.raises(ValueError, match="'writes' is not an effect class"):
+        Spec("x", "writes")
+    with pytest.raises(ValueError, match="'net' is not an effect class"):
+        Opt("--upload", adds="net")
+
+
 def test_the_policy_schema_names_the_vocabulary(tmp_path: Path) -> None:
     """``clearance policy schema`` (the JSON schema of policy files) lists exactly the
     vocabulary's classes, markers and decisions."""
