@@ -69,37 +69,18 @@ def generated_rules(n: int, programs: list[str]) -> list[dict[str, object]]:
 
 
 def with_generated_rules(policy: PolicySet, n: int, programs: list[str]) -> PolicySet:
-    """``policy``'s packs again plus a project pack of ``n`` :func:`generated_rules`."""
+    """``policy``'s packs again (the pack data it was built from, every field of every rule)
+    plus a project pack of ``n`` :func:`generated_rules`."""
     from clearance.engine.rules import PolicySet
 
-    packs: list[Any] = [
-        {
-            "id": p.id,
-            "scope": p.scope,
-            "path": p.path,
-            "digest": p.digest,
-            "defaults": p.defaults,
-            "rules": [
-                {
-                    "id": r.id,
-                    "decision": r.decision,
-                    "reason": r.reason,
-                    "when": r.when,
-                    "target": r.target,
-                }
-                for r in p.rules
-            ],
-        }
-        for p in policy.packs
-    ]
-    generated = {
+    generated: Any = {
         "id": "gen",
         "scope": "project",
         "path": "/gen.yaml",
         "digest": "g",
         "rules": generated_rules(n, programs),
     }
-    return PolicySet([*packs, generated])
+    return PolicySet([*policy.sources, generated])
 
 
 def main() -> int:

@@ -14,7 +14,7 @@ import json
 import os
 from typing import Any
 
-from clearance.engine.decision import STRICTNESS
+from clearance.engine.decision import is_looser
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ def replay_store(
             if new[0] != old[0]:
                 kind = f"{old[0]}->{new[0]}"
                 result.counts[kind] = result.counts.get(kind, 0) + count
-                looser = STRICTNESS.get(new[0], 2) < STRICTNESS.get(old[0], 2)
+                looser = is_looser(old[0], new[0])
                 if looser:
                     result.loosened += count
                 if per_kind.get(kind, 0) < examples:

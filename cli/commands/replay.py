@@ -18,6 +18,7 @@ from clearance.vocab import ReplayExit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import TextIO
 
     from clearance.engine.ledger_replay import Change, ReplayResult
@@ -96,6 +97,18 @@ def _line(change: Change) -> str:
     )
 
 
+def write_counts(counts: Mapping[str, int], out: TextIO, *, width: int) -> None:
+    """The changed decisions, counted by kind (``allow->deny``…), the less strict marked (a
+    ledger's replay and the org store's)."""
+    from clearance.engine.decision import is_looser
+
+    out.write(f"{sum(counts.values())} decision(s) changed:\n")
+    for kind, count in counts.items():
+        old, _, new = kind.partition("->")
+        mark = "  (less strict)" if is_looser(old, new) else ""
+        out.write(f"  {kind:<12} {count:>{width}}{mark}\n")
+
+
 def _report(result: ReplayResult, policies: list[str] | None, out: TextIO) -> None:
     under = ", ".join(policies) if policies is not None else "the scopes at each record's cwd"
     out.write(
@@ -107,10 +120,7 @@ def _report(result: ReplayResult, policies: list[str] | None, out: TextIO) -> No
     if not result.changes:
         out.write("no decision changed\n")
     else:
-        out.write(f"{len(result.changes)} decision(s) changed:\n")
-        for kind, count in result.counts.items():
-            looser = any(c.looser for c in result.changes if c.kind == kind)
-            out.write(f"  {kind:<12} {count:>5}{'  (less strict)' if looser else ''}\n")
+        write_counts(result.counts, out, width=5)
         out.write("\n")
         for change in result.changes:
             out.write(_line(change) + "\n")

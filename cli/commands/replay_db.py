@@ -54,6 +54,7 @@ def run_replay_db(
                 "(e.g. 2026-11-01 or 2026-11-01T09:00:00Z)\n"
             )
             return EXIT_USAGE
+    from clearance.cli.commands.replay import write_counts
     from clearance.cli.commands.store_db import on_store
     from clearance.engine.errors import PolicyError
     from clearance.service.dbreplay import replay_store
@@ -81,13 +82,7 @@ def run_replay_db(
         if not result.counts:
             out.write("no decision changed\n")
         else:
-            changed = sum(result.counts.values())
-            out.write(f"{changed} decision(s) changed:\n")
-            for kind, count in sorted(result.counts.items()):
-                old, new = kind.split("->")
-                looser = {"allow": 0, "ask": 1, "deny": 2}
-                mark = "  (less strict)" if looser[new] < looser[old] else ""
-                out.write(f"  {kind:<12} {count:>8}{mark}\n")
+            write_counts(dict(sorted(result.counts.items())), out, width=8)
             for example in result.examples[:20]:
                 old_d, new_d = example["old"], example["new"]
                 assert isinstance(old_d, dict) and isinstance(new_d, dict)
