@@ -98,10 +98,13 @@ def _line(change: Change) -> str:
 
 
 def write_counts(counts: Mapping[str, int], out: TextIO, *, width: int) -> None:
-    """The changed decisions, counted by kind (``allow->deny``…), the less strict marked (a
-    ledger's replay and the org store's)."""
+    """The changed decisions, counted by kind (``allow->deny``…), the less strict marked, or
+    that none changed (a ledger's replay and the org store's)."""
     from clearance.engine.decision import is_looser
 
+    if not counts:
+        out.write("no decision changed\n")
+        return
     out.write(f"{sum(counts.values())} decision(s) changed:\n")
     for kind, count in counts.items():
         old, _, new = kind.partition("->")
@@ -117,10 +120,8 @@ def _report(result: ReplayResult, policies: list[str] | None, out: TextIO) -> No
     )
     if result.skipped:
         out.write(f"skipped {len(result.skipped)}: no intent to re-decide or no policy\n")
-    if not result.changes:
-        out.write("no decision changed\n")
-    else:
-        write_counts(result.counts, out, width=5)
+    write_counts(result.counts, out, width=5)
+    if result.changes:
         out.write("\n")
         for change in result.changes:
             out.write(_line(change) + "\n")

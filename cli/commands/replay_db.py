@@ -79,20 +79,17 @@ def run_replay_db(
         )
         if result.skipped:
             out.write(f"skipped {result.skipped}: no intent to re-decide\n")
-        if not result.counts:
-            out.write("no decision changed\n")
-        else:
-            write_counts(dict(sorted(result.counts.items())), out, width=8)
-            for example in result.examples[:20]:
-                old_d, new_d = example["old"], example["new"]
-                assert isinstance(old_d, dict) and isinstance(new_d, dict)
-                subject = " ".join(str(example.get("subject") or "").split())[:70]
-                out.write(
-                    f"  {example['kind']} x{example['records']}  {subject}\n"
-                    f"      old {old_d['decision']} {old_d['policy_id'] or old_d['reason_code']}"
-                    f"  ->  new {new_d['decision']} {new_d['policy_id'] or new_d['reason_code']}"
-                    f"  (e.g. {example['decision_id']})\n"
-                )
+        write_counts(dict(sorted(result.counts.items())), out, width=8)
+        for example in result.examples[:20]:
+            old_d, new_d = example["old"], example["new"]
+            assert isinstance(old_d, dict) and isinstance(new_d, dict)
+            subject = " ".join(str(example.get("subject") or "").split())[:70]
+            out.write(
+                f"  {example['kind']} x{example['records']}  {subject}\n"
+                f"      old {old_d['decision']} {old_d['policy_id'] or old_d['reason_code']}"
+                f"  ->  new {new_d['decision']} {new_d['policy_id'] or new_d['reason_code']}"
+                f"  (e.g. {example['decision_id']})\n"
+            )
         if result.rule_changes:
             out.write(f"same decision, another rule: {result.rule_changes}\n")
         if result.loosened:

@@ -213,3 +213,15 @@ def test_command_usage_errors(tmp_path: Path) -> None:
     path = record_all(tmp_path, old, ["ls"])
     code, _, err = run(path, [str(tmp_path / "nope.yaml")])
     assert code == 2 and "nope.yaml" in err
+
+
+def test_the_report_counts_the_changes_by_kind_and_marks_the_less_strict(tmp_path: Path) -> None:
+    old = write(tmp_path, "old.yaml", OLD)
+    new = write(tmp_path, "new.yaml", NEW)
+    path = record_all(tmp_path, old, ["rm -rf build", "rm -rf build", "touch x", "ls"])
+    _, out, _ = run(path, [new])
+    assert "3 decision(s) changed:\n" in out
+    assert "  deny->allow      2  (less strict)\n" in out
+    assert "  allow->deny      1\n" in out
+    _, same, _ = run(path, [old])
+    assert "no decision changed\n" in same and "changed:" not in same
