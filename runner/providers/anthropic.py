@@ -9,13 +9,13 @@ so a call is judged only there. An `error` event can arrive at any point after a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .arguments import complete_tool_call
 from .errors import classify_error
 from .sse import SSEEvent
-from .transport import EventParser, count, post_stream
+from .transport import EventParser, HTTPProvider, count
 from .types import (
     AssistantMessage,
     Finished,
@@ -218,7 +218,7 @@ class AnthropicStreamParser(EventParser):
             self._output_tokens = count(usage.get("output_tokens"))
 
 
-class AnthropicProvider:
+class AnthropicProvider(HTTPProvider):
     """A provider for the Anthropic Messages API.
 
     The key is sent only in the `x-api-key` header and never appears in `repr` or error
@@ -226,6 +226,7 @@ class AnthropicProvider:
     """
 
     name: str = "anthropic"
+    endpoint = "/v1/messages"
 
     def __init__(
         self,
@@ -235,11 +236,8 @@ class AnthropicProvider:
         timeout: float = 120.0,
         anthropic_version: str = DEFAULT_VERSION,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.model = model
-        self.timeout = timeout
+        super().__init__(base_url, api_key, model, timeout)
         self.anthropic_version = anthropic_version
-        self._api_key = api_key
 
     def __repr__(self) -> str:
         return (
@@ -247,18 +245,11 @@ class AnthropicProvider:
             f"timeout={self.timeout!r}, anthropic_version={self.anthropic_version!r})"
         )
 
-    def stream(self, request: ModelRequest) -> Iterator[ProviderEvent]:
-        headers = {
-            "content-type": "application/json",
-            "accept": "text/event-stream",
-            "x-api-key": self._api_key,
-            "anthropic-version": self.anthropic_version,
-        }
-        return post_stream(
-            url=f"{self.base_url}/v1/messages",
-            headers=headers,
-            payload=request_payload(request, default_model=self.model),
-            timeout=self.timeout,
-            parser=AnthropicStreamParser(),
-            secrets=(self._api_key,),
-        )
+    def _auth(self) -> dict[str, str]:
+        return {"x-api-key": self._api_key, "anthropic-version": self.anthropic_version}
+
+    def _payload(self, request: ModelRequest) -> dict[str, object]:
+        return request_payload(request, default_model=self.model)
+
+    def _parser(self) -> AnthropicStreamParser:
+        return AnthropicStreamParser()

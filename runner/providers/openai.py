@@ -9,13 +9,13 @@ then judged: a partial call never reaches the core.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .arguments import complete_tool_call
 from .errors import classify_error
 from .sse import SSEEvent
-from .transport import EventParser, count, post_stream
+from .transport import EventParser, HTTPProvider, count
 from .types import (
     AssistantMessage,
     Finished,
@@ -195,7 +195,7 @@ class OpenAIStreamParser(EventParser):
         ]
 
 
-class OpenAIChatProvider:
+class OpenAIChatProvider(HTTPProvider):
     """A provider for any server that speaks streaming Chat Completions.
 
     `api_key` may be None or empty for a local server that needs none. The key is sent
@@ -203,14 +203,7 @@ class OpenAIChatProvider:
     """
 
     name: str = "openai"
-
-    def __init__(
-        self, base_url: str, api_key: str | None, model: str, timeout: float = 120.0
-    ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.model = model
-        self.timeout = timeout
-        self._api_key = api_key or ""
+    endpoint = "/chat/completions"
 
     def __repr__(self) -> str:
         key = "set" if self._api_key else "none"
@@ -219,15 +212,11 @@ class OpenAIChatProvider:
             f"timeout={self.timeout!r}, api_key={key})"
         )
 
-    def stream(self, request: ModelRequest) -> Iterator[ProviderEvent]:
-        headers = {"content-type": "application/json", "accept": "text/event-stream"}
-        if self._api_key:
-            headers["authorization"] = f"Bearer {self._api_key}"
-        return post_stream(
-            url=f"{self.base_url}/chat/completions",
-            headers=headers,
-            payload=request_payload(request, default_model=self.model),
-            timeout=self.timeout,
-            parser=OpenAIStreamParser(),
-            secrets=(self._api_key,),
-        )
+    def _auth(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+
+    def _payload(self, request: ModelRequest) -> dict[str, object]:
+        return request_payload(request, default_model=self.model)
+
+    def _parser(self) -> OpenAIStreamParser:
+        return OpenAIStreamParser()

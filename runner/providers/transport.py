@@ -16,7 +16,7 @@ import httpx
 
 from .errors import classify_error, provider_error, stream_interrupted
 from .sse import SSEDecoder, SSEEvent
-from .types import ErrorKind, ProviderError, ProviderEvent, ProviderFailure
+from .types import ErrorKind, ModelRequest, ProviderError, ProviderEvent, ProviderFailure
 
 _MAX_ERROR_BODY = 64 * 1024
 _REDACTED = "[redacted]"
@@ -84,6 +84,45 @@ class EventParser:
         return self._fail(
             provider_error(ErrorKind.UNKNOWN, f"stream event is not a JSON object: {text!r}")
         )
+
+
+class HTTPProvider:
+    """What the HTTP providers share: the API's base URL, the model, the timeout, a key that
+    travels in the request's headers only (never in ``repr`` or a failure), and one streamed
+    POST per request through :func:`post_stream`. Subclasses name the :attr:`endpoint` and
+    write the request (``_payload``), its key headers (``_auth``) and the stream's parser."""
+
+    name: str = ""
+    #: The path below ``base_url`` every request is posted to.
+    endpoint = ""
+
+    def __init__(
+        self, base_url: str, api_key: str | None, model: str, timeout: float = 120.0
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.timeout = timeout
+        self._api_key = api_key or ""
+
+    def stream(self, request: ModelRequest) -> Iterator[ProviderEvent]:
+        headers = {"content-type": "application/json", "accept": "text/event-stream"}
+        return post_stream(
+            url=f"{self.base_url}{self.endpoint}",
+            headers={**headers, **self._auth()},
+            payload=self._payload(request),
+            timeout=self.timeout,
+            parser=self._parser(),
+            secrets=(self._api_key,),
+        )
+
+    def _auth(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def _payload(self, request: ModelRequest) -> dict[str, object]:
+        raise NotImplementedError
+
+    def _parser(self) -> StreamParser:
+        raise NotImplementedError
 
 
 def count(value: object) -> int:
