@@ -221,10 +221,33 @@ class OptionalBuildExt(build_ext):
             self.extensions = []
 
 
+def _wheel_command() -> dict[str, Any]:
+    """``bdist_wheel`` that tags a wheel by what it holds: when compiling failed (and
+    ``OptionalBuildExt`` kept the sources), the wheel is pure Python, ``py3-none-any``, not
+    tagged for this platform as if it held extensions."""
+    try:
+        from setuptools.command.bdist_wheel import bdist_wheel
+    except ImportError:  # setuptools before 70.1: the ``wheel`` package's
+        try:
+            from wheel.bdist_wheel import bdist_wheel  # type: ignore[import-untyped]
+        except ImportError:
+            return {}
+
+    class WheelAsBuilt(bdist_wheel):  # type: ignore[misc]
+        def run(self) -> None:
+            if not self.skip_build:
+                self.run_command("build")  # (run once: the base class's call is then a no-op)
+                if not self.get_finalized_command("build_ext").extensions:
+                    self.root_is_pure = True
+            super().run()
+
+    return {"bdist_wheel": WheelAsBuilt}
+
+
 if __name__ == "__main__":  # setuptools runs this file; tests import it for the module list
     base = _build_base()
     setup(
         ext_modules=_extensions(base),
-        cmdclass={"build_ext": OptionalBuildExt},
+        cmdclass={"build_ext": OptionalBuildExt, **_wheel_command()},
         options={"build": {"build_base": base}},
     )

@@ -107,7 +107,7 @@ def _match_segments(
 class PathPattern:
     """One compiled pattern; ``match`` takes an absolute, normalised path."""
 
-    __slots__ = ("anchored", "exact", "literal", "segments", "text")
+    __slots__ = ("_lead", "_shell_form", "anchored", "exact", "literal", "segments", "text")
 
     def __init__(self, pattern: str, home: str, workspace: str) -> None:
         self.text = pattern
@@ -130,6 +130,9 @@ class PathPattern:
             if self.anchored and not any(c in stripped for c in "*?[")
             else None
         )
+        # made on the first ``could_match`` (most processes never ask one)
+        self._lead: tuple[str, ...] | None = None
+        self._shell_form: list[tuple[str, list[tuple[bool, frozenset[str]] | None]] | None] = []
 
     def match(self, path: str) -> bool:
         if self.literal is not None:
@@ -168,11 +171,31 @@ class PathPattern:
                 last = len(shell) - 1
                 return last >= 0 and _name_meets(shell[last], name, last > after)
             return any(_name_meets(seg, name, k > after) for k, seg in enumerate(shell))
-        pattern: list[tuple[str, list[tuple[bool, frozenset[str]] | None]] | None] = [
-            None if s == "**" else (s, _pattern_tokens(s)) for s in self.segments
-        ]
+        pattern = self._shell_form
+        if not pattern and self.segments:
+            pattern = self._shell_form = [
+                None if s == "**" else (s, _pattern_tokens(s)) for s in self.segments
+            ]
         memo: dict[tuple[int, int], bool] = {}
         return _overlap(pattern, shell, 0, 0, not self.exact, tree, memo)
+
+    def may_meet(self, lead: tuple[str, ...]) -> bool:
+        """Whether a glob whose leading literal segments are ``lead`` could overlap this
+        pattern at all: ``False`` when both spell a different name at the same depth before
+        either has a wildcard (``_overlap`` walks their common literal start one to one and
+        stops at the first difference; this is that walk, without the search around it)."""
+        if not self.anchored:
+            return True
+        mine = self._lead
+        if mine is None:
+            taken: list[str] = []
+            for segment in self.segments:
+                if segment == "**" or _has_wild(segment):
+                    break
+                taken.append(segment)
+            mine = self._lead = tuple(taken)
+        k = min(len(mine), len(lead))
+        return mine[:k] == lead[:k]
 
     def match_tree(self, path: str) -> bool:
         """Everything under ``path`` is touched: is it, or could something below it be, in
@@ -204,9 +227,22 @@ def _name_meets(
         return False
     if not _has_wild(text):
         return segment_match(name[0], text)
-    if not filtered:
-        return _specific(tokens) and _segment_overlap(segment, name)
-    return any(_segment_overlap(segment, ("", w), False) for w in _witnesses(name[1]))
+    # a wildcard segment's answer depends on its text and the name's alone (``*.py`` against
+    # ``.env*`` is asked for every glob that ends in it): searched once per process
+    key = (text, name[0], filtered)
+    found = _NAME_MEETS.get(key)
+    if found is None:
+        if not filtered:
+            found = _specific(tokens) and _segment_overlap(segment, name)
+        else:
+            found = any(_segment_overlap(segment, ("", w), False) for w in _witnesses(name[1]))
+        if len(_NAME_MEETS) >= MAX_MEMO:
+            _NAME_MEETS.clear()
+        _NAME_MEETS[key] = found
+    return found
+
+
+_NAME_MEETS: dict[tuple[str, str, bool], bool] = {}
 
 
 def _has_wild(text: str) -> bool:
@@ -334,6 +370,17 @@ def _shell_segments(glob: str, globstar: bool) -> list[Segment]:
             tokens = _SHELL_TOKENS[key] = _shell_tokens(text, globstar)
         out.append((text, tokens))
     return out
+
+
+def _literal_lead(segments: list[Segment]) -> tuple[str, ...]:
+    """The segments a shell glob spells literally before its first wildcard (``**``,
+    ``{}``, ``*``, ``?``, ``[``, an extglob group or a backslash)."""
+    out: list[str] = []
+    for text, tokens in segments:
+        if isinstance(tokens, str) or _has_wild(text):
+            break
+        out.append(text)
+    return tuple(out)
 
 
 def _pattern_tokens(segment: str) -> list[tuple[bool, frozenset[str]] | None]:
@@ -727,7 +774,12 @@ class GlobSet:
         found = self._could.get(key)
         if found is None:
             segments = _shell_segments(glob, globstar)
-            found = any(p.could_match_segments(segments, tree) for p in self.patterns)
+            lead = _literal_lead(segments)
+            found = any(
+                p.could_match_segments(segments, tree) for p in self.patterns if p.may_meet(lead)
+            )
+            if len(self._could) >= MAX_MEMO:
+                self._could.clear()
             self._could[key] = found
         return found
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from engine_support import Write, check, policy_of
+from engine_support import HOME, WORKSPACE, Write, check, policy_of
 
+from clearance.engine.api import decide
 from clearance.engine.decision_schema import parse_decision
+from clearance.engine.intents import ToolIntent
+from clearance.engine.matchers import All
 
 PERMISSIVE = """
 version: 1
@@ -363,3 +366,44 @@ def test_every_fail_closed_marker_asks_with_its_reason_code_and_sentence(
         assert decision.reason.startswith(sentence.format(program="ls")), marker
         assert decision.reason.endswith(f"no rule allows the marker {marker!r}"), marker
         assert decision.policy_id is None
+
+
+def test_a_conjunction_tests_its_cheap_children_first_and_explains_in_policy_order(
+    write_policy: Write,
+) -> None:
+    """The rule's conditions come in the policy's order (``not`` and its regex first): the
+    matcher tests the program first and the regex last (a set lookup before a regex over
+    every part), the answers are the rule's either way, and ``explain`` still names the
+    first failing condition in the policy's order."""
+    policy = policy_of(
+        write_policy(
+            """
+            version: 1
+            id: p
+            defaults: {decision: allow}
+            rules:
+              - id: r
+                decision: deny
+                reason: r
+                when:
+                  not: {regex: "keep"}
+                  paths: {match: ["*.log"], access: [delete]}
+                  program: [rm, cp]
+            """
+        )
+    )
+    rule = next(r for r in policy.rules if r.policy_id == "p/r")
+    assert isinstance(rule.matcher, All)
+    assert [type(c).__name__ for c in rule.matcher.cheap_first] == ["Program", "Paths", "Not"]
+    assert [type(c).__name__ for c in rule.matcher.children] == ["Not", "Program", "Paths"]
+    assert check(policy, "rm a.log").decision == "deny"
+    assert check(policy, "rm a.txt").decision == "allow"  # benign twin: not a log
+    assert check(policy, "rm keep.log").decision == "allow"  # the regex holds
+    assert check(policy, "cat a.log").decision == "allow"  # not rm
+    assert check(policy, "cp a.log b.log").decision == "allow"  # deletes nothing
+    # two conditions fail (the regex and the paths); the first as written is named
+    intent = ToolIntent("Bash", {"command": "cp keep.txt b.txt"})
+    traced = decide(intent, policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME, trace=True)
+    assert traced.trace is not None
+    why = next(e["why"] for e in traced.trace[0]["rules"] if e["rule"] == "p/r")
+    assert why.startswith("not (matches /keep/"), why  # the first condition as written

@@ -276,13 +276,28 @@ def test_a_masked_path_deleted_after_the_plan_does_not_stop_the_sandbox(
     targets of links in the workspace, masked in the read-only tree where bwrap cannot make a
     mount point) between the plan and bwrap's mounts: the sandbox still starts, and what
     remains is still masked. The benign twin: the same layout with nothing removed."""
+    from clearance.sandbox.mounts import FRESH
+
+    workspace, outside = place
+    # somewhere the sandbox shows read-only (under /tmp, where a checkout may lie, nothing
+    # needs a mask: the sandbox's /tmp is a fresh one)
+    keys = outside.parent / "keys"
+    if any(str(keys).startswith(root + "/") for root in FRESH):
+        keys = Path.home() / ".cache" / f"clearance-sandbox-test-{uuid.uuid4().hex[:10]}"
+    if any(str(keys).startswith(root + "/") for root in FRESH):
+        pytest.skip("no directory outside the sandbox's fresh roots to plant keys in")
+    keys.mkdir(parents=True)
+    try:
+        _run_with_vanishing_masks(workspace, outside, keys)
+    finally:
+        shutil.rmtree(keys, ignore_errors=True)
+
+
+def _run_with_vanishing_masks(workspace: Path, outside: Path, keys: Path) -> None:
     from clearance.sandbox.bwrap import run
     from clearance.sandbox.confine import layout_for
     from clearance.sandbox.plan import Confinement
 
-    workspace, outside = place
-    keys = outside.parent / "keys"
-    keys.mkdir()
     pem = "-----BEGIN PRIVATE KEY-----\nk\n-----END PRIVATE KEY-----\n"
     for name in ("gone.pem", "kept.pem"):
         (keys / name).write_text(pem)

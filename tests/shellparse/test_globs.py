@@ -102,6 +102,57 @@ def test_the_indexed_set_agrees_with_its_patterns() -> None:
     assert globs.match(f"{HOME}/.ssh/id_rsa") and not globs.match("/srv2/x")
 
 
+GLOBS = [
+    *(
+        f"{base}/{tail}"
+        for base in ("", WS, HOME, f"{HOME}/.ssh", "/etc", "/proc/1", "/tmp/x")
+        for tail in (
+            "*",
+            ".*",
+            "*.pem",
+            "id_*",
+            "{}",
+            "{}/*.py",
+            "{}/.env*",
+            "**",
+            "**/credentials",
+            "[.]e*",
+            "src/*.py",
+            "a?c",
+            "\\*x",
+            "@(a|b)",
+            "*/config",
+        )
+    ),
+    "/*/user/.ssh/id_rsa",
+    "/home/*/.aws",
+    "/[h]ome/user/.ssh",
+    f"{HOME}/.s*/x",
+    "/e*/shadow",
+    "/etc/ssh/*",
+    "/run/user/1000/containers/*",
+    "/",
+    "/{}",
+]
+
+
+@pytest.mark.parametrize("tree", [False, True])
+def test_the_sets_could_match_agrees_with_its_patterns_searched_alone(tree: bool) -> None:
+    """The set skips the patterns whose literal start a glob's literal start contradicts;
+    each pattern's own search is the oracle, over every set and every glob shape."""
+    for name, patterns in PATH_SETS.items():
+        positive = [PathPattern(p, HOME, WS) for p in patterns if not p.startswith("!")]
+        globs = GlobSet(list(patterns), HOME, WS)
+        from clearance.shellparse.globs import _shell_segments
+
+        for glob in GLOBS:
+            segments = _shell_segments(glob, True)
+            expected = any(p.could_match_segments(segments, tree) for p in positive)
+            assert globs.could_match(glob, tree=tree, globstar=True) == expected, (name, glob)
+    assert GlobSet(list(PATH_SETS["secrets"]), HOME, WS).could_match(f"{HOME}/.s*/x")
+    assert not GlobSet(list(PATH_SETS["secrets"]), HOME, WS).could_match(f"{WS}/src/*.py")
+
+
 def test_semantics() -> None:
     assert GlobSet(["~/.ssh"], HOME, WS).match(f"{HOME}/.ssh/id_rsa")
     assert not GlobSet(["/home$"], HOME, WS).match(HOME)
