@@ -5,6 +5,32 @@ from __future__ import annotations
 from clearance.shellparse.handlers import system
 from clearance.shellparse.spec import Opt, Spec, opts, shared, sub, verbs
 
+#: ``ip``'s options before the object (one dash, long names; ``-br`` is ``-brief``).
+_IP_FLAGS = (
+    "-4 -6 -0 -s/-stats/-statistics -d/-details -h/-human/-human-readable -iec -j/-json "
+    "-p/-pretty -f/-family= -o/-oneline -r/-resolve -a/-all -c/-color=? -br/-brief "
+    "-t/-timestamp -ts/-tshort -n/-netns= -N/-Numeric -l/-loops= -rc/-rcvbuf= -V/-Version"
+)
+#: The objects ``ip`` manages, with the abbreviations people type (``ip a``, ``ip r``).
+_IP_OBJECTS = (
+    "link l li address a ad addr route r ro neighbour neighbor neigh n rule ru maddress maddr "
+    "mroute mr tunnel tun tuntap nexthop nh netconf ntable tcpmetrics token vrf stats mptcp "
+    "xfrm l2tp sr"
+)
+#: Commands that only print what an object holds.
+_IP_SHOWS = ("show", "sh", "list", "ls", "lst", "get", "help")
+
+
+def _ip_object(name: str) -> Spec:
+    """An ``ip`` object: read when no command or a printing one follows, else configured."""
+    return sub(
+        name,
+        "read_only",
+        subcommands=shared(_IP_SHOWS, "read_only"),
+        default=sub(name, "system"),
+    )
+
+
 _READ_VERBS = (
     "get",
     "describe",
@@ -290,10 +316,36 @@ SPECS = [
         "sysctl|modprobe|insmod|rmmod|depmod|ldconfig|update-alternatives|update-grub|"
         "grub-install|grub-mkconfig|efibootmgr|setenforce|setsebool|aa-disable|"
         "apparmor_parser|auditctl|timedatectl|hostnamectl|localectl|iptables|ip6tables|"
-        "nft|ufw|firewall-cmd|tc|ip|ifconfig|route|arp|iwconfig|nmcli|ifup|ifdown|"
+        "nft|ufw|firewall-cmd|tc|ifconfig|route|arp|iwconfig|nmcli|ifup|ifdown|"
         "brctl|ethtool|setcap|scutil|networksetup|csrutil|spctl|tmutil|"
         "diskutil|pmset|softwareupdate|nvram",
         "system",
+    ),
+    # ``ip [OPTIONS] OBJECT [COMMAND]``: an object with no command, or with a command that only
+    # prints (show, list, get), is read; any other command (add, set, del, flush, change…)
+    # configures the network; ``ip netns exec`` runs a command in a namespace.
+    Spec(
+        "ip",
+        "system",
+        flags=_IP_FLAGS,
+        options=[Opt("-b/-batch", value="required", adds="system")],
+        single_dash_long=True,
+        permute=False,
+        subcommands={
+            **{name: _ip_object(name) for name in _IP_OBJECTS.split()},
+            **shared(("monitor", "mon"), "read_only", default=sub("monitor", "read_only")),
+            "netns": sub(
+                "netns",
+                "read_only",
+                subcommands={
+                    **shared((*_IP_SHOWS, "identify", "pids", "monitor"), "read_only"),
+                    "exec": sub("exec", "code_exec system"),
+                },
+                default=sub("netns", "system"),
+            ),
+            "help": sub("help", "read_only"),
+        },
+        default=sub("ip", "system"),
     ),
     Spec("chsh-shell|security", "secret_read system"),
     # containers and orchestration

@@ -373,3 +373,37 @@ def test_an_unknown_program_is_not_a_deleter(command: str) -> None:
     assert "unknown_program" in fact.markers
     assert "delete" not in fact.classes
     assert all(p.access == "unknown" for p in fact.paths)
+
+
+@pytest.mark.parametrize(
+    ("command", "reads"),
+    [
+        # what people type to look at the network, each with the command that changes it
+        ("ip a", True),
+        ("ip addr add 10.0.0.2/24 dev eth0", False),
+        ("ip -br -c addr show", True),
+        ("ip -br addr flush dev eth0", False),
+        ("ip route", True),
+        ("ip route replace default via 10.0.0.1", False),
+        ("ip -4 route get 1.1.1.1", True),
+        ("ip route del default", False),
+        ("ip -j -p link show eth0", True),
+        ("ip link set eth0 down", False),
+        ("ip neigh", True),
+        ("ip neigh flush all", False),
+        ("ip netns list", True),
+        ("ip netns exec blue sh -c id", False),
+        ("ip monitor all", True),
+        ("ip -batch commands.txt", False),  # a file of commands: any of them
+        ("ip -n blue link", True),
+        ("ip -n blue link set lo up", False),
+        ("ip link eth0", False),  # not a command ip knows: not read
+        ("ip nosuchobject", False),
+    ],
+)
+def test_ip_reads_an_object_or_configures_it(command: str, reads: bool) -> None:
+    found = part(command, "ip")
+    if reads:
+        assert found.classes == {"read_only"} and not found.markers, (command, found.classes)
+    else:
+        assert found.classes & {"system", "code_exec"} or found.markers, (command, found.classes)
