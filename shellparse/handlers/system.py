@@ -23,6 +23,16 @@ def printenv(call: HandlerCall) -> None:
         call.fact.classes.add("secret_read")
 
 
+def ifconfig(call: HandlerCall) -> None:
+    """``ifconfig``, ``ifconfig -a``, ``ifconfig eth0`` print; a second operand (an address,
+    ``up``, ``down``, ``mtu 9000``…) configures the interface."""
+    operands = call.parsed.operands
+    if len(operands) <= 1 and not any(f & DYNAMIC for f in call.flags):
+        fact = call.fact
+        fact.classes.discard("system")
+        fact.classes.add("read_only")
+
+
 _CRON_TIME = Lazy(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
 
 

@@ -316,7 +316,7 @@ SPECS = [
         "sysctl|modprobe|insmod|rmmod|depmod|ldconfig|update-alternatives|update-grub|"
         "grub-install|grub-mkconfig|efibootmgr|setenforce|setsebool|aa-disable|"
         "apparmor_parser|auditctl|timedatectl|hostnamectl|localectl|iptables|ip6tables|"
-        "nft|ufw|firewall-cmd|tc|ifconfig|route|arp|iwconfig|nmcli|ifup|ifdown|"
+        "nft|ufw|firewall-cmd|tc|iwconfig|nmcli|ifup|ifdown|"
         "brctl|ethtool|setcap|scutil|networksetup|csrutil|spctl|tmutil|"
         "diskutil|pmset|softwareupdate|nvram",
         "system",
@@ -346,6 +346,32 @@ SPECS = [
             "help": sub("help", "read_only"),
         },
         default=sub("ip", "system"),
+    ),
+    Spec(
+        "ifconfig",
+        "system",
+        flags="-a -s -v -l -u -d -L -m -r -f= --help -V/--version",
+        handler=system.ifconfig,
+    ),
+    # ``route`` and ``route -n`` print the table; ``route add|del|flush|change…`` edit it.
+    Spec(
+        "route",
+        "read_only",
+        flags="-n -e -ee -v -F -C -4 -6 -A= --inet --inet6 -N --numeric --extend --verbose",
+        subcommands=shared(("get", "monitor", "show", "print", "inet", "inet6"), "read_only"),
+        default=sub("route", "system"),
+    ),
+    # ``arp``/``arp -a`` print the cache; ``-s``, ``-d``, ``-f`` change it.
+    Spec(
+        "arp",
+        "read_only",
+        flags="-a/--all -n/--numeric -e -v/--verbose -D/--use-device -H/--hw-type= -t= "
+        "-i/--device= -l -x",
+        options=[
+            Opt("-s/--set", adds="system"),
+            Opt("-d/--delete", adds="system"),
+            Opt("-f/--file", value="optional", adds="system"),
+        ],
     ),
     Spec("chsh-shell|security", "secret_read system"),
     # containers and orchestration

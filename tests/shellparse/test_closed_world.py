@@ -399,10 +399,25 @@ def test_an_unknown_program_is_not_a_deleter(command: str) -> None:
         ("ip -n blue link set lo up", False),
         ("ip link eth0", False),  # not a command ip knows: not read
         ("ip nosuchobject", False),
+        ("ifconfig", True),
+        ("ifconfig -a", True),
+        ("ifconfig eth0", True),
+        ("ifconfig eth0 down", False),
+        ("ifconfig eth0 10.0.0.2 netmask 255.255.255.0", False),
+        ("ifconfig $IFACE", False),  # not known before it runs
+        ("route -n", True),
+        ("route add default gw 10.0.0.1", False),
+        ("route -n get default", True),
+        ("route flush", False),
+        ("arp -an", True),
+        ("arp -s 10.0.0.9 00:11:22:33:44:55", False),
+        ("arp -d 10.0.0.9", False),
     ],
 )
-def test_ip_reads_an_object_or_configures_it(command: str, reads: bool) -> None:
-    found = part(command, "ip")
+def test_network_tools_read_or_configure(command: str, reads: bool) -> None:
+    """``ip``, ``ifconfig``, ``route`` and ``arp`` print the network's state with some
+    arguments and change it with others: each printing form has a configuring twin."""
+    found = part(command)
     if reads:
         assert found.classes == {"read_only"} and not found.markers, (command, found.classes)
     else:
