@@ -130,7 +130,8 @@ class PathPattern:
             if self.anchored and not any(c in stripped for c in "*?[")
             else None
         )
-        # made on the first ``could_match`` (most processes never ask one)
+        # what a glob is compared with (``_search_forms``): made on the first ``could_match``,
+        # which most processes never ask
         self._lead: tuple[str, ...] | None = None
         self._shell_form: list[tuple[str, list[tuple[bool, frozenset[str]] | None]] | None] = []
 
@@ -171,13 +172,22 @@ class PathPattern:
                 last = len(shell) - 1
                 return last >= 0 and _name_meets(shell[last], name, last > after)
             return any(_name_meets(seg, name, k > after) for k, seg in enumerate(shell))
-        pattern = self._shell_form
-        if not pattern and self.segments:
-            pattern = self._shell_form = [
-                None if s == "**" else (s, _pattern_tokens(s)) for s in self.segments
-            ]
+        if self._lead is None:
+            self._search_forms()
         memo: dict[tuple[int, int], bool] = {}
-        return _overlap(pattern, shell, 0, 0, not self.exact, tree, memo)
+        return _overlap(self._shell_form, shell, 0, 0, not self.exact, tree, memo)
+
+    def _search_forms(self) -> tuple[str, ...]:
+        """Make the segments' token form and their literal start (the segments before the
+        first wildcard); returns the literal start."""
+        self._shell_form = [None if s == "**" else (s, _pattern_tokens(s)) for s in self.segments]
+        taken: list[str] = []
+        for segment in self.segments:
+            if segment == "**" or _has_wild(segment):
+                break
+            taken.append(segment)
+        lead = self._lead = tuple(taken)
+        return lead
 
     def may_meet(self, lead: tuple[str, ...]) -> bool:
         """Whether a glob whose leading literal segments are ``lead`` could overlap this
@@ -188,12 +198,7 @@ class PathPattern:
             return True
         mine = self._lead
         if mine is None:
-            taken: list[str] = []
-            for segment in self.segments:
-                if segment == "**" or _has_wild(segment):
-                    break
-                taken.append(segment)
-            mine = self._lead = tuple(taken)
+            mine = self._search_forms()
         k = min(len(mine), len(lead))
         return mine[:k] == lead[:k]
 

@@ -280,11 +280,19 @@ def settle_heap() -> None:
     policy) lives as long as the batch: out of the cyclic collector's sight from here
     (``gc.freeze``), else every full collection walks all of it again, every few thousand
     lines. A decision's own objects die young and almost never in cycles, so the youngest
-    generation is collected less often too (its memory stays bounded by the threshold)."""
+    generation is collected less often too (its memory stays bounded by the threshold).
+    Once per process (a ``--jobs`` worker's, or the batch's own)."""
+    if _SETTLED:
+        return
+    _SETTLED.append(True)
     import gc
 
     gc.freeze()
     gc.set_threshold(GC_YOUNG, 10, 10)
+
+
+#: Whether this process has settled its heap.
+_SETTLED: list[bool] = []
 
 
 #: Allocations between two collections of the youngest generation during a batch.
@@ -317,14 +325,8 @@ def _decide_chunk(
             raw, number, directory, cache.get, policy_error, cache.workspace
         )
         out.append((number, decision, ident))
-        if not _SETTLED:
-            _SETTLED.append(True)
-            settle_heap()
+    settle_heap()
     return out
-
-
-#: Whether this worker has settled its heap (after its first decision).
-_SETTLED: list[bool] = []
 
 
 def _in_parallel(
