@@ -41,10 +41,42 @@ def check_only(call: HandlerCall) -> None:
 _MAKE_SHELL_VARIABLES = frozenset(("SHELL", "MAKESHELL", ".SHELLFLAGS", "MAKEFLAGS"))
 
 
+#: Names of the standard input: a makefile read from there is text nobody reviewed.
+_STDIN_NAMES = frozenset(("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
+
+
+def runs_what_it_reads(call: HandlerCall) -> None:
+    """A test run (or a build) executes the files it is given -- test modules and the
+    ``conftest.py`` beside them, a makefile, a configuration that names plugins. Given from
+    outside the workspace (``pytest /tmp/x``, ``make -f ~/x.mk``), or from where the text does
+    not say, they are code nobody vouches for."""
+    fact = call.fact
+    for path in fact.paths:
+        if path.access == "read" and not path.meta and path.inside_workspace is not True:
+            fact.classes.add("code_exec")
+            return
+
+
+def go_test(call: HandlerCall) -> None:
+    """``go test DIR``: a package given by a directory (``./pkg``, ``/tmp/x/...``) is a
+    read of it, and ``runs_what_it_reads``; an import path is a module's package."""
+    parsed, flags = call.parsed, call.flags
+    for value, index in zip(parsed.operands, parsed.operand_index, strict=False):
+        dynamic = index < len(flags) and bool(flags[index] & DYNAMIC)
+        if value.startswith(("/", ".", "~")) or dynamic:
+            call.add_path(value.removesuffix("/...") or "/", "read", dynamic=dynamic)
+    runs_what_it_reads(call)
+
+
 def make(call: HandlerCall) -> None:
     """``make VAR=value`` overrides the Makefile; ``SHELL=prog`` runs every recipe with it.
-    A target named for publishing (``deploy``, ``release``) is a network write."""
+    A target named for publishing (``deploy``, ``release``) is a network write. A makefile
+    read from the standard input or from outside the workspace is code nobody vouches for."""
     fact, operands = call.fact, call.parsed.operands
+    if any(value in _STDIN_NAMES for value in call.values("--file")):
+        fact.classes.add("code_exec")
+        fact.markers.add("stdin_code")
+    runs_what_it_reads(call)
     if not call.has("--just-print"):
         publishes(fact, operands)
     for value in operands:

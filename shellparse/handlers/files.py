@@ -7,7 +7,7 @@ from __future__ import annotations
 from clearance.shellparse import archives
 from clearance.shellparse.expand import DYNAMIC
 from clearance.shellparse.handlers.common import Lazy
-from clearance.shellparse.handlers.interpreters import environment_read
+from clearance.shellparse.handlers.interpreters import credential_variable, environment_read
 from clearance.shellparse.paths import resolve
 
 TYPE_CHECKING = False
@@ -552,3 +552,33 @@ def pager(call: HandlerCall) -> None:
                 command = command[1:].strip()  # ``|m cmd``: a mark, then the command
             if command:
                 call.nest_shell(f"{fact.program} +!", command)
+
+
+#: The environment in a jq program (``env``, ``$ENV``) and what follows it: ``.NAME`` or
+#: ``["NAME"]`` reads one variable, anything else the whole environment.
+_JQ_ENV = Lazy(r"(?<![\w$.])(?:\$ENV|env)\b(?:\s*(?:\.|\[\s*\"?)\s*([A-Za-z_][A-Za-z0-9_]*))?")
+#: yq's environment operators: ``env(NAME)``, ``strenv(NAME)``, and ``envsubst`` (every
+#: ``${NAME}`` in the data, which clearance does not see).
+_YQ_ENV = Lazy(r"\b(?:str)?env\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)?|\b(envsubst)\b")
+
+
+def jq(call: HandlerCall) -> None:
+    """A jq program that reads the environment (``env``, ``$ENV``, yq's ``env(NAME)``) prints
+    it: the whole of it, or a variable whose name looks like a credential, is a secret read.
+    A program from a file (``-f``) is not seen: a filter cannot run programs, but it can
+    print the environment, so it is not read-only."""
+    fact, parsed = call.fact, call.parsed
+    if call.values("--from-file"):
+        fact.classes.add("unknown")
+        return
+    if not parsed.operands:
+        return
+    program = parsed.operands[0]
+    if fact.program == "yq":
+        for m in _YQ_ENV.rx.finditer(program):
+            if m.group(2) or not m.group(1) or credential_variable(m.group(1)):
+                fact.classes.add("secret_read")
+        return
+    for m in _JQ_ENV.rx.finditer(program):
+        if not m.group(1) or credential_variable(m.group(1)):
+            fact.classes.add("secret_read")

@@ -15,15 +15,21 @@ if TYPE_CHECKING:
 
 
 def gh_api(call: HandlerCall) -> None:
-    fact, args = call.fact, call.args
-    method = "GET"
-    for i, arg in enumerate(args):
-        if arg in ("-X", "--method") and i + 1 < len(args):
-            method = args[i + 1].upper()
-        elif arg.startswith("--method="):
-            method = arg.split("=", 1)[1].upper()
-        elif arg in ("-f", "-F", "--field", "--raw-field", "--input") and method == "GET":
-            method = "POST"
+    """``gh api``: a GET unless a method is named (``-X``, ``-XPATCH``, ``--method=PUT``, a
+    method-override header) or a field or a body is sent, which makes it a POST."""
+    fact = call.fact
+    method = ""
+    sends = False
+    for opt, _, value in call.parsed.options:
+        name = opt.name if opt is not None else ""
+        if name == "--method":
+            method = (value or "").upper()
+        elif name in ("--field", "--raw-field", "--input"):
+            sends = True
+        elif name == "--header" and (value or "").lower().lstrip().startswith("x-http-method"):
+            method = "POST"  # an override header names another method than the request's
+    if not method:
+        method = "POST" if sends else "GET"
     fact.classes.add("vcs_read" if method == "GET" else "vcs_write")
     fact.classes.add("network_read" if method in ("GET", "HEAD") else "network_write")
     for value in call.values("--field"):

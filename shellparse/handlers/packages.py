@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from clearance.shellparse.handlers.interpreters import CREDENTIAL_NAME
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.shellparse.facts import HandlerCall, SimpleCommandFacts
@@ -75,3 +77,11 @@ def uv_version(call: HandlerCall) -> None:
     if (bumps or parsed.operands) and not dry:
         fact.classes.add("write")
         call.add_path("pyproject.toml", "write", cwd=call.cwd)
+
+
+def config_get(call: HandlerCall) -> None:
+    """``npm config get KEY``: the value of a credential key (``_authToken``, ``_password``,
+    ``//registry.example/:_auth``, yarn's ``npmAuthToken``) is a secret."""
+    for key in call.parsed.operands:
+        if CREDENTIAL_NAME.rx.fullmatch(key.rsplit(":", 1)[-1].lstrip("_")):
+            call.fact.classes.add("secret_read")

@@ -144,9 +144,13 @@ def dry_run(call: HandlerCall) -> None:
 
 
 def kubectl_secrets(call: HandlerCall) -> None:
+    """``kubectl get|describe`` of secrets, however the resource is spelled: ``Secret``,
+    ``secrets.v1``, ``secret/name``, or one type of a list (``po,secret``)."""
     fact, parsed = call.fact, call.parsed
-    if any(a.startswith(("secret", "secrets")) for a in parsed.operands):
-        fact.classes.add("secret_read")
+    for operand in parsed.operands:
+        if any(kind.strip().startswith("secret") for kind in operand.lower().split(",")):
+            fact.classes.add("secret_read")
+            return
 
 
 #: Cloud CLI words that fetch a secret's value (not its metadata: ``list-secrets``,
@@ -156,7 +160,8 @@ _CLOUD_SECRET = Lazy(
     r"get-access-token|get-session-token|get-login-password|^get-login$|assume-role|"
     r"export-credentials|^configure$|credentials$|^keys$|list-keys|access-secret|"
     r"get-credentials|^decrypt$|get-password-data|connection-string|generate-sas|"
-    r"get-authorization-token|get-federation-token|^create-access-key$"
+    r"get-authorization-token|get-federation-token|^create-access-key$|^get-token$|"
+    r"^credentials?$|^config-helper$|auth-token$"
 )
 
 
@@ -205,7 +210,9 @@ def cloud_cli(call: HandlerCall) -> None:
             fact.classes.add("network_write")
     if any(spelling in _CLOUD_REDIRECT for _, spelling, _ in parsed.options):
         fact.markers.add("unknown_option")
-    secret = any(_CLOUD_SECRET.rx.search(w) for w in words) or "--with-decryption" in args
+    secret = any(_CLOUD_SECRET.rx.search(w) for w in words) or bool(
+        {"--with-decryption", "--expose-token", "--show-secrets"} & set(args)
+    )
     # ``az keyvault secret show``, ``gcloud secrets versions access``: the value itself
     secret = secret or (
         bool({"secret", "secrets"} & set(words[:3]))

@@ -143,6 +143,7 @@ SPECS = [
             *opts("--rootdir --confcutdir", value="required", role="read"),
         ],
         flags=_PYTEST_FLAGS,
+        handler=build.runs_what_it_reads,
     ),
     Spec(
         "jest|vitest|mocha|ava|tap|karma|jasmine|cypress|playwright",
@@ -158,21 +159,27 @@ SPECS = [
             Opt("-u --updateSnapshot --update", adds="write"),
         ],
         flags=_JS_TEST_FLAGS,
+        handler=build.runs_what_it_reads,
     ),
     Spec(
         "tox|nox",
         "test",
         operands="none",
-        flags="-e= -c= -p/--parallel=? -r/--recreate -s= -k= -t= -R -x= --notest "
-        "--skip-missing-interpreters=? -v -q --list -l -a --installpkg= -f= --develop",
+        # the configuration (tox.ini, noxfile.py) names the commands the run executes
+        options=[*opts("-c -f/--noxfile", value="required", role="read")],
+        flags="-e= -p/--parallel=? -r/--recreate -s= -k= -t= -R -x= --notest "
+        "--skip-missing-interpreters=? -v -q --list -l -a --installpkg= --develop",
+        handler=build.runs_what_it_reads,
     ),
     Spec(
         "rspec|phpunit|pest|bats|shellspec|behave|ward|nose2|nosetests|trial|"
         "unittest|gotestsum|ginkgo|hardhat|forge|stestr|testr|green",
         "test",
-        operands="none",
-        flags="-c= -p= -j= -k= -v -q --config= --filter= -R= -E= -L= --output-on-failure "
+        operands="read",
+        options=[*opts("-c --config", value="required", role="read")],
+        flags="-p= -j= -k= -v -q --filter= -R= -E= -L= --output-on-failure "
         "--test-dir= -f= --format= --tag= -e=",
+        handler=build.runs_what_it_reads,
     ),
     # linters and type checkers (read), formatters (write when told to)
     Spec(

@@ -276,6 +276,7 @@ SPECS = [
         "jq|gojq|jaq",
         "read_only",
         operands=("none", "read"),
+        handler=files.jq,
         options=[
             Opt("-f/--from-file", value="required", role="read", operands="read"),
             Opt("-n/--null-input", operands="none"),
@@ -292,6 +293,7 @@ SPECS = [
         "yq",
         "read_only",
         operands=("none", "read"),
+        handler=files.jq,
         options=[Opt("-i/--inplace", operands=("none", "write"), adds="write")],
         flags="-o/--output-format= -p/--input-format= -r/--unwrapScalar -n/--null-input "
         "-e/--exit-status -I/--indent= -P/--prettyPrint -C/--colors -M/--no-colors "

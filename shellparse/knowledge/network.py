@@ -418,7 +418,8 @@ _FORGE_GROUPS = {
             "status": sub(
                 "status",
                 "network network_read vcs_read",
-                "-h/--hostname= -a/--active -t/--show-token",
+                "-h/--hostname= -a/--active",
+                options=[Opt("-t/--show-token", adds="secret_read")],
             ),
         },
         default=Spec("auth", "network network_write system", flags=_FORGE_WRITE),

@@ -91,6 +91,9 @@ _FETCHER = runs_command(
     ],
 )
 #: What npm, pnpm and yarn share (built once: three copies would cost start-up time).
+#: ``npm config get KEY`` prints the value, a credential's too (``//registry/:_authToken``).
+_CONFIG_GET = sub("get", "read_only", handler=packages.config_get)
+
 _NODE_SUBCOMMANDS: dict[str, Spec] = {
     **dict.fromkeys(
         (
@@ -193,7 +196,6 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
             "pack": "build write",
             "edit": "write code_exec",
             "set": "system",
-            "get": "read_only",
             "login adduser logout": "network system",
             "token profile": "secret_read network",
         }
@@ -206,11 +208,13 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
     "publish": _PUBLISH,
     # runs a shell in a package's directory
     "explore": sub("explore", "code_exec", operands=("none", "shell_words")),
+    "get": _CONFIG_GET,
     "config": sub(
         "config",
         "read_only",
         subcommands={
-            **verbs({"set delete edit fix": "system", "get list": "read_only"}),
+            **verbs({"set delete edit fix": "system", "list": "read_only"}),
+            "get": _CONFIG_GET,
         },
         default=sub("config", "read_only"),
     ),
@@ -842,6 +846,7 @@ SPECS = [
                     Opt("-args", ends=True),
                 ],
                 single_dash_long=True,
+                handler=build.go_test,
             ),
             "run": sub(
                 "run",

@@ -615,13 +615,23 @@ SPECS = [
         flags="-help -h -version -v --version --help",
         subcommands={
             **shared(
-                ("validate", "version", "providers", "graph", "console", "get", "test", "metadata"),
+                ("validate", "version", "providers", "graph", "get", "test", "metadata"),
                 "read_only",
                 _TF_FLAGS,
                 single_dash_long=True,
             ),
+            # evaluates expressions read from its input: ``file("~/.ssh/id_rsa")`` reads any file
+            "console": sub("console", "code_exec", _TF_FLAGS, single_dash_long=True),
             "fmt": sub("fmt", "build", _TF_FLAGS, single_dash_long=True, operands="write"),
-            "show": sub("show", "read_only", _TF_FLAGS, single_dash_long=True, operands="read"),
+            # ``-json`` prints the state's or plan's sensitive values in the clear
+            "show": sub(
+                "show",
+                "read_only",
+                _TF_FLAGS,
+                single_dash_long=True,
+                operands="read",
+                options=[Opt("-json", adds="secret_read")],
+            ),
             # outputs marked sensitive are printed in the clear with -raw / -json
             "output": sub(
                 "output",

@@ -135,33 +135,56 @@ GIT_SUBCOMMANDS = {
         abbrev=True,
         handler=vcs.git_revision_paths,
     ),
-    **shared(
-        (
-            "show-branch",
-            "count-objects",
-            "verify-commit",
-            "verify-tag",
-            "check-attr",
-            "cherry",
-            "help",
-            "version",
-            "var",
-            "fsck",
-            "get-tar-commit-id",
-            "bugreport",
-            "request-pull",
-            "bundle",
-            "check-ref-format",
-            "column",
-            "merge-tree",
-            "show-index",
-            "verify-pack",
-            "fmt-merge-msg",
-            "stripspace",
-            "check-mailmap",
-        ),
+    # reads: each with the options it prints with
+    **{
+        name: _sub(name, _READ, flags)
+        for name, flags in {
+            "show-branch": "-a/--all -r/--remotes --current --topo-order --date-order "
+            "--sparse --more= --list --merge-base --independent --no-name --sha1-name "
+            "--topics -g/--reflog=? --color=? --no-color",
+            "count-objects": "-v/--verbose -H/--human-readable",
+            "verify-commit": "-v/--verbose --raw",
+            "verify-tag": "-v/--verbose --raw --format=",
+            "check-attr": "-a/--all --cached --stdin -z --source=",
+            "cherry": "-v --abbrev=?",
+            "help": "-a/--all -g/--guides -c/--config -i/--info -m/--man --verbose "
+            "--no-external-commands --no-aliases --user-interfaces --developer-interfaces",
+            "version": "--build-options",
+            "var": "-l",
+            "fsck": "--full --no-full --strict --unreachable --dangling --no-dangling --root "
+            "--tags --cache --no-reflogs --connectivity-only --name-objects --progress "
+            "--no-progress -v/--verbose",
+            "get-tar-commit-id": "",
+            "bugreport": "",
+            "request-pull": "-p",
+            "check-ref-format": "--normalize --allow-onelevel --no-allow-onelevel "
+            "--refspec-pattern --branch",
+            "column": "--mode= --raw-mode= --width= --indent= --nl= --padding=",
+            "merge-tree": "--name-only --messages --no-messages -z --merge-base= "
+            "--trivial-merge --allow-unrelated-histories -X/--strategy-option=",
+            "show-index": "--object-format=",
+            "verify-pack": "-v/--verbose -s/--stat-only",
+            "fmt-merge-msg": "--log=? --no-log -m/--message=",
+            "stripspace": "-s/--strip-comments -c/--comment-lines",
+            "check-mailmap": "--stdin",
+        }.items()
+    },
+    # ``bundle create FILE``: a file of the repository's objects, written where it says
+    "bundle": _sub(
+        "bundle",
         _READ,
-        abbrev=True,
+        subcommands={
+            "create": _sub(
+                "create",
+                _READ + " write",
+                "--all --branches --tags --remotes -q/--quiet --progress --no-progress --version=",
+                operands=("write", "none"),
+            ),
+            **shared(("verify", "list-heads"), _READ, "-q/--quiet", operands="read"),
+            # the bundle's objects into the repository (as a fetch from a file would)
+            "unbundle": _sub("unbundle", "vcs_write", "--progress", operands="read"),
+        },
+        default=sub("bundle", "unknown"),
     ),
     # reads any file given to it (``git hash-object ~/.ssh/id_rsa`` prints its object id, and
     # ``-w`` stores it where ``git cat-file`` prints it back)
@@ -280,9 +303,12 @@ GIT_SUBCOMMANDS = {
         "--name-only -L/--files-without-match -z/--null -o/--only-matching -c/--count "
         "--color=? --no-color --break --heading -p/--show-function -A/--after-context= "
         "-B/--before-context= -C/--context= -W/--function-context -m/--max-count= "
-        "--threads= -f= -e= --and --or --not --all-match -q/--quiet",
+        "--threads= -e= --and --or --not --all-match -q/--quiet",
         # ``-O`` opens the matches in a pager program of the caller's choosing
-        options=[Opt("-O/--open-files-in-pager", value="optional", role="shell")],
+        options=[
+            Opt("-O/--open-files-in-pager", value="optional", role="shell"),
+            Opt("-f", value="required", role="read"),
+        ],
         number="--context",
         handler=vcs.git_grep,
     ),

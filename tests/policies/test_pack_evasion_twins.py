@@ -1,0 +1,206 @@
+"""The default pack against evasions by technique, each with a benign twin that stays allowed.
+
+Each row is a technique, a malicious spelling of it, what the pack answers (``ask`` or
+``deny``, and by which rule or reason code) and its twin: the same program doing the harmless
+thing, which must be allowed. A fix that blocks both, or lets both through, fails here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clearance.engine.api import decide, default_pack_path, load_policy
+from clearance.engine.intents import ToolIntent
+from clearance.engine.rules import PolicySet
+
+WORKSPACE = "/work/proj"
+HOME = "/home/u"
+SECRETS = "default/no-secret-reads"
+CODE = "default/ask-code-exec"
+
+#: (technique, malicious command, its decision, rule id or reason code, benign twin)
+TWINS = [
+    # --- the environment read by a filter language ---------------------------------------
+    ("env/jq-whole", "jq -n env", "deny", SECRETS, "jq -n '.a'"),
+    ("env/jq-dollar", "jq -n '$ENV'", "deny", SECRETS, "jq -n '$ENV.HOME'"),
+    (
+        "env/jq-credential",
+        "jq -rn '$ENV.AWS_SECRET_ACCESS_KEY'",
+        "deny",
+        SECRETS,
+        "jq -rn 'env.TERM'",
+    ),
+    ("env/jq-subscript", "jq -n 'env[\"GITHUB_TOKEN\"]'", "deny", SECRETS, "jq .env f.json"),
+    ("env/yq-credential", "yq '.a = env(API_TOKEN)' f.yaml", "deny", SECRETS, "yq '.a' f.yaml"),
+    ("env/yq-envsubst", "yq '.a | envsubst' f.yaml", "deny", SECRETS, "yq -n 'env(HOME)'"),
+    (
+        "env/jq-filter-file",
+        "jq -n --from-file prog.jq",
+        "ask",
+        "default",
+        "jq -n --arg x 1 '$x'",
+    ),
+    # --- method and body spellings of an API call -------------------------------------------
+    (
+        "api/bundled-method",
+        "gh api -XPATCH repos/o/r",
+        "ask",
+        "default/ask-network",
+        "gh api repos/o/r",
+    ),
+    (
+        "api/attached-field",
+        "gh api repos/o/r/issues -ftitle=x",
+        "ask",
+        "default/ask-network",
+        "gh api -X GET search/issues -f q=bug",
+    ),
+    (
+        "api/override-header",
+        "gh api -H 'X-HTTP-Method-Override: DELETE' repos/o/r",
+        "ask",
+        "default/ask-network",
+        "gh api -H 'Accept: application/vnd.github+json' repos/o/r",
+    ),
+    # --- credentials printed by the developer CLIs -------------------------------------------
+    ("token/gh-status", "gh auth status --show-token", "deny", SECRETS, "gh auth status"),
+    ("token/gh-status-short", "gh auth status -t", "deny", SECRETS, "gh auth status -a"),
+    (
+        "token/npm-config",
+        "npm config get //registry.npmjs.org/:_authToken",
+        "deny",
+        SECRETS,
+        "npm config get registry",
+    ),
+    ("token/npm-get", "npm get _authToken", "deny", SECRETS, "npm get cache"),
+    (
+        "token/yarn-config",
+        "yarn config get npmAuthToken",
+        "deny",
+        SECRETS,
+        "yarn config get cacheFolder",
+    ),
+    ("token/eks", "aws eks get-token --cluster-name web", "deny", SECRETS, "aws eks list-clusters"),
+    ("token/acr", "az acr credential show -n reg", "deny", SECRETS, "az acr show -n reg"),
+    (
+        "token/gcloud-helper",
+        "gcloud config config-helper --format=json",
+        "deny",
+        SECRETS,
+        "gcloud config list",
+    ),
+    (
+        "token/rds",
+        "aws rds generate-db-auth-token --hostname db --port 5432 --username u",
+        "deny",
+        SECRETS,
+        "aws rds describe-db-instances",
+    ),
+    ("token/tf-show-json", "terraform show -json", "deny", SECRETS, "terraform show"),
+    # --- a resource type spelled another way ---------------------------------------------------
+    (
+        "k8s/kind-case",
+        "kubectl get Secret db -o yaml",
+        "deny",
+        SECRETS,
+        "kubectl get Service db -o yaml",
+    ),
+    ("k8s/kind-list", "kubectl get po,secret", "deny", SECRETS, "kubectl get po,svc"),
+    (
+        "k8s/kind-list-all",
+        "kubectl get all,secrets -n web",
+        "deny",
+        SECRETS,
+        "kubectl get all -n web",
+    ),
+    ("k8s/describe-plural", "kubectl describe Secrets", "deny", SECRETS, "kubectl describe pods"),
+    # --- evaluators that read files --------------------------------------------------------------
+    (
+        "eval/tf-console",
+        "echo 'file(\"~/.ssh/id_rsa\")' | terraform console",
+        "ask",
+        CODE,
+        "terraform validate",
+    ),
+    # --- a test or build run pointed at code from elsewhere --------------------------------------
+    ("run/make-stdin", "make -f - <<< 'x:; id'", "ask", CODE, "make -f Makefile.dev build"),
+    (
+        "run/make-dev-stdin",
+        "make --file=/dev/stdin all < rules",
+        "ask",
+        CODE,
+        "make --file=build.mk all",
+    ),
+    ("run/make-outside", "make -f /tmp/x.mk", "ask", CODE, "make -j4 test"),
+    ("run/pytest-outside", "pytest /tmp/evil", "ask", CODE, "pytest tests/"),
+    (
+        "run/pytest-module-outside",
+        "python -m pytest -q ~/x",
+        "ask",
+        CODE,
+        "python -m pytest -q tests",
+    ),
+    ("run/pytest-rootdir", "pytest --rootdir=/tmp/x", "ask", CODE, "pytest --rootdir=."),
+    ("run/pytest-config", "pytest -c /tmp/x.ini", "ask", CODE, "pytest -c pytest.ini"),
+    ("run/jest-config", "jest --config /tmp/j.js", "ask", CODE, "jest --config jest.config.js"),
+    ("run/go-test-dir", "go test /tmp/x/...", "ask", CODE, "go test ./..."),
+    ("run/go-test-parent", "go test ../other/pkg", "ask", CODE, "go test ./pkg/x"),
+    ("run/tox-config", "tox -c /tmp/tox.ini", "ask", CODE, "tox -c tox.ini -e py311"),
+    ("run/bats-outside", "bats /tmp/t.bats", "ask", CODE, "bats test/"),
+    # --- git writes and reads through options ----------------------------------------------------
+    (
+        "git/bundle-outside",
+        "git bundle create /tmp/r.bundle --all",
+        "ask",
+        "default",
+        "git bundle create r.bundle --all",
+    ),
+    (
+        "git/grep-pattern-file",
+        "git grep -f ~/.ssh/id_rsa",
+        "deny",
+        SECRETS,
+        "git grep -f patterns.txt",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def policy() -> PolicySet:
+    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
+
+
+def _decide(policy: PolicySet, command: str) -> Any:
+    return decide(
+        ToolIntent("bash", {"command": command}),
+        policy,
+        cwd=WORKSPACE,
+        workspace=WORKSPACE,
+        home=HOME,
+    )
+
+
+@pytest.mark.parametrize(
+    ("technique", "bad", "decision", "why", "twin"), TWINS, ids=[t[0] for t in TWINS]
+)
+def test_evasion_and_twin(
+    policy: PolicySet, technique: str, bad: str, decision: str, why: str, twin: str
+) -> None:
+    found = _decide(policy, bad)
+    assert found.decision == decision, (
+        f"{bad!r}: {found.decision} {found.policy_id} {found.reason_code}"
+    )
+    assert why in (found.policy_id, found.reason_code), (
+        f"{bad!r}: decided by {found.policy_id or found.reason_code}, expected {why}"
+    )
+    allowed = _decide(policy, twin)
+    assert allowed.decision == "allow", (
+        f"{twin!r}: {allowed.decision} {allowed.policy_id} {allowed.reason_code}: {allowed.reason}"
+    )
+
+
+def test_techniques_are_distinct() -> None:
+    assert len({t[0] for t in TWINS}) == len(TWINS)
+    assert len({t[1] for t in TWINS} | {t[4] for t in TWINS}) == 2 * len(TWINS)
