@@ -103,6 +103,10 @@ def only_prints(spec: Spec, args: list[str]) -> bool:
         return False
     first = args[0]
     last = args[-1]
+    if len(args) == 1 and first not in PRINT_ONLY and first.startswith("-"):
+        # a spelling the table gives ``--help``/``--version`` (``git -v``, ``perl -v``)
+        alone = spec.options.get(first)
+        return alone is not None and alone.name in ("--help", "--version")
     if last in PRINT_ONLY and (len(args) == 1 or last in ("--help", "-h")):
         opt = spec.options.get(last)
         if opt is not None and opt.name not in ("--help", "--version", "-help", "-version"):

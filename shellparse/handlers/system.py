@@ -23,6 +23,28 @@ def printenv(call: HandlerCall) -> None:
         call.fact.classes.add("secret_read")
 
 
+#: Programs that print their state when given nothing, or only the verb that prints it.
+_STATUS_WHEN_BARE = {
+    "mount": (),
+    "losetup": (),
+    "swapon": (),
+    "timedatectl": ("status", "show", "list-timezones"),
+    "hostnamectl": ("status", "show"),
+    "localectl": ("status", "list-locales", "list-keymaps"),
+}
+
+
+def status_when_bare(call: HandlerCall) -> None:
+    """``mount`` lists the mounts, ``timedatectl`` (``status``) the clock's settings: with
+    no argument, or the one printing verb, a system tool only prints."""
+    fact, args = call.fact, call.args
+    verbs = _STATUS_WHEN_BARE.get(fact.program or "")
+    if verbs is not None and (not args or (len(args) == 1 and args[0] in verbs)):
+        fact.classes.discard("system")
+        fact.classes.add("read_only")
+        fact.paths.clear()
+
+
 def ifconfig(call: HandlerCall) -> None:
     """``ifconfig``, ``ifconfig -a``, ``ifconfig eth0`` print; a second operand (an address,
     ``up``, ``down``, ``mtu 9000``…) configures the interface."""

@@ -256,8 +256,41 @@ def alias(call: HandlerCall) -> None:
 _TMUX_KEYS = frozenset(("Enter", "C-m", "C-j", "KPEnter", "C-c", "C-d", "Escape", "Space", "Tab"))
 
 
+#: tmux commands that only list or print the server's state (not its environment:
+#: ``show-environment`` prints the variables, credentials among them).
+_TMUX_LISTS = frozenset(
+    (
+        "ls",
+        "list-sessions",
+        "lsw",
+        "list-windows",
+        "lsp",
+        "list-panes",
+        "lsc",
+        "list-clients",
+        "lsk",
+        "list-keys",
+        "lscm",
+        "list-commands",
+        "has",
+        "has-session",
+        "info",
+        "server-info",
+        "show",
+        "show-options",
+        "showw",
+        "show-window-options",
+    )
+)
+
+
 def tmux(call: HandlerCall) -> None:
     fact, args = call.fact, call.args
+    words = [a for a in args if not a.startswith("-")]
+    if words and words[0] in _TMUX_LISTS and not any(a.endswith(";") for a in args):
+        fact.classes.discard("process_control")  # one command, and it only prints
+        fact.classes.add("read_only")
+        return
     runs = (
         "new-session",
         "new",
@@ -307,3 +340,11 @@ def at(call: HandlerCall) -> None:
         call.nest_shell(f"{fact.program} (scheduled)", fact.stdin_text)
     else:
         fact.markers.add("stdin_code")
+
+
+def screen(call: HandlerCall) -> None:
+    """``screen -ls`` (``-list``) lists the sessions and starts none."""
+    fact = call.fact
+    if not call.parsed.operands and call.has("-ls", "-list") and len(call.args) == 1:
+        fact.classes.discard("process_control")
+        fact.classes.add("read_only")

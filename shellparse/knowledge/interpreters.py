@@ -230,7 +230,8 @@ SPECS = [
             # ``-M``/``-m`` load a module, ``-I`` adds where modules come from
             *opts("-M -m", value="optional", adds="code_exec"),
         ],
-        "-I=? -x=? -F=? -l=? -0=? -d=? -D=? -C=? -n -p -a -s -T -t -U -w -W -X -c -v -V -h -S",
+        "-I=? -x=? -F=? -l=? -0=? -d=? -D=? -C=? -n -p -a -s -T -t -U -w -W -X -c -v/--version -V "
+        "-h/--help -S",
     ),
     _interpreter(
         "ruby|jruby|irb",
@@ -240,7 +241,8 @@ SPECS = [
             Opt("-i", value="optional", adds="write", operands="write"),
             Opt("-C", value="required", role="cwd"),
         ],
-        "-I= -E= -F= -x=? -W=? -n -p -a -l -s -w -v -c -d -y --version -h/--help "
+        # ``-v`` alone prints the version and quits; before a script it also turns on warnings
+        "-I= -E= -F= -x=? -W=? -n -p -a -l -s -w -v/--version -c -d -y -h/--help "
         "--disable-gems --jit --yjit --enable= --disable= --encoding=",
     ),
     _interpreter(
@@ -253,7 +255,7 @@ SPECS = [
             Opt("-c", value="required", role="read"),
             Opt("-l", adds="read_only"),
         ],
-        "-d= -a -n -q -i -m -v -s -w -H -h -e",
+        "-d= -a -n -q -i -m -v/--version -s -w -H -h/--help -e",
     ),
     *(
         _interpreter(names, opts(code_options, value="required", role="code"))

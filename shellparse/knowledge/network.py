@@ -12,7 +12,7 @@ from clearance.shellparse.spec import Opt, Spec, opts, shared, sub
 
 _SSH_FLAGS = (
     "-b= -c= -D= -E= -e= -F= -I= -J= -L= -l= -m= -O= -o= -p= -Q= -R= -S= -W= -w= -B= -i= "
-    "-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V -v -vv -vvv -X -x -Y -y"
+    "-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V/--version -v -vv -vvv -X -x -Y -y"
 )
 
 SPECS = [
@@ -254,8 +254,34 @@ SPECS = [
     Spec(
         "openssl",
         "",
-        operands="unknown",
-        single_dash_long=True,
+        # what the installed library is and can do: its version, commands, ciphers, an error
+        subcommands=shared(
+            ("version", "help", "list", "ciphers", "errstr"),
+            "read_only",
+            "-a -b -o -f -p -d -c -e -m -r -s -v -V -stdname -tls1_2 -tls1_3 -commands "
+            "-digest-commands -cipher-commands -digest-algorithms -cipher-algorithms "
+            "-public-key-algorithms -public-key-methods -mac-algorithms -kdf-algorithms "
+            "-options= -disabled -1",
+            single_dash_long=True,
+        ),
+        default=Spec(
+            "openssl",
+            "",
+            operands="unknown",
+            single_dash_long=True,
+            options=[
+                *opts(
+                    "-in -key -inkey -kfile -passin -CAfile -cert -signkey -secret",
+                    value="required",
+                    role="read",
+                ),
+                Opt("-out", value="required", role="write"),
+                Opt("-connect", value="required", role="host"),
+            ],
+            flags="-aes-256-cbc -aes256 -e -d -a -A -base64 -salt -nosalt -pbkdf2 -iter= "
+            "-md= -k= -pass= -servername= -showcerts -noout -text -subj= -days= -newkey= "
+            "-nodes -x509 -new -batch",
+        ),
         options=[
             *opts(
                 "-in -key -inkey -kfile -passin -CAfile -cert -signkey -secret",

@@ -77,7 +77,7 @@ _KUBECTL_FLAGS = (
     "--certificate-authority= --client-certificate= --client-key= -v= --v= "
     "--dry-run=? --force --grace-period= --wait --timeout= -R/--recursive -k= "
     "--all --cascade=? --now -c/--container= --tail= --since= -p/--previous --follow "
-    "--replicas= --image= --port= --type= --record --overwrite --local"
+    "--replicas= --image= --port= --type= --record --overwrite --local --client=?"
 )
 
 _KUBECTL_OPTIONS = [Opt("-f/--filename", value="required", role="url_or_path")]
@@ -299,6 +299,7 @@ SPECS = [
         "system",
         operands="write",
         prints_help=False,  # ``fsck -V`` is verbose and checks every file system
+        handler=system.status_when_bare,
     ),
     Spec(
         "mkfs|mkfs.ext2|mkfs.ext3|mkfs.ext4|mkfs.xfs|mkfs.btrfs|mkfs.vfat|mkfs.fat|mkfs.ntfs|"
@@ -320,6 +321,7 @@ SPECS = [
         "brctl|ethtool|setcap|scutil|networksetup|csrutil|spctl|tmutil|"
         "diskutil|pmset|softwareupdate|nvram",
         "system",
+        handler=system.status_when_bare,
     ),
     # ``ip [OPTIONS] OBJECT [COMMAND]``: an object with no command, or with a command that only
     # prints (show, list, get), is read; any other command (add, set, del, flush, change…)
@@ -411,7 +413,7 @@ SPECS = [
                     "pull": "network network_read package_install",
                     "push": "network vcs_write",
                     "login": "network system",
-                    "logout volume network context swarm service": "system",
+                    "logout swarm service": "system",
                     "rm rmi prune kill": "delete",
                     "start stop restart pause unpause update wait": "process_control",
                     "secret": "secret_read system",
@@ -452,6 +454,18 @@ SPECS = [
                 default=sub("system", "read_only"),
             ),
             "cp": sub("cp", "write", operands="copy"),
+            # ``docker network ls``, ``docker volume inspect v``: reads; create, rm, connect…
+            **{
+                group: sub(
+                    group,
+                    "system",
+                    subcommands=shared(
+                        ("ls", "list", "inspect", "show"), "read_only", _DOCKER_READ_FLAGS
+                    ),
+                    default=sub(group, "system"),
+                )
+                for group in ("network", "volume", "context")
+            },
             "image": sub(
                 "image",
                 "read_only",
@@ -551,6 +565,38 @@ SPECS = [
                 options=_KUBECTL_OPTIONS,
                 handler=system.dry_run,
             ),
+            # ``rollout status|history`` watch or list a rollout; restart, undo, pause… act
+            "rollout": sub(
+                "rollout",
+                "network system",
+                subcommands=shared(
+                    ("status", "history"),
+                    "network network_read read_only",
+                    _KUBECTL_FLAGS + " --revision=",
+                    options=_KUBECTL_OPTIONS,
+                ),
+                default=sub("rollout", "network system", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS),
+            ),
+            # the kubeconfig, read locally: its contexts and clusters; ``view`` prints it with
+            # the credentials left out unless ``--raw`` (or ``--flatten``) puts them in
+            "config": sub(
+                "config",
+                "system",
+                subcommands={
+                    **shared(
+                        ("get-contexts", "current-context", "get-clusters", "get-users"),
+                        "read_only",
+                        "-o/--output= --no-headers --kubeconfig=",
+                    ),
+                    "view": sub(
+                        "view",
+                        "read_only",
+                        "-o/--output= --minify --kubeconfig= --context= --template=",
+                        options=[Opt("--raw --flatten", adds="secret_read")],
+                    ),
+                },
+                default=sub("config", "system", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS),
+            ),
             "delete": sub(
                 "delete",
                 "network delete system",
@@ -597,6 +643,16 @@ SPECS = [
                 "--dependency-update --post-renderer= -o/--output=",
                 handler=system.dry_run,
             ),
+            # the local lists of repositories, plugins and a chart's dependencies
+            **{
+                group: sub(
+                    group,
+                    "network system",
+                    subcommands=shared(("list", "ls"), "read_only", _HELM_FLAGS),
+                    default=sub(group, "network system", _HELM_FLAGS),
+                )
+                for group in ("repo", "plugin", "dependency")
+            },
             "uninstall": sub(
                 "uninstall",
                 "network delete system",

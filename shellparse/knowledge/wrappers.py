@@ -511,6 +511,7 @@ SPECS = [
         ],
         flags="-S= -c= -e= -h= -p= -T= -d -m -D -R -r -x -L -U -a -A -q -l -O -i -f "
         "-ls -list -wipe -Logfile=",
+        handler=wrappers.screen,
     ),
     runs_command("busybox|toybox", ""),
     Spec(
