@@ -158,11 +158,17 @@ _CURL_FILE_OPTIONS = frozenset(
         "--data-urlencode",
         "--form",
         "--json",
+        "--variable",
     )
 )
 
 
 #: curl options that send something besides the request line (data, files, cookies, mail).
+#: Options whose ``@file`` value is read from a file: headers (sent with the request), the
+#: output format (printed).
+_CURL_AT_FILES = frozenset(("--header", "--proxy-header", "--write-out"))
+
+
 _CURL_SENDS = frozenset(
     (
         *_CURL_FILE_OPTIONS,
@@ -197,20 +203,32 @@ def curl(call: HandlerCall) -> None:
     sends = sends or any("://" in u and not u.lower().startswith(_READ_SCHEMES) for u in urls)
     fact.classes.add("network_write" if sends else "network_read")
     for opt, _, value in parsed.options:
-        if opt is None or value is None or opt.name not in _CURL_FILE_OPTIONS:
+        if opt is None or value is None:
+            continue
+        if opt.name in _CURL_AT_FILES:
+            if value.startswith("@") and value != "@-":
+                call.add_path(value[1:], "read", source="option")
+                if opt.name != "--write-out":
+                    fact.classes.discard("network_read")
+                    fact.classes.add("network_write")
+            continue
+        if opt.name not in _CURL_FILE_OPTIONS:
             continue
         path: str | None = None
         if opt.name in ("--form", "--form-string"):
             content = value.split("=", 1)[1] if "=" in value else value
             if opt.name == "--form" and content.startswith(("@", "<")):
                 path = content[1:].split(";")[0]
-        elif opt.name == "--data-urlencode":
+        elif opt.name in ("--data-urlencode", "--variable"):
             _, at, rest = value.partition("@")
             path = rest if at and "=" not in value.split("@", 1)[0] else None
         elif value.startswith("@"):
             path = value[1:]
         if path and path != "-":
             call.add_path(path, "read", source="option")
+    for value in call.values("--cookie"):
+        if "=" not in value:  # a file of cookies, not a cookie: read, and sent where it matches
+            call.add_path(value, "read", source="option")
 
 
 _SSH_OPTION = Lazy(r"\s*([^=\s]*)(\s*=\s*|\s+|)(.*)", re.DOTALL)

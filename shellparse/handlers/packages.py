@@ -85,3 +85,23 @@ def config_get(call: HandlerCall) -> None:
     for key in call.parsed.operands:
         if CREDENTIAL_NAME.rx.fullmatch(key.rsplit(":", 1)[-1].lstrip("_")):
             call.fact.classes.add("secret_read")
+
+
+def poetry_version(call: HandlerCall) -> None:
+    """``poetry version`` prints the version; given a version or a bump rule it writes it
+    into pyproject.toml (not with ``--dry-run``)."""
+    if call.parsed.operands and not call.has("--dry-run"):
+        call.fact.classes.add("write")
+        call.add_path("pyproject.toml", "write", cwd=call.cwd)
+
+
+def poetry_config(call: HandlerCall) -> None:
+    """``poetry config KEY VALUE`` changes poetry's configuration (the user's, or the
+    project's with ``--local``); ``poetry config KEY`` prints one setting, a credential
+    (``http-basic.*``, ``pypi-token.*``) among them."""
+    fact, operands = call.fact, call.parsed.operands
+    if len(operands) > 1:
+        fact.classes.discard("read_only")
+        fact.classes.add("system")
+    elif operands and operands[0].startswith(("http-basic", "pypi-token", "certificates")):
+        fact.classes.add("secret_read")

@@ -460,6 +460,7 @@ SPECS += [
                 "-s/--settings -gs/--global-settings -t/--toolchains", value="required", role="read"
             ),
             Opt("-f/--file", value="required", role="read"),
+            Opt("-l/--log-file", value="required", role="write"),
         ],
         flags=_MVN_FLAGS,
     ),

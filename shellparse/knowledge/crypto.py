@@ -95,9 +95,10 @@ SPECS = [
         options=[
             Opt("--keyring", value="required", role="read"),
             Opt("--homedir", value="required", role="read_tree"),
+            Opt("-o/--output", value="required", role="write"),
         ],
         flags="-v/--verbose -q/--quiet --status-fd= --logger-fd= --ignore-time-conflict "
-        "--weak-digest= --enable-special-filenames --assert-pubkey-algo= -o/--output= "
+        "--weak-digest= --enable-special-filenames --assert-pubkey-algo= "
         "--help --version",
     ),
 ]

@@ -65,7 +65,17 @@ SPECS = [
         abbrev=True,
     ),
     Spec(
-        "cat|tac|nl",
+        "nl",
+        "read_only",
+        operands="read",
+        flags="-b/--body-numbering= -d/--section-delimiter= -f/--footer-numbering= "
+        "-h/--header-numbering= -i/--line-increment= -l/--join-blank-lines= "
+        "-n/--number-format= -p/--no-renumber -s/--number-separator= "
+        "-v/--starting-line-number= -w/--number-width= --help --version",
+        abbrev=True,
+    ),
+    Spec(
+        "cat|tac",
         "read_only",
         operands="read",
         flags="-A/--show-all -b/--number-nonblank -e -E/--show-ends -n/--number "
@@ -100,7 +110,14 @@ SPECS = [
         operands="read",
         handler=files.pager,
         flags="-N/--LINE-NUMBERS -R/--RAW-CONTROL-CHARS -S/--chop-long-lines "
-        "-F/--quit-if-one-screen -X/--no-init -i/--ignore-case -p/--pattern= -x/--tabs= -+",
+        "-F/--quit-if-one-screen -X/--no-init -i/--ignore-case -p/--pattern= -x/--tabs= -+ "
+        "-r/--raw-control-chars -E/--QUIT-AT-EOF -e/--quit-at-eof -f/--force "
+        "-I/--IGNORE-CASE -K/--quit-on-intr -M/--LONG-PROMPT -m/--long-prompt "
+        "-n/--line-numbers -s/--squeeze-blank-lines -j/--jump-target= -z/--window= "
+        "-g/--hilite-search -G/--HILITE-SEARCH -w/--hilite-unread -W/--HILITE-UNREAD "
+        "-J/--status-column -q/--quiet/--silent -Q/--QUIET/--SILENT -c/--clear-screen "
+        "-a/--search-skip-screen -#/--shift= --mouse --wheel-lines= --use-color "
+        "--incsearch --no-histdups --help -V/--version",
     ),
     Spec(
         "head|tail",
@@ -168,7 +185,39 @@ SPECS = [
         "--passthru -b/--byte-offset --column --no-messages --debug --trace -V/--version "
         "-h/--help --engine= -E/--encoding= --no-config --line-buffered --block-buffered",
     ),
-    Spec("ag|ack|ack-grep", "read_only", operands=("none", "read_tree")),
+    # (not ``--pager``, which runs a program, nor ack's ``--output``, a Perl expression)
+    Spec(
+        "ag",
+        "read_only",
+        operands=("none", "read_tree"),
+        flags="-i/--ignore-case -s/--case-sensitive -S/--smart-case -w/--word-regexp "
+        "-v/--invert-match -l/--files-with-matches -L/--files-without-matches -c/--count "
+        "-o/--only-matching -Q/--literal -F/--fixed-strings -G/--file-search-regex= -g= "
+        "--ignore= --ignore-dir= -t/--all-text -u/--unrestricted -a/--all-types "
+        "-U/--skip-vcs-ignores --hidden -f/--follow -n/--norecurse -r/--recurse --depth= "
+        "-A/--after=? -B/--before=? -C/--context=? --color --nocolor --color-match= "
+        "--color-path= --color-line-number= --column --nogroup --group --heading "
+        "--noheading --break --nobreak --filename --nofilename -H --numbers --nonumbers "
+        "--stats --stats-only --vimgrep -0/--null/--print0 -m/--max-count= --silent "
+        "-p/--path-to-ignore= --filename-pattern= --print-long-lines -W/--width= "
+        "--one-device -z/--search-zip --workers= -V/--version -h/--help",
+        abbrev=True,
+    ),
+    Spec(
+        "ack|ack-grep",
+        "read_only",
+        operands=("none", "read_tree"),
+        flags="-i/--ignore-case -I/--no-ignore-case -S/--smart-case -w/--word-regexp "
+        "-v/--invert-match -l/--files-with-matches -L/--files-without-matches -c/--count "
+        "-o -h/--no-filename -H/--with-filename -n/--no-recurse -r/-R/--recurse "
+        "-Q/--literal -f -g= --type= -t= -T= -k/--known-types --ignore-dir= "
+        "--noignore-dir= --ignore-file= --color/--colour --nocolor/--nocolour "
+        "--color-filename= --color-match= --color-lineno= --column --nocolumn "
+        "-A/--after-context= -B/--before-context= -C/--context=? --group --nogroup "
+        "--heading --noheading --break --nobreak --filter --nofilter -1 -m/--max-count= "
+        "--sort-files --show-types --print0 --flush --follow --nofollow -s -x "
+        "--range-start= --range-end= --match= --noenv --help --version",
+    ),
     Spec(
         "fd|fdfind",
         "read_only",
@@ -189,8 +238,11 @@ SPECS = [
         "tree",
         "read_only",
         operands="meta",
-        flags="-a -d -f -i -l -L= -P= -I= -p -s -h -u -g -D -F -C -n -r -t -x -J -X "
-        "--dirsfirst --gitignore --noreport --charset= -o=",
+        options=[Opt("-o", value="required", role="write")],
+        flags="-a -d -f -i -l -L= -P= -I= -p -s -h -u -g -D -F -C -n -r -t -x -J -X -q -N -Q "
+        "-A -S -v -c -U -R -H= -T= --dirsfirst --filesfirst --gitignore --noreport "
+        "--charset= --du --prune --matchdirs --inodes --device --filelimit= --timefmt= "
+        "--sort= --fromfile --info --metafirst --help --version",
     ),
     Spec(
         "stat",
@@ -227,7 +279,17 @@ SPECS = [
         "-r/--recursive -N/--new-file -a/--text -i/--ignore-case -w/--ignore-all-space "
         "-b/--ignore-space-change -B/--ignore-blank-lines -E/--ignore-tab-expansion "
         "-y/--side-by-side -t/--expand-tabs -p/--show-c-function --color=? "
-        "-x/--exclude= -X/--exclude-from= --label= --strip-trailing-cr -W/--width=",
+        "-x/--exclude= -X/--exclude-from= --label= --strip-trailing-cr -W/--width= "
+        "--minimal -d --speed-large-files --suppress-common-lines --left-column "
+        "--suppress-blank-empty --normal -e/--ed -n/--rcs -D/--ifdef= "
+        "-Z/--ignore-trailing-space -I/--ignore-matching-lines= -T/--initial-tab "
+        "-F/--show-function-line= --horizon-lines= -P/--unidirectional-new-file "
+        "-S/--starting-file= --tabsize= --no-dereference --ignore-file-name-case "
+        "--no-ignore-file-name-case --palette= -l/--paginate --new-line-format= "
+        "--old-line-format= --unchanged-line-format= --line-format= "
+        "--changed-group-format= --old-group-format= --new-group-format= "
+        "--unchanged-group-format= --help -v/--version",
+        options=[*opts("--from-file --to-file", value="required", role="read")],
         abbrev=True,
     ),
     Spec(
@@ -577,11 +639,14 @@ SPECS = [
         "write",
         operands="write",
         # to standard output: the file is read, and its content goes wherever stdout does
-        options=[Opt("-c/--stdout/--to-stdout", operands="read")],
+        options=[
+            Opt("-c/--stdout/--to-stdout", operands="read"),
+            Opt("-o", value="required", role="write"),  # brotli, zstd: the output file
+        ],
         flags="-c/--stdout/--to-stdout -d/--decompress/--uncompress -f/--force -k/--keep "
         "-v/--verbose -q/--quiet -r/--recursive -t/--test -l/--list -n/--no-name "
         "-N/--name -S/--suffix= -T/--threads= -0 -1/--fast -2 -3 -4 -5 -6 -7 -8 -9/--best "
-        "--rm -o= --long=? --ultra -h/--help -V/--version",
+        "--rm --long=? --ultra -h/--help -V/--version",
         abbrev=True,
     ),
     Spec("zcat|bzcat|xzcat|zstdcat|zless|zmore|zdiff", "read_only", operands="read"),

@@ -91,6 +91,12 @@ _FETCHER = runs_command(
     ],
 )
 #: What npm, pnpm and yarn share (built once: three copies would cost start-up time).
+#: The options every poetry command takes that change nothing a policy cares about.
+_POETRY_FLAGS = (
+    " -h/--help -q/--quiet -V/--version --ansi --no-ansi -n/--no-interaction "
+    "--no-plugins --no-cache -v/--verbose -vv -vvv"
+)
+
 #: ``npm config get KEY`` prints the value, a credential's too (``//registry/:_authToken``).
 _CONFIG_GET = sub("get", "read_only", handler=packages.config_get)
 
@@ -261,7 +267,7 @@ def _node_pm(name: str, *, implicit_run: bool, local_exec: bool) -> Spec:
 
 _PIP_GENERAL = (
     "-h/--help --debug --isolated --require-virtualenv --python= -v/--verbose -V/--version "
-    "-q/--quiet --log= --no-input --keyring-provider= --proxy= --retries= --timeout= "
+    "-q/--quiet --no-input --keyring-provider= --proxy= --retries= --timeout= "
     "--exists-action= --cert= --client-cert= --cache-dir= --no-cache-dir "
     "--disable-pip-version-check --no-color --no-python-version-warning --use-feature= "
     "--use-deprecated= --resume-retries="
@@ -633,10 +639,45 @@ SPECS = [
                     "lock": "package_install network write",
                     "remove": "package_install write",
                     "build": "build write",
-                    "show check version about env config search list": "read_only",
+                    "about list": "read_only",
+                    "search": "read_only network",
                     "shell": "code_exec",
                     "new init": "write",
                 }
+            ),
+            "show": sub(
+                "show",
+                "read_only",
+                "-l/--latest -o/--outdated -T/--top-level -t/--tree --only= --with= "
+                "--without= --no-dev -a/--all --why --no-truncate" + _POETRY_FLAGS,
+            ),
+            "check": sub("check", "read_only", "--lock --strict" + _POETRY_FLAGS),
+            # ``poetry version`` prints it; ``poetry version minor|1.2.3`` rewrites pyproject.toml
+            "version": sub(
+                "version",
+                "read_only",
+                "-s/--short --dry-run --next-phase" + _POETRY_FLAGS,
+                handler=packages.poetry_version,
+            ),
+            # ``config --list``, ``config KEY`` print; ``config KEY VALUE``, ``--unset`` set
+            "config": sub(
+                "config",
+                "read_only",
+                "--list --local" + _POETRY_FLAGS,
+                handler=packages.poetry_config,
+                options=[Opt("--unset", adds="system")],
+            ),
+            "env": sub(
+                "env",
+                "system",
+                subcommands={
+                    **shared(
+                        ("info", "list", "activate"),
+                        "read_only",
+                        "-p/--path -e/--executable --full-path" + _POETRY_FLAGS,
+                    ),
+                },
+                default=sub("env", "system"),
             ),
             "publish": _PUBLISH,
             "run": _IN_ENVIRONMENT,
@@ -815,9 +856,16 @@ SPECS = [
         options=[Opt("-C", value="required", role="cwd")],
         subcommands={
             **shared(
-                ("build", "vet", "list", "doc", "fix"),
+                ("build", "vet", "list", "fix"),
                 "build",
                 _GO_FLAGS,
+                options=_GO_OPTIONS,
+                single_dash_long=True,
+            ),
+            "doc": sub(
+                "doc",
+                "build",
+                _GO_FLAGS + " -all -src -short -cmd -c -u -http=",
                 options=_GO_OPTIONS,
                 single_dash_long=True,
             ),

@@ -77,7 +77,10 @@ _KUBECTL_FLAGS = (
     "--certificate-authority= --client-certificate= --client-key= -v= --v= "
     "--dry-run=? --force --grace-period= --wait --timeout= -R/--recursive -k= "
     "--all --cascade=? --now -c/--container= --tail= --since= -p/--previous --follow "
-    "--replicas= --image= --port= --type= --record --overwrite --local --client=?"
+    "--replicas= --image= --port= --type= --record --overwrite --local --client=? "
+    "--namespaced=? --api-group= --verbs= --no-headers --for= --types= --containers=? "
+    "--all-containers=? --name-only --show-kind --ignore-not-found --chunk-size= "
+    "--show-managed-fields --list"
 )
 
 _KUBECTL_OPTIONS = [Opt("-f/--filename", value="required", role="url_or_path")]
@@ -432,7 +435,7 @@ SPECS = [
                 subcommands={
                     **verbs(
                         {
-                            "ps logs config images ls top version port events": "read_only",
+                            "config images ls top version port events": "read_only",
                             "up": "code_exec process_control network",
                             "run": "code_exec process_control",
                             "down": "process_control delete",
@@ -442,6 +445,18 @@ SPECS = [
                         }
                     ),
                     "exec": sub("exec", "code_exec", operands=("none", "command"), permute=False),
+                    "ps": sub(
+                        "ps",
+                        "read_only",
+                        "-a/--all -q/--quiet --format= --services --status= --filter= "
+                        "--no-trunc --orphans",
+                    ),
+                    "logs": sub(
+                        "logs",
+                        "read_only",
+                        "-f/--follow -n/--tail= -t/--timestamps --since= --until= --no-color "
+                        "--no-log-prefix --index=",
+                    ),
                 },
                 default=sub("compose", "process_control"),
             ),
@@ -470,10 +485,10 @@ SPECS = [
                 "image",
                 "read_only",
                 subcommands={
+                    **shared(("ls", "list", "inspect", "history"), "read_only", _DOCKER_READ_FLAGS),
                     **verbs(
                         {
                             "rm prune": "delete",
-                            "ls inspect": "read_only",
                             "build": "build network",
                             "pull": "network",
                             "push": "network vcs_write",
@@ -486,9 +501,14 @@ SPECS = [
                 "container",
                 "read_only",
                 subcommands={
+                    **shared(
+                        ("ls", "list", "ps", "inspect", "stats", "top", "port", "diff"),
+                        "read_only",
+                        _DOCKER_READ_FLAGS,
+                    ),
+                    "logs": sub("logs", "read_only", _DOCKER_LOG_FLAGS),
                     **verbs(
                         {
-                            "ls inspect logs": "read_only",
                             "rm prune": "delete",
                             "stop start": "process_control",
                         }

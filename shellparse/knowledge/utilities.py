@@ -204,7 +204,8 @@ SPECS = [
         flags="-e -f -F -A -a -d -N/--deselect -T -r -x -u/--user= -U= -g/--group= -G= "
         "-p/--pid= -q/--quick-pid= -s/--sid= -t/--tty= -C= -o/--format= -O= -l -j -L -m "
         "-M -w -Z/--context -H -y -c -n= --forest --sort= --ppid= --cols/--columns/--width= "
-        "--rows/--lines= --headers --no-headers -k= --cumulative --info -V --version "
+        "--rows/--lines= --headers --no-headers/--no-header/--no-heading -k= --cumulative "
+        "--info -V --version "
         "--help=?",
     ),
     Spec(
@@ -227,8 +228,10 @@ SPECS = [
     Spec(
         "top|htop|btop|atop|glances|bpytop|nmon|iotop|iftop|nethogs|bmon|powertop",
         "read_only",
+        # ``atop -w FILE`` records into FILE
+        options=[Opt("-w", value="required", role="write")],
         flags="-b -c -d/--delay= -e= -E= -H -i -n= -o= -O -p/--pid= -s/--sort-key= -S -u/--user=? "
-        "-U -w=? -1 -h/--help -v/--version -C/--no-color -F/--filter= -M/--no-mouse -t/--tree "
+        "-U -1 -h/--help -v/--version -C/--no-color -F/--filter= -M/--no-mouse -t/--tree "
         "--readonly -lc --utf-force -l -P -a -o= -k",
     ),
     Spec(

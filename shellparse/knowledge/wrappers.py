@@ -496,10 +496,16 @@ SPECS = [
         "",
         operands="write",
         abbrev=True,
-        options=[Opt("-c/--command", value="required", role="shell")],
+        options=[
+            Opt("-c/--command", value="required", role="shell"),
+            *opts(
+                "-I/--log-in -O/--log-out -B/--log-io -T/--log-timing",
+                value="required",
+                role="write",
+            ),
+        ],
         flags="-a/--append -e/--return -f/--flush --force -q/--quiet -E/--echo= "
-        "-I/--log-in= -O/--log-out= -B/--log-io= -T/--log-timing= -m/--logging-format= "
-        "-t/--timing=?",
+        "-m/--logging-format= -t/--timing=?",
     ),
     Spec("tmux", "process_control", handler=wrappers.tmux),
     runs_command(
