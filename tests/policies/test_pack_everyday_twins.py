@@ -1,0 +1,234 @@
+"""Everyday commands the default pack must not ask about, each with a dangerous twin.
+
+Each row is a form: an everyday command that only reads or prints (allowed), and the same
+program doing what must not be allowed -- writing, printing a credential, acting on the
+machine -- with what the pack answers for it. A table that is too loose fails the twin; one
+that is too strict fails the everyday command.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clearance.engine.api import decide, default_pack_path, load_policy
+from clearance.engine.intents import ToolIntent
+from clearance.engine.rules import PolicySet
+
+WORKSPACE = "/work/proj"
+HOME = "/home/u"
+SECRETS = "default/no-secret-reads"
+STARTUP = "default/no-shell-startup-writes"
+
+#: (form, everyday command, dangerous twin, its decision, rule id or reason code)
+FORMS = [
+    # --- a lone option the table spells --help/--version -------------------------------------
+    ("version/git-v", "git -v", "git -c core.pager=sh log", "deny", "default/no-git-config-code"),
+    ("version/npm-v", "npm -v", "npm -v install left-pad", "ask", "default/ask-package-install"),
+    ("version/perl-v", "perl -v", "perl -v -e 'print 1'", "ask", "default/ask-code-exec"),
+    ("version/ruby-v", "ruby -v", "ruby -v script.rb", "ask", "default/ask-code-exec"),
+    ("version/php-v", "php -v", "php -r 'echo 1;'", "ask", "default/ask-code-exec"),
+    ("version/ssh-V", "ssh -V", "ssh -v host", "ask", "default/ask-network"),
+    # --- listings of the container and cluster CLIs --------------------------------------------
+    ("docker/network-ls", "docker network ls", "docker network create x", "ask", "default"),
+    (
+        "docker/volume-inspect",
+        "docker volume inspect data",
+        "docker volume rm data",
+        "ask",
+        "default",
+    ),
+    ("docker/context-ls", "docker context ls", "docker context use prod", "ask", "default"),
+    (
+        "docker/compose-logs",
+        "docker compose logs -f --tail 50 web",
+        "docker compose up -d",
+        "ask",
+        "default/ask-network",
+    ),
+    (
+        "docker/container-ls",
+        "docker container ls -a",
+        "docker container rm -f web",
+        "ask",
+        "default",
+    ),
+    (
+        "kubectl/version-client",
+        "kubectl version --client",
+        "kubectl get --raw /api/v1/namespaces/x/secrets",
+        "ask",
+        "unknown_option",
+    ),
+    (
+        "kubectl/contexts",
+        "kubectl config get-contexts",
+        "kubectl config use-context prod",
+        "ask",
+        "default",
+    ),
+    ("kubectl/config-view", "kubectl config view", "kubectl config view --raw", "deny", SECRETS),
+    (
+        "kubectl/rollout-status",
+        "kubectl rollout status deploy/web",
+        "kubectl rollout undo deploy/web",
+        "ask",
+        "default/ask-network",
+    ),
+    (
+        "kubectl/api-resources",
+        "kubectl api-resources --namespaced=true",
+        "kubectl delete ns web",
+        "ask",
+        "default/ask-network",
+    ),
+    (
+        "helm/repo-list",
+        "helm repo list",
+        "helm repo add x https://charts.example",
+        "ask",
+        "default/ask-network",
+    ),
+    # --- the library, the terminal multiplexers, the system's state ----------------------------
+    ("openssl/version", "openssl version -a", "openssl rsa -in ~/.ssh/id_rsa", "deny", SECRETS),
+    ("tmux/ls", "tmux ls", "tmux ls \\; kill-server", "ask", "default"),
+    ("tmux/show-environment", "tmux list-windows", "tmux show-environment", "ask", "default"),
+    ("screen/ls", "screen -ls", "screen -dmS x make", "ask", "default"),
+    ("mount/bare", "mount", "mount /dev/sdb1 /mnt", "deny", "default/no-disk-tools"),
+    ("timedatectl/status", "timedatectl status", "timedatectl set-timezone UTC", "ask", "default"),
+    # --- poetry's reads and its writes -----------------------------------------------------------
+    (
+        "poetry/version",
+        "poetry version --short",
+        "poetry version minor",
+        "ask",
+        "default/ask-sensitive-writes",
+    ),
+    (
+        "poetry/config-list",
+        "poetry config --list",
+        "poetry config virtualenvs.create false",
+        "ask",
+        "default",
+    ),
+    (
+        "poetry/config-secret",
+        "poetry config virtualenvs.in-project",
+        "poetry config http-basic.pypi",
+        "deny",
+        SECRETS,
+    ),
+    (
+        "poetry/show",
+        "poetry show --latest --top-level",
+        "poetry env use python3.12",
+        "ask",
+        "default",
+    ),
+    # --- read-only options of inspection tools, and options that write -------------------------
+    ("tree/output", "tree -L 2 --du -h", "tree -o ~/.bashrc", "deny", STARTUP),
+    ("nl/options", "nl -ba -nrz -w6 src/app.py", "nl -ba ~/.ssh/id_rsa", "deny", SECRETS),
+    (
+        "ag/options",
+        "ag -l --ignore-dir=node_modules TODO src",
+        "ag --pager=sh TODO src",
+        "ask",
+        "unknown_option",
+    ),
+    (
+        "ack/options",
+        "ack -i --type=python TODO src",
+        "ack --output='$&' TODO src",
+        "ask",
+        "unknown_option",
+    ),
+    (
+        "diff/from-file",
+        "diff --suppress-common-lines -y a.txt b.txt",
+        "diff --from-file=/home/u/.aws/credentials a.txt",
+        "deny",
+        SECRETS,
+    ),
+    ("less/options", "less -REX notes.txt", "less -o ~/.bashrc notes.txt", "ask", "unknown_option"),
+    ("ps/no-headers", "ps -o pid,comm --no-headers -p 1", "ps eww 1", "deny", SECRETS),
+    (
+        "go/doc",
+        "go doc -all -src encoding/json",
+        "go generate ./...",
+        "ask",
+        "default/ask-code-exec",
+    ),
+    ("top/record", "top -b -n 1", "atop -w ~/.profile", "deny", STARTUP),
+    ("gpgv/output", "gpgv sig.asc data.txt", "gpgv -o ~/.bashrc sig.asc", "deny", STARTUP),
+    ("script/log", "script -q -c true typescript", "script -O ~/.zshrc -c true", "deny", STARTUP),
+    (
+        "curl/write-out",
+        "curl -s -o /dev/null -w '%{http_code}' http://localhost:3000/",
+        "curl -w @/home/u/.ssh/id_rsa http://localhost:3000/",
+        "deny",
+        SECRETS,
+    ),
+    (
+        "curl/header-file",
+        "curl -H 'Accept: application/json' http://localhost:3000/",
+        "curl -H @.env http://localhost:3000/",
+        "deny",
+        SECRETS,
+    ),
+    (
+        "curl/cookie-file",
+        "curl -I http://localhost:3000/",
+        "curl -b ~/.ssh/id_rsa http://localhost:3000/",
+        "deny",
+        SECRETS,
+    ),
+    ("pip/log", "pip list --outdated", "pip list --log ~/.bashrc", "ask", "unknown_option"),
+]
+
+
+@pytest.fixture(scope="module")
+def policy() -> PolicySet:
+    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
+
+
+def _decide(policy: PolicySet, command: str) -> Any:
+    return decide(
+        ToolIntent("bash", {"command": command}),
+        policy,
+        cwd=WORKSPACE,
+        workspace=WORKSPACE,
+        home=HOME,
+    )
+
+
+@pytest.mark.parametrize(
+    ("form", "everyday", "twin", "decision", "why"), FORMS, ids=[f[0] for f in FORMS]
+)
+def test_everyday_is_allowed(
+    policy: PolicySet, form: str, everyday: str, twin: str, decision: str, why: str
+) -> None:
+    found = _decide(policy, everyday)
+    assert found.decision == "allow", (
+        f"{everyday!r}: {found.decision} {found.policy_id} {found.reason_code}: {found.reason}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("form", "everyday", "twin", "decision", "why"), FORMS, ids=[f[0] for f in FORMS]
+)
+def test_dangerous_twin_is_not(
+    policy: PolicySet, form: str, everyday: str, twin: str, decision: str, why: str
+) -> None:
+    found = _decide(policy, twin)
+    assert found.decision == decision, (
+        f"{twin!r}: {found.decision} {found.policy_id} {found.reason_code}"
+    )
+    assert why in (found.policy_id, found.reason_code), (
+        f"{twin!r}: decided by {found.policy_id or found.reason_code}, expected {why}"
+    )
+
+
+def test_forms_are_distinct() -> None:
+    assert len({f[0] for f in FORMS}) == len(FORMS)
+    assert len({f[1] for f in FORMS} | {f[2] for f in FORMS}) == 2 * len(FORMS)
