@@ -105,3 +105,13 @@ def poetry_config(call: HandlerCall) -> None:
         fact.classes.add("system")
     elif operands and operands[0].startswith(("http-basic", "pypi-token", "certificates")):
         fact.classes.add("secret_read")
+
+
+def npm_version(call: HandlerCall) -> None:
+    """``npm version`` prints; ``npm version patch`` (any operand) rewrites package.json
+    (and the lock file), commits and tags, and runs the package's ``preversion``/``version``
+    /``postversion`` scripts."""
+    if call.parsed.operands:
+        call.fact.classes.discard("read_only")
+        call.fact.classes.update(("write", "vcs_write", "code_exec"))
+        call.add_path("package.json", "write", cwd=call.cwd)

@@ -209,6 +209,7 @@ _CLOUD_READ = frozenset(
         "--version",
         "config-list",
         "tail",
+        "read",
     )
 )
 

@@ -137,11 +137,17 @@ def git_config(call: HandlerCall) -> None:
         "--show-scope",
     )
     operands = list(parsed.operands)
+    edits = call.has("--edit") or operands[:1] == ["edit"]
     if operands and operands[0] in ("get", "list"):
         reading = True
     if operands and operands[0] in ("set", "unset", "rename-section", "remove-section", "edit"):
         operands = operands[1:]
         reading = False
+    if edits:
+        # an editor rewrites the file: whatever it saves, code-running keys included, is
+        # not in the text
+        fact.classes.update(("vcs_write", "system"))
+        return
     if reading or (
         len(operands) < 2
         and not call.has("--unset", "--unset-all", "--edit", "-e", "--add", "--replace-all")

@@ -41,6 +41,11 @@ _NODE_OPTIONS = [
     Opt("--registry", value="required", role="url"),
     *opts("--userconfig --globalconfig", value="required", role="read"),
 ]
+#: The same for the commands that only list or print: ``npm ls -g`` reads the global tree.
+_NODE_READ_OPTIONS = [
+    *(o for o in _NODE_OPTIONS if o.name not in ("--global", "--location")),
+    *opts("-g/--global --location"),
+]
 _NODE_FLAGS = (
     "-w/--workspace= --filter/-F= --workspaces -ws --include-workspace-root "
     "-r/--recursive -y/--yes --no -f/--force -D/--save-dev/--dev -P/--save-prod/--prod "
@@ -144,7 +149,6 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
             "outdated",
             "help",
             "help-search",
-            "version",
             "-v",
             "--version",
             "root",
@@ -153,27 +157,51 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
             "fund",
             "doctor",
             "licenses",
-            "store",
             "query",
             "sbom",
             "find-dupes",
             "completion",
         ),
         "read_only",
+        flags=_NODE_FLAGS + " -a/--all --all-workspaces --omit-lockfile-deps --package-lock-only",
+        options=_NODE_READ_OPTIONS,
+        abbrev=True,
+    ),
+    # ``npm version`` prints the versions; ``npm version patch|1.2.3`` rewrites package.json,
+    # commits and tags, running the package's version scripts
+    "version": sub(
+        "version",
+        "read_only",
+        flags=_NODE_FLAGS + " --no-git-tag-version --allow-same-version --preid= -m/--message= "
+        "--sign-git-tag --commit-hooks --no-commit-hooks",
+        options=_NODE_READ_OPTIONS,
+        abbrev=True,
+        handler=packages.npm_version,
+    ),
+    # pnpm's content store: where it is and whether it is sound; ``prune``/``add`` change it
+    "store": sub(
+        "store",
+        "write",
+        subcommands=shared(("path", "status"), "read_only", _NODE_FLAGS),
+        default=sub("store", "write"),
+    ),
+    # ``npm pkg get KEY`` prints package.json; ``set``/``delete``/``fix`` rewrite it
+    "pkg": sub(
+        "pkg",
+        "write",
+        subcommands=shared(("get",), "read_only", _NODE_FLAGS + " --json"),
+        default=sub("pkg", "write"),
+    ),
+    # a package's metadata asked of the registry: a name goes out, nothing local
+    **shared(
+        ("view", "info", "show", "v", "search", "s", "se", "find"),
+        "read_only network network_read",
         flags=_NODE_FLAGS,
-        options=_NODE_OPTIONS,
+        options=_NODE_READ_OPTIONS,
         abbrev=True,
     ),
     **shared(
         (
-            "view",
-            "info",
-            "show",
-            "v",
-            "search",
-            "s",
-            "se",
-            "find",
             "audit",
             "ping",
             "whoami",
@@ -195,7 +223,7 @@ _NODE_SUBCOMMANDS: dict[str, Spec] = {
         {
             "start stop restart workspaces recursive": _SCRIPT,
             "create": "package_install network write",
-            "init shrinkwrap pkg cache": "write",
+            "init shrinkwrap cache": "write",
             "unpublish": "network vcs_destructive",
             "deprecate undeprecate owner access team org hook": "network vcs_write",
             "star unstar": "network",
@@ -319,7 +347,7 @@ _GO_FLAGS = (
     "-a -n -p= -race -msan -asan -cover -covermode= -coverpkg= -v -work -x -asmflags= "
     "-buildmode= -buildvcs=? -compiler= -gccgoflags= -gcflags= -installsuffix= -ldflags= "
     "-linkshared -mod= -modcacherw -pkgdir= -tags= -trimpath -json -m -u -f= -e -deps "
-    "-test -export -find -compiled -retracted -reuse="
+    "-test -export -find -compiled -retracted -reuse= -versions"
 )
 _GO_TEST_FLAGS = (
     "-run= -bench= -benchtime= -benchmem -count= -cpu= -failfast -fullpath -list= "
@@ -511,7 +539,16 @@ SPECS = [
                 "--all --pre",
                 abbrev=True,
             ),
-            **verbs({"search index": "read_only network", "cache": "write", "config": "system"}),
+            **verbs({"search index": "read_only network network_read", "config": "system"}),
+            # where the cache is and what it holds; ``purge``/``remove`` empty it
+            "cache": sub(
+                "cache",
+                "delete",
+                subcommands=shared(
+                    ("dir", "list", "info"), "read_only", _PIP_GENERAL + " --format="
+                ),
+                default=sub("cache", "delete"),
+            ),
         },
         default=sub("pip", "unknown"),
         flags=_PIP_GENERAL,
@@ -804,7 +841,7 @@ SPECS = [
                     "login logout": "network system",
                     "owner": "network",
                     "package": "build write",
-                    "search": "read_only network",
+                    "search info": "read_only network network_read",
                     "version help locate-project pkgid verify-project": "read_only",
                     "watch": "build code_exec",
                     "init": "write",
@@ -825,8 +862,9 @@ SPECS = [
             Opt("--manifest-path", value="required", role="cwd_file"),
             # ``--config KEY=VALUE`` can name programs cargo runs (a rustc wrapper, a runner)
             Opt("--config", value="required", adds="code_exec"),
+            Opt("--list", adds="read_only"),  # the commands installed
         ],
-        flags="-Z= -v/--verbose -vv -q/--quiet --color= --frozen --locked --offline --list "
+        flags="-Z= -v/--verbose -vv -q/--quiet --color= --frozen --locked --offline "
         "--explain= -V/--version -h/--help",
     ),
     Spec(
@@ -920,7 +958,7 @@ SPECS = [
                             "tidy download vendor": _INSTALL,
                             "init edit": "write",
                             "graph why": "read_only",
-                            "verify": "read_only network",
+                            "verify": "read_only network network_read",
                         }
                     ),
                 },

@@ -102,7 +102,7 @@ _TF_OPTIONS = [
 
 _DOCKER_READ_FLAGS = (
     "-a/--all -q/--quiet -f/--filter= --format= -n/--last= -l/--latest --no-trunc -s/--size "
-    "--digests --type= --no-stream --tree -v --help -h"
+    "--digests --type= --no-stream --tree -v --help -h --since= --until="
 )
 _DOCKER_LOG_FLAGS = "-f/--follow -n/--tail= -t/--timestamps --since= --until= --details --help"
 _DOCKER_BUILD_FLAGS = (
@@ -435,7 +435,7 @@ SPECS = [
                 subcommands={
                     **verbs(
                         {
-                            "config images ls top version port events": "read_only",
+                            "images ls top version port events": "read_only",
                             "up": "code_exec process_control network",
                             "run": "code_exec process_control",
                             "down": "process_control delete",
@@ -445,6 +445,15 @@ SPECS = [
                         }
                     ),
                     "exec": sub("exec", "code_exec", operands=("none", "command"), permute=False),
+                    # the resolved compose file; ``-o FILE`` writes it there
+                    "config": sub(
+                        "config",
+                        "read_only",
+                        "--services --volumes --profiles --images --networks --hash= --format= "
+                        "-q/--quiet --resolve-image-digests --no-interpolate --no-normalize "
+                        "--no-path-resolution --no-consistency --environment --variables",
+                        options=[Opt("-o/--output", value="required", role="write")],
+                    ),
                     "ps": sub(
                         "ps",
                         "read_only",
@@ -469,6 +478,15 @@ SPECS = [
                 default=sub("system", "read_only"),
             ),
             "cp": sub("cp", "write", operands="copy"),
+            # an image's manifest asked of its registry; create, annotate, push change one
+            "manifest": sub(
+                "manifest",
+                "network system",
+                subcommands=shared(
+                    ("inspect",), "network network_read read_only", "-v/--verbose --insecure"
+                ),
+                default=sub("manifest", "network system"),
+            ),
             # ``docker network ls``, ``docker volume inspect v``: reads; create, rm, connect…
             **{
                 group: sub(
@@ -585,6 +603,26 @@ SPECS = [
                 options=_KUBECTL_OPTIONS,
                 handler=system.dry_run,
             ),
+            # what the user may do and who they are; ``auth reconcile`` changes roles
+            "auth": sub(
+                "auth",
+                "network system",
+                subcommands=shared(
+                    ("can-i", "whoami"),
+                    "network network_read read_only",
+                    _KUBECTL_FLAGS + " -q/--quiet --subresource=",
+                    options=_KUBECTL_OPTIONS,
+                ),
+                default=sub("auth", "network system", _KUBECTL_FLAGS, options=_KUBECTL_OPTIONS),
+            ),
+            # the manifests a kustomization builds (remote bases are fetched: a read)
+            "kustomize": sub(
+                "kustomize",
+                "network network_read read_only",
+                _KUBECTL_FLAGS + " --enable-helm",
+                options=_KUBECTL_OPTIONS,
+                operands="read",
+            ),
             # ``rollout status|history`` watch or list a rollout; restart, undo, pause… act
             "rollout": sub(
                 "rollout",
@@ -663,6 +701,7 @@ SPECS = [
                 "--dependency-update --post-renderer= -o/--output=",
                 handler=system.dry_run,
             ),
+            "env": sub("env", "read_only", _HELM_FLAGS),  # helm's own settings
             # the local lists of repositories, plugins and a chart's dependencies
             **{
                 group: sub(
