@@ -841,13 +841,18 @@ SPECS = [
                     "login logout": "network system",
                     "owner": "network",
                     "package": "build write",
-                    "search info": "read_only network network_read",
                     "version help locate-project pkgid verify-project": "read_only",
                     "watch": "build code_exec",
                     "init": "write",
                 }
             ),
             "publish": _PUBLISH,
+            **shared(
+                ("search", "info"),
+                "read_only network network_read",
+                "--limit= --registry= -q/--quiet -v/--verbose --color= --locked --offline --frozen",
+                options=[Opt("--index", value="required", role="url")],
+            ),
             "new": sub("new", "write", operands="write"),
             "clean": sub(
                 "clean",
