@@ -68,6 +68,15 @@ def go_test(call: HandlerCall) -> None:
     runs_what_it_reads(call)
 
 
+def go_fmt(call: HandlerCall) -> None:
+    """``go fmt ./pkg``: a package given by a directory is rewritten in it."""
+    parsed, flags = call.parsed, call.flags
+    for value, index in zip(parsed.operands, parsed.operand_index, strict=False):
+        dynamic = index < len(flags) and bool(flags[index] & DYNAMIC)
+        if value.startswith(("/", ".", "~")) or dynamic:
+            call.add_path(value.removesuffix("/...") or "/", "write", dynamic=dynamic)
+
+
 def make(call: HandlerCall) -> None:
     """``make VAR=value`` overrides the Makefile; ``SHELL=prog`` runs every recipe with it.
     A target named for publishing (``deploy``, ``release``) is a network write. A makefile

@@ -104,8 +104,14 @@ SPECS = [
         "setup.py|tox-build",
         "build",
         operands="none",
-        options=[Opt("-C", value="required", role="cwd")],
-        flags="-j= -k= -v -q -f= -t= -o= -c= -p= -D= -P= --config= --project= --filter= --scope=",
+        options=[
+            Opt("-C", value="required", role="cwd"),
+            Opt("-o", value="required", role="write"),
+            # a build file or configuration names the code the build runs (``webpack --config``)
+            *opts("-f -c --config", value="required", role="read"),
+        ],
+        flags="-j= -k= -v -q -t= -p= -D= -P= --project= --filter= --scope=",
+        handler=build.runs_what_it_reads,
     ),
     Spec(
         "gcc|g++|cc|c++|clang|clang++|rustc|javac|kotlinc|scalac|ghc|ocamlfind|ocamlopt|"
@@ -261,7 +267,7 @@ SPECS = [
         "build",
         operands="read",
         options=[
-            Opt("--fix", adds="write"),
+            Opt("--fix", adds="write", operands="write"),
             Opt("-o/--output-file", value="required", role="write"),
             # rules and plugins are code loaded from wherever they are named
             *opts("--rulesdir --resolve-plugins-relative-to", value="required", role="exec"),
@@ -283,7 +289,7 @@ SPECS = [
         "build",
         operands="read",
         options=[
-            Opt("-w/--write", adds="write"),
+            Opt("-w/--write", adds="write", operands="write"),
             Opt("--plugin", value="required", role="exec"),
             *opts("--config --ignore-path", value="required", role="read"),
         ],
@@ -301,7 +307,10 @@ SPECS = [
         "biome|dprint",
         "build",
         operands="read",
-        options=[*opts("--write --fix --apply --apply-unsafe --unsafe", adds="write"), *_CONFIG],
+        options=[
+            *opts("--write --fix --apply --apply-unsafe --unsafe", adds="write", operands="write"),
+            *_CONFIG,
+        ],
         flags="--config-path= --max-diagnostics= --formatter-enabled= --linter-enabled= "
         "--organize-imports-enabled= --reporter= --diagnostic-level= --skip= --only= "
         "--staged --changed --since= --files-ignore-unknown= --no-errors-on-unmatched "

@@ -469,7 +469,28 @@ SPECS = [
         flags="-c/--no-create -o/--io-blocks -r/--reference= -s/--size= --help --version",
         abbrev=True,
     ),
-    Spec("split|csplit", "write", operands="read", flags="-l/--lines= -b/--bytes= -n/--number= -d"),
+    # ``split FILE PREFIX`` writes PREFIXaa, PREFIXab… (``xaa`` in the working directory
+    # without one); ``--filter`` hands each piece to a shell command instead
+    Spec(
+        "split",
+        "write",
+        operands=("read", "write"),
+        options=[Opt("--filter", value="required", role="shell")],
+        flags="-l/--lines= -b/--bytes= -C/--line-bytes= -n/--number= -a/--suffix-length= "
+        "-d --numeric-suffixes=? -x --hex-suffixes=? --additional-suffix= -e/--elide-empty-files "
+        "-u/--unbuffered -t/--separator= --verbose --help --version",
+        abbrev=True,
+    ),
+    # ``csplit FILE PATTERN…`` writes xx00, xx01… or PREFIX00… (``-f``)
+    Spec(
+        "csplit",
+        "write",
+        operands=("read", "none"),
+        options=[Opt("-f/--prefix", value="required", role="write")],
+        flags="-b/--suffix-format= -k/--keep-files --suppress-matched -n/--digits= "
+        "-s/--quiet/--silent -z/--elide-empty-files --help --version",
+        abbrev=True,
+    ),
     Spec(
         "patch",
         "write",

@@ -7,7 +7,7 @@ clearance cannot see: ``code_exec``), inline code (``inline_code``), or standard
 
 from __future__ import annotations
 
-from clearance.shellparse.handlers import interpreters, packages
+from clearance.shellparse.handlers import build, interpreters, packages
 from clearance.shellparse.spec import Opt, Spec, opts
 
 _SHELL_OPTIONS = [
@@ -198,7 +198,13 @@ SPECS = [
             # (pytest has them all): known options, nothing added
             "test": Spec("test", "test", flags=_DENO_RUN_FLAGS + _DENO_TEST_FLAGS),
             "bench": Spec("bench", "test", flags=_DENO_RUN_FLAGS + _DENO_TEST_FLAGS),
-            "fmt": Spec("fmt", "build write", flags=_DENO_FMT_FLAGS),
+            "fmt": Spec(
+                "fmt",
+                "build write",
+                operands="write",
+                flags=_DENO_FMT_FLAGS,
+                handler=build.check_only,
+            ),
             "lint": Spec("lint", "build", flags=_DENO_LINT_FLAGS),
             "check": Spec(
                 "check", "build", flags=_DENO_RUN_FLAGS + " --all --remote --doc --doc-only"

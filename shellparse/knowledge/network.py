@@ -353,6 +353,10 @@ _FORGE_WRITE = (
 )
 
 
+#: Where ``gh run|release download`` writes: a directory, or one file (``-O``).
+_DOWNLOAD = [*opts("-D/--dir -O/--output", value="required", role="write")]
+
+
 def _forge(name: str, reads: tuple[str, ...], subs: dict[str, Spec] | None = None) -> Spec:
     """A forge command group (``gh pr``): ``reads`` are network reads, the rest writes."""
     return sub(
@@ -382,20 +386,28 @@ _FORGE_GROUPS = {
         "repo",
         ("view", "list"),
         {
-            "clone": sub("clone", "network network_read vcs_write write", _FORGE_READ),
+            # ``gh repo clone OWNER/REPO [DIR]``: the clone is written to DIR
+            "clone": sub(
+                "clone",
+                "network network_read vcs_write write",
+                _FORGE_READ,
+                operands=("none", "write"),
+            ),
             **shared(("delete", "archive"), "network network_write vcs_destructive", _FORGE_WRITE),
         },
     ),
     "run": _forge(
         "run",
         ("view", "list", "watch"),
-        {"download": sub("download", "network network_read write", _FORGE_READ)},
+        {"download": sub("download", "network network_read write", _FORGE_READ, options=_DOWNLOAD)},
     ),
     "release": _forge(
         "release",
         ("view", "list"),
         {
-            "download": sub("download", "network network_read write", _FORGE_READ),
+            "download": sub(
+                "download", "network network_read write", _FORGE_READ, options=_DOWNLOAD
+            ),
             "delete": sub("delete", "network network_write vcs_destructive", _FORGE_WRITE),
         },
     ),

@@ -815,8 +815,9 @@ SPECS = [
             "fmt": sub(
                 "fmt",
                 "build write",
-                "--all -p/--package= --manifest-path= --message-format= -v/--verbose -q/--quiet",
-                options=[Opt("--check")],
+                "--all -p/--package= --message-format= -v/--verbose -q/--quiet",
+                # the crate it formats is where the manifest is (a write there)
+                options=[Opt("--check"), Opt("--manifest-path", value="required", role="cwd_file")],
                 handler=build.check_only,
             ),
             "install": sub(
@@ -949,7 +950,8 @@ SPECS = [
             "generate": sub(
                 "generate", "code_exec", single_dash_long=True, flags="-run= -skip= -n -v -x"
             ),
-            "fmt": sub("fmt", "write build", flags="-n -x -mod="),
+            # ``go fmt PACKAGES``: a package given by its directory is rewritten there
+            "fmt": sub("fmt", "write build", flags="-n -x -mod=", handler=build.go_fmt),
             "get": sub("get", _INSTALL, _GO_FLAGS + " -t -u -tool", single_dash_long=True),
             "install": sub(
                 "install", _INSTALL, _GO_FLAGS, options=_GO_OPTIONS, single_dash_long=True
@@ -1038,12 +1040,20 @@ SPECS = [
                     "test": "test",
                     "run": "build code_exec",
                     "restore add tool": _INSTALL,
-                    "format": "write build",
                     "publish pack": "build write",
                     "clean": "delete build",
                     "new": "write",
                     "--version --info list": "read_only",
                 }
+            ),
+            # ``dotnet format [PROJECT|SOLUTION]``: the project's files are rewritten
+            "format": sub(
+                "format",
+                "write build",
+                "--verify-no-changes -v/--verbosity= --severity= --diagnostics= --no-restore "
+                "--include= --exclude= --folder --include-generated",
+                operands="write",
+                handler=build.check_only,
             ),
         },
         default=sub("dotnet", "code_exec"),
