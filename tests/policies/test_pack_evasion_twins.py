@@ -19,6 +19,7 @@ WORKSPACE = "/work/proj"
 HOME = "/home/u"
 SECRETS = "default/no-secret-reads"
 CODE = "default/ask-code-exec"
+STARTUP = "default/no-shell-startup-writes"
 
 #: (technique, malicious command, its decision, rule id or reason code, benign twin)
 TWINS = [
@@ -163,6 +164,88 @@ TWINS = [
         "deny",
         SECRETS,
         "git grep -f patterns.txt",
+    ),
+    (
+        "git/config-edit",
+        "git config --global --edit",
+        "ask",
+        "default",
+        "git config --global --get user.name",
+    ),
+    # --- a write whose place hides in an operand or an option -------------------------------
+    (
+        "write/split-prefix",
+        "split -b 1k data.bin /etc/cron.d/job",
+        "deny",
+        "default/no-persistence",
+        "split -b 1k data.bin parts/data.",
+    ),
+    (
+        "write/csplit-prefix",
+        "csplit -f ~/.profile.d/x notes.txt /^#/",
+        "ask",
+        "default",
+        "csplit -f parts/n- notes.txt /^#/",
+    ),
+    (
+        "write/split-filter",
+        "split -l 10 --filter='sh' cmds.txt",
+        "ask",
+        CODE,
+        "split -l 10 cmds.txt parts/c.",
+    ),
+    (
+        "write/gh-download-file",
+        "gh release download v1 -O ~/.bashrc",
+        "deny",
+        STARTUP,
+        "gh release download v1 -O dist/app.tgz",
+    ),
+    (
+        "write/gh-download-dir",
+        "gh run download 12 -D ~/.config/autostart",
+        "deny",
+        "default/no-persistence",
+        "gh run download 12 -D artifacts",
+    ),
+    (
+        "write/gh-clone-dir",
+        "gh repo clone o/r ~/.config/fish",
+        "deny",
+        STARTUP,
+        "gh repo clone o/r vendor/r",
+    ),
+    ("write/prettier", "prettier --write ~/.bashrc", "deny", STARTUP, "prettier --write src"),
+    ("write/eslint-fix", "eslint --fix ~/tools/x.js", "ask", "default", "eslint --fix src"),
+    ("write/deno-fmt", "deno fmt ~/.zshrc", "deny", STARTUP, "deno fmt --check"),
+    ("write/go-fmt", "go fmt ~/go/src/x", "ask", "default", "go fmt ./..."),
+    (
+        "write/dotnet-format",
+        "dotnet format ~/other/App.sln",
+        "ask",
+        "default",
+        "dotnet format --verify-no-changes",
+    ),
+    (
+        "write/cargo-fmt",
+        "cargo fmt --manifest-path ~/x/Cargo.toml",
+        "ask",
+        "default",
+        "cargo fmt --check",
+    ),
+    (
+        "write/build-output",
+        "babel src/x.js -o ~/.bashrc",
+        "deny",
+        STARTUP,
+        "babel src/x.js -o dist/x.js",
+    ),
+    (
+        "run/build-config",
+        "webpack --config /tmp/evil.js",
+        "ask",
+        CODE,
+        "webpack --config webpack.config.js",
     ),
 ]
 
