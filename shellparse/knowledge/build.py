@@ -161,7 +161,7 @@ SPECS = [
                 value="required",
                 role="write",
             ),
-            *opts("-c/--config --rootDir", value="required", role="read"),
+            *opts("-c/--config --config-file --rootDir", value="required", role="read"),
             Opt("-u --updateSnapshot --update", adds="write"),
         ],
         flags=_JS_TEST_FLAGS,
@@ -376,13 +376,18 @@ SPECS = [
         "build",
         operands="read",
         options=[
-            *opts("-a/--autocorrect -A/--autocorrect-all --fix-layout -x", adds="write"),
+            *opts(
+                "-a/--autocorrect -A/--autocorrect-all --fix-layout -x",
+                adds="write",
+                operands="write",
+            ),
             Opt("-o/--out", value="required", role="write"),
+            # a Ruby file loaded before the run: code from wherever it is named
+            Opt("-r/--require", value="required", role="exec"),
             *_CONFIG,
         ],
         flags="-f/--format= --only= --except= -D/--display-cop-names -P/--parallel "
-        "--no-parallel -L/--list-target-files --force-exclusion -s/--stdin= --lint "
-        "-r/--require=",
+        "--no-parallel -L/--list-target-files --force-exclusion -s/--stdin= --lint",
     ),
     Spec(
         "sqlfluff",

@@ -133,8 +133,9 @@ SPECS = [
         "wc",
         "read_only",
         operands="read",
+        options=[Opt("--files0-from", value="required", role="read")],
         flags="-c/--bytes -m/--chars -l/--lines -w/--words -L/--max-line-length "
-        "--files0-from= --total= --help --version",
+        "--total= --help --version",
         abbrev=True,
     ),
     Spec(
@@ -255,8 +256,9 @@ SPECS = [
         "du",
         "read_only",
         operands="meta",
+        options=[Opt("--files0-from", value="required", role="read")],
         flags="-0/--null -a/--all --apparent-size -B/--block-size= -b/--bytes -c/--total "
-        "-D/--dereference-args -d/--max-depth= --files0-from= -H -h/--human-readable --inodes "
+        "-D/--dereference-args -d/--max-depth= -H -h/--human-readable --inodes "
         "-k -L/--dereference -l/--count-links -m -P/--no-dereference -S/--separate-dirs --si "
         "-s/--summarize -t/--threshold= --time=? --time-style= -X/--exclude-from= "
         "--exclude= -x/--one-file-system --help --version",
@@ -300,12 +302,13 @@ SPECS = [
             Opt("-o/--output", value="required", role="write"),
             # the program sort pipes its temporary files through (run with no arguments and -d)
             Opt("--compress-program", value="required", role="shell"),
+            Opt("--files0-from", value="required", role="read"),
         ],
         flags="-b/--ignore-leading-blanks -d/--dictionary-order -f/--ignore-case "
         "-g/--general-numeric-sort -i/--ignore-nonprinting -M/--month-sort "
         "-h/--human-numeric-sort -n/--numeric-sort -R/--random-sort --random-source= "
         "-r/--reverse --sort= -V/--version-sort --batch-size= -c --check=? -C "
-        "--compress-program= --debug --files0-from= -k/--key= -m/--merge -s/--stable "
+        "--compress-program= --debug -k/--key= -m/--merge -s/--stable "
         "-S/--buffer-size= -t/--field-separator= -T/--temporary-directory= --parallel= "
         "-u/--unique -z/--zero-terminated --help --version",
         abbrev=True,

@@ -250,11 +250,12 @@ SPECS = [
                 adds="delete system",
             ),
             Opt("--setup-keys", adds="system"),
+            Opt("--file", value="required", role="read"),
         ],
         flags="-u/--unit= --user-unit= -f/--follow -n/--lines= -e/--pager-end -r/--reverse "
         "-b/--boot=? -k/--dmesg -p/--priority= -g/--grep= --case-sensitive=? -S/--since= "
         "-U/--until= -o/--output= --output-fields= -x/--catalog -q/--quiet -a/--all "
-        "--no-pager -m/--merge -D/--directory= --file= --root= -t/--identifier= "
+        "--no-pager -m/--merge -D/--directory= --root= -t/--identifier= "
         "-T/--exclude-identifier= --system --user -M/--machine= --list-boots --disk-usage "
         "--no-full -l/--full --no-hostname --utc --since= --until= -F/--field= -N/--fields "
         "--cursor= --after-cursor= --show-cursor --facility= -I --namespace= --verify "
@@ -267,12 +268,14 @@ SPECS = [
             *opts(
                 "-C/--clear -c/--read-clear -D/--console-off -E/--console-on -n/--console-level",
                 adds="system",
-            )
+            ),
+            # a file printed as if it were the kernel's buffer
+            Opt("-F/--file", value="required", role="read"),
         ],
         flags="-H/--human -T/--ctime -w/--follow -W/--follow-new -l/--level= -f/--facility= "
         "-k/--kernel -u/--userspace -x/--decode -t/--notime -r/--raw -L/--color=? "
         "-P/--nopager -e/--reltime -d/--show-delta -S/--syslog -s/--buffer-size= "
-        "--time-format= -J/--json -F/--file= --since= --until= -h/--help -V/--version",
+        "--time-format= -J/--json --since= --until= -h/--help -V/--version",
     ),
     Spec(
         "loginctl-list|last|lastb|lastlog|faillog",

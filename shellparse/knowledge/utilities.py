@@ -265,8 +265,11 @@ SPECS = [
     Spec(
         "info|pinfo",
         "read_only",
-        options=[Opt("-o/--output", value="required", role="write")],
-        flags="-a/--all -k/--apropos= -d/--directory= -f/--file= -n/--node= -O/--show-options "
+        options=[
+            Opt("-o/--output", value="required", role="write"),
+            Opt("-f/--file", value="required", role="read"),
+        ],
+        flags="-a/--all -k/--apropos= -d/--directory= -n/--node= -O/--show-options "
         "-w/--where --vi-keys --subnodes" + GNU_HELP,
     ),
     Spec(
@@ -279,8 +282,10 @@ SPECS = [
     Spec(
         "cowsay|cowthink|figlet|toilet|lolcat|neofetch|fastfetch|screenfetch|fortune|sl",
         "read_only",
+        # neofetch's configuration is a shell script it sources
+        options=[Opt("--config", value="required", role="exec")],
         flags="-b -d -g -p -s -t -w= -y -e= -f= -T= -W= -l -n -c -r -x -k -S -o -L -R -a "
-        "-F= -i -h -v --off --stdout --ascii_distro= --logo= -C= --config=",
+        "-F= -i -h -v --off --stdout --ascii_distro= --logo= -C=",
     ),
     Spec(
         "tokei|cloc|scc",

@@ -247,6 +247,33 @@ TWINS = [
         CODE,
         "webpack --config webpack.config.js",
     ),
+    # --- a file read through an option that prints it, or loads it as code -----------------------
+    ("read/dmesg-file", "dmesg -F ~/.ssh/id_rsa", "deny", SECRETS, "dmesg -T --level=err"),
+    ("read/info-file", "info -f ~/.aws/credentials", "deny", SECRETS, "info coreutils"),
+    (
+        "read/journal-file",
+        "journalctl --file ~/.ssh/id_ed25519",
+        "deny",
+        SECRETS,
+        "journalctl -u web -n 20",
+    ),
+    (
+        "read/files0-from",
+        "wc --files0-from=/home/u/.ssh/id_rsa",
+        "deny",
+        SECRETS,
+        "find src -print0 | wc -l --files0-from=-",
+    ),
+    ("run/rubocop-require", "rubocop -r /tmp/evil.rb", "ask", CODE, "rubocop lib"),
+    ("write/rubocop-autocorrect", "rubocop -A ~/x.rb", "ask", "default", "rubocop -A lib"),
+    ("run/neofetch-config", "neofetch --config /tmp/n.conf", "ask", CODE, "neofetch --off"),
+    (
+        "run/ava-config",
+        "ava --config-file /tmp/ava.js",
+        "ask",
+        CODE,
+        "ava --config-file ava.config.js",
+    ),
 ]
 
 
