@@ -582,3 +582,26 @@ def jq(call: HandlerCall) -> None:
     for m in _JQ_ENV.rx.finditer(program):
         if not m.group(1) or credential_variable(m.group(1)):
             fact.classes.add("secret_read")
+
+
+def mktemp(call: HandlerCall) -> None:
+    """``mktemp`` makes a new empty file (``-d``: directory) of a unique name in the temporary
+    directory and prints the name: nothing that exists is changed, so it is read-only. Made
+    where a template says (relative to the working directory unless ``-t`` or ``--tmpdir``),
+    or where ``-p``/``--tmpdir=DIR`` says, it is a write there like any other."""
+    fact, parsed = call.fact, call.parsed
+    if call.has("--dry-run"):
+        # ``-u`` only prints a name that is free: the directory is looked at, nothing made
+        for path in fact.paths:
+            path.access, path.meta = "read", True
+        fact.classes.difference_update(("write", "system"))
+        fact.markers.discard("sensitive_write")
+        fact.classes.add("read_only")
+        return
+    in_temp = call.has("-t", "--tmpdir", "-p")
+    placed = [v for v in parsed.operands if "/" in v or not in_temp]
+    for value in placed:
+        call.add_path(value, "write")
+    if not placed and not any(p.access == "write" for p in fact.paths):
+        fact.classes.discard("write")
+        fact.classes.add("read_only")

@@ -385,7 +385,13 @@ SPECS = [
     Spec(
         "mktemp|tempfile",
         "write",
-        flags="-d/--directory -u/--dry-run -q/--quiet --suffix= -p= --tmpdir=? -t",
+        options=[
+            Opt("-p", value="required", role="write"),
+            Opt("--tmpdir", value="optional", role="write"),
+            Opt("-t", adds=""),
+        ],
+        flags="-d/--directory -u/--dry-run -q/--quiet --suffix=",
+        handler=files.mktemp,
     ),
     # --- writing ------------------------------------------------------------------------------
     Spec(

@@ -255,6 +255,28 @@ FORMS = [
         "default/ask-network",
     ),
     ("git/config-edit", "git config --get user.email", "git config --edit", "ask", "default"),
+    # --- a fresh temporary file changes nothing; one made where it says is a write there -------
+    (
+        "mktemp/bare",
+        "tmp=$(mktemp)",
+        "mktemp -p /etc/cron.d job.XXXX",
+        "deny",
+        "default/no-persistence",
+    ),
+    (
+        "mktemp/dir",
+        "mktemp -d -t build.XXXXXX",
+        "mktemp ~/.config/autostart/x.XXXX",
+        "deny",
+        "default/no-persistence",
+    ),
+    (
+        "mktemp/dry-run",
+        "mktemp -u -p /dev/mapper",
+        "mktemp -p /dev/mapper",
+        "deny",
+        "default/no-disk-tools",
+    ),
 ]
 
 
