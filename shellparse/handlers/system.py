@@ -45,6 +45,22 @@ def status_when_bare(call: HandlerCall) -> None:
         fact.paths.clear()
 
 
+def service(call: HandlerCall) -> None:
+    """``service --status-all`` and ``service NAME status`` only print."""
+    fact, operands = call.fact, call.parsed.operands
+    if (call.has("--status-all") and not operands) or (
+        len(operands) == 2 and operands[1] == "status"
+    ):
+        fact.classes.discard("system")
+        fact.classes.add("read_only")
+
+
+def sysctl(call: HandlerCall) -> None:
+    """``sysctl NAME=VALUE`` sets a kernel parameter; a bare name prints it."""
+    if any("=" in value for value in call.parsed.operands):
+        call.fact.classes.add("system")
+
+
 def ifconfig(call: HandlerCall) -> None:
     """``ifconfig``, ``ifconfig -a``, ``ifconfig eth0`` print; a second operand (an address,
     ``up``, ``down``, ``mtu 9000``…) configures the interface."""

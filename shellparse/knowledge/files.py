@@ -331,11 +331,53 @@ SPECS = [
         abbrev=True,
     ),
     Spec(
-        "pr|look|tsort|xmllint|tidy|csvlook|mlr|xsv|qsv|html2text|glow|jless|fx",
+        "pr|look|tsort|tidy|csvlook|mlr|xsv|qsv|html2text|glow|jless|fx",
         "read_only",
         operands="read",
+        options=[Opt("-o/--output", value="required", role="write")],
         flags="-d/--delimiters= -s/--serial -w/--width= -t/--table -s/--separator= "
-        "-f/--from-code= -t/--to-code= -n= -e= -o/--output=",
+        "-f/--from-code= -t/--to-code= -n= -e=",
+    ),
+    # (not ``--shell``, whose commands save files)
+    Spec(
+        "xmllint",
+        "read_only",
+        # a document, schema or DTD may be a URL (fetched: a network read)
+        operands="url_or_path",
+        options=[
+            Opt("-o/--output", value="required", role="write"),
+            *opts(
+                "--schema --dtdvalid --relaxng --schematron", value="required", role="url_or_path"
+            ),
+        ],
+        flags="--catalogs --format --noout --xpath= --valid --postvalid --html --xmlout --nonet "
+        "--noent "
+        "--encode= --pretty= --c14n --c14n11 --exc-c14n --recover --noblanks --nowarning "
+        "--noenc --nocdata --nsclean --timing --quiet --debug --version --huge --stream "
+        "--load-trace --dropdtd --insert --walker --sax --sax1",
+    ),
+    Spec(
+        "sdiff",
+        "read_only",
+        operands="read",
+        # (not ``--diff-program``, which runs a program)
+        options=[Opt("-o/--output", value="required", role="write")],
+        flags="-s/--suppress-common-lines -l/--left-column -w/--width= -i/--ignore-case "
+        "-b/--ignore-space-change -W/--ignore-all-space -B/--ignore-blank-lines "
+        "-E/--ignore-tab-expansion -Z/--ignore-trailing-space -t/--expand-tabs -a/--text "
+        "-d/--minimal -H/--speed-large-files --strip-trailing-cr -I/--ignore-matching-lines= "
+        "--tabsize= --help -v/--version",
+        abbrev=True,
+    ),
+    Spec("zipinfo", "read_only", operands="read", flags="-1 -2 -s -m -l -v -h -M -t -T -z -C"),
+    Spec(
+        "locate|plocate|mlocate",
+        "read_only",
+        operands="none",
+        options=[Opt("-d/--database", value="required", role="read")],
+        flags="-i/--ignore-case -c/--count -l/-n/--limit= -b/--basename -r/--regexp= --regex "
+        "-e/--existing -L/--follow -S/--statistics -0/--null -w/--wholename -A/--all "
+        "-q/--quiet -h/--help -V/--version",
     ),
     Spec(
         "jq|gojq|jaq",

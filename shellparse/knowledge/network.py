@@ -15,6 +15,21 @@ _SSH_FLAGS = (
     "-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V/--version -v -vv -vvv -X -x -Y -y"
 )
 
+#: What the openssl tools read (a key, a certificate, a password file) and write.
+_OPENSSL_OPTIONS = [
+    *opts(
+        "-in -key -inkey -kfile -passin -CAfile -cert -signkey -secret",
+        value="required",
+        role="read",
+    ),
+    Opt("-out", value="required", role="write"),
+    Opt("-connect", value="required", role="host"),
+]
+_OPENSSL_FLAGS = (
+    "-aes-256-cbc -aes256 -e -d -a -A -base64 -salt -nosalt -pbkdf2 -iter= -md= -k= -pass= "
+    "-servername= -showcerts -noout -text -subj= -days= -newkey= -nodes -x509 -new -batch"
+)
+
 SPECS = [
     Spec(
         "curl",
@@ -254,46 +269,39 @@ SPECS = [
     Spec(
         "openssl",
         "",
-        # what the installed library is and can do: its version, commands, ciphers, an error
-        subcommands=shared(
-            ("version", "help", "list", "ciphers", "errstr"),
-            "read_only",
-            "-a -b -o -f -p -d -c -e -m -r -s -v -V -stdname -tls1_2 -tls1_3 -commands "
-            "-digest-commands -cipher-commands -digest-algorithms -cipher-algorithms "
-            "-public-key-algorithms -public-key-methods -mac-algorithms -kdf-algorithms "
-            "-options= -disabled -1",
-            single_dash_long=True,
-        ),
+        subcommands={
+            # what the installed library is and can do: its version, commands, ciphers, an error
+            **shared(
+                ("version", "help", "list", "ciphers", "errstr"),
+                "read_only",
+                "-a -b -o -f -p -d -c -e -m -r -s -v -V -stdname -tls1_2 -tls1_3 -commands "
+                "-digest-commands -cipher-commands -digest-algorithms -cipher-algorithms "
+                "-public-key-algorithms -public-key-methods -mac-algorithms -kdf-algorithms "
+                "-options= -disabled -1",
+                single_dash_long=True,
+            ),
+            # certificates and revocation lists printed or checked (``-out`` writes, a key
+            # read is judged as any read)
+            **shared(
+                ("x509", "verify", "asn1parse", "crl"),
+                "read_only",
+                _OPENSSL_FLAGS + " -fingerprint -sha1 -sha256 -subject -issuer -dates -enddate "
+                "-startdate -serial -pubkey -modulus -purpose -ext= -nameopt= -inform= -outform= "
+                "-CApath= -untrusted= -verbose -show_chain -crl_check -noverify -hash -email "
+                "-ocspid -ocsp_uri -alias -i -dump -strparse= -offset= -length=",
+                operands="read",
+                single_dash_long=True,
+                options=_OPENSSL_OPTIONS,
+            ),
+        },
         default=Spec(
             "openssl",
             "",
             operands="unknown",
             single_dash_long=True,
-            options=[
-                *opts(
-                    "-in -key -inkey -kfile -passin -CAfile -cert -signkey -secret",
-                    value="required",
-                    role="read",
-                ),
-                Opt("-out", value="required", role="write"),
-                Opt("-connect", value="required", role="host"),
-            ],
-            flags="-aes-256-cbc -aes256 -e -d -a -A -base64 -salt -nosalt -pbkdf2 -iter= "
-            "-md= -k= -pass= -servername= -showcerts -noout -text -subj= -days= -newkey= "
-            "-nodes -x509 -new -batch",
+            options=_OPENSSL_OPTIONS,
+            flags=_OPENSSL_FLAGS,
         ),
-        options=[
-            *opts(
-                "-in -key -inkey -kfile -passin -CAfile -cert -signkey -secret",
-                value="required",
-                role="read",
-            ),
-            Opt("-out", value="required", role="write"),
-            Opt("-connect", value="required", role="host"),
-        ],
-        flags="-aes-256-cbc -aes256 -e -d -a -A -base64 -salt -nosalt -pbkdf2 -iter= -md= "
-        "-k= -pass= -servername= -showcerts -noout -text -subj= -days= -newkey= -nodes -x509 "
-        "-new -batch",
     ),
     # lookups and probes that send nothing local: network reads
     Spec(

@@ -204,7 +204,7 @@ SPECS = [
     # services, boot, persistence
     Spec(
         "systemctl",
-        "system",
+        "read_only",  # alone: it lists the units
         subcommands={
             **shared(
                 (
@@ -235,10 +235,32 @@ SPECS = [
         flags=_SYSTEMCTL_FLAGS,
         default=sub("systemctl", "system", _SYSTEMCTL_FLAGS),
     ),
+    # ``service --status-all``, ``service NAME status`` print; start, stop, restart… act
     Spec(
-        "service|launchctl|rc-service|rc-update|update-rc.d|chkconfig|initctl|sv",
+        "service",
         "system",
         operands="none",
+        flags="--status-all --full-restart",
+        handler=system.service,
+    ),
+    Spec(
+        "launchctl|rc-service|rc-update|update-rc.d|chkconfig|initctl|sv",
+        "system",
+        operands="none",
+    ),
+    # ``sysctl NAME``, ``sysctl -a`` print; ``NAME=VALUE``, ``-w``, ``-p FILE``, ``--system`` set
+    Spec(
+        "sysctl",
+        "read_only",
+        operands="none",
+        options=[
+            Opt("-w/--write", adds="system"),
+            Opt("-p/--load", value="optional", role="read", adds="system"),
+            Opt("--system", adds="system"),
+        ],
+        flags="-n/--values -e/--ignore -N/--names -q/--quiet -a/-A/-X/--all -b/--binary "
+        "-r/--pattern= -d -h/--help -V/--version",
+        handler=system.sysctl,
     ),
     Spec(
         "journalctl",
@@ -320,7 +342,7 @@ SPECS = [
         "system privilege",
     ),
     Spec(
-        "sysctl|modprobe|insmod|rmmod|depmod|ldconfig|update-alternatives|update-grub|"
+        "modprobe|insmod|rmmod|depmod|ldconfig|update-alternatives|update-grub|"
         "grub-install|grub-mkconfig|efibootmgr|setenforce|setsebool|aa-disable|"
         "apparmor_parser|auditctl|timedatectl|hostnamectl|localectl|iptables|ip6tables|"
         "nft|ufw|firewall-cmd|tc|iwconfig|nmcli|ifup|ifdown|"

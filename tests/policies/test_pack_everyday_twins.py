@@ -277,6 +277,46 @@ FORMS = [
         "deny",
         "default/no-disk-tools",
     ),
+    # --- inspection that asked: services, kernel parameters, certificates, listings ----------
+    ("service/status", "service nginx status", "service nginx restart", "ask", "default"),
+    ("systemctl/bare", "systemctl --failed", "systemctl restart nginx", "ask", "default"),
+    (
+        "sysctl/read",
+        "sysctl -n kernel.hostname",
+        "sysctl -w net.ipv4.ip_forward=1",
+        "ask",
+        "default",
+    ),
+    (
+        "openssl/x509",
+        "openssl x509 -in server.crt -noout -text",
+        "openssl x509 -in server.crt -out ~/.bashrc",
+        "deny",
+        STARTUP,
+    ),
+    (
+        "xmllint/format",
+        "xmllint --format doc.xml",
+        "xmllint --dtdvalid https://example.com/x.dtd doc.xml",
+        "ask",
+        "default/ask-network",
+    ),
+    ("tidy/output", "tidy page.html", "tidy -o ~/.bashrc page.html", "deny", STARTUP),
+    (
+        "sdiff/output",
+        "sdiff -s a.txt b.txt",
+        "sdiff --diff-program=sh a.txt b.txt",
+        "ask",
+        "unknown_option",
+    ),
+    (
+        "zipinfo/list",
+        "zipinfo -1 dist/app.zip",
+        "unzip -o dist/app.zip -d ~/.config",
+        "ask",
+        "default",
+    ),
+    ("locate/db", "locate -i notes.txt", "locate -d ~/.ssh/id_rsa notes", "deny", SECRETS),
 ]
 
 
