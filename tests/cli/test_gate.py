@@ -363,9 +363,7 @@ def _gate_process(policy: str, tmp_path: Path, source: str) -> subprocess.Popen[
     )
 
 
-def test_a_pipe_gets_each_answer_before_it_sends_the_next_line(
-    policy: str, tmp_path: Path
-) -> None:
+def test_a_pipe_gets_each_answer_before_it_sends_the_next_line(policy: str, tmp_path: Path) -> None:
     """A coprocess (an agent's wrapper, a service) sends one intent and waits for its answer
     before the next: each answer must reach it while the gate still waits for input."""
     import select
