@@ -27,6 +27,7 @@ from clearance.engine.rules import PolicySet
 from clearance.engine.scopes import discover, workspace_of
 from clearance.engine.views import Context
 from clearance.policies import DEFAULT_DISPLAY, default_pack_path
+from clearance.shellparse import classify
 from clearance.vocab import FILE_TOOL_KINDS, WEB_TOOL_KINDS
 
 TYPE_CHECKING = False
@@ -126,8 +127,6 @@ def intent_parts(
     this machine's file system has them (off for policy examples)."""
     kind = tool_kind(intent.tool)
     if kind == "shell":
-        from clearance.shellparse import classify
-
         command = shell_command(intent)
         facts = classify(command, cwd=cwd, home=home, workspace=workspace or "", resolve=resolve)
         return kind, facts.commands, command, frozenset(facts.markers), facts.ok

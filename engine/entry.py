@@ -24,6 +24,10 @@ from __future__ import annotations
 
 import os
 
+from clearance.engine.api import decide, load_policy
+from clearance.engine.decision import failure
+from clearance.engine.errors import PolicyError
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -54,10 +58,6 @@ def decide_in_force(
     ``cwd``: the directory the intent runs in (default: the intent's, else the process's).
     ``workspace``: the project root (default: ``workspace_for(cwd)``, else looked up);
     ``""``: the cwd belongs to no project."""
-    from clearance.engine.api import decide, load_policy
-    from clearance.engine.decision import failure
-    from clearance.engine.errors import PolicyError
-
     try:
         cwd = cwd or intent.cwd or os.getcwd()
         if policy is None:
@@ -144,7 +144,6 @@ def redecide(
     """The recorded intent decided again under ``policy_for(its directory)`` -- with the
     workspace and home the record names. ``cwd``: the directory of a record that names none
     (default: the process's)."""
-    from clearance.engine.api import decide
     from clearance.engine.ledger_replay import intent_from_record
 
     cut = cut_short(record)

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from clearance.vocab import Marker, ToolKind
 
 _BUNDLE = re.compile(r"-[A-Za-z0-9]{2,}\Z")
+_NO_ACCESS: frozenset[str] = frozenset()
 
 
 _CANONICAL: list[Callable[[str | None, list[str]], list[str] | None]] = []
@@ -48,6 +49,9 @@ class PartView:
 
     __slots__ = (
         "_canonical",
+        "_normalized",
+        "_options",
+        "accesses",
         "argv",
         "class_key",
         "classes",
@@ -55,8 +59,6 @@ class PartView:
         "facts",
         "hosts",
         "markers",
-        "normalized",
-        "options",
         "paths",
         "program",
         "subcommand",
@@ -72,17 +74,39 @@ class PartView:
         self.class_key = frozenset(facts.classes)
         self.markers = facts.markers | extra_markers if extra_markers else facts.markers
         self.paths: list[PathFact] = facts.paths
+        #: The accesses of its paths, ``*`` among them when it has any (for the rule index).
+        self.accesses = (
+            frozenset([*(p.access for p in facts.paths), "*"]) if facts.paths else _NO_ACCESS
+        )
         self.hosts = facts.hosts
         self.via = facts.via
         self.context = facts.context
-        options = set(facts.options)
-        for option in facts.options:
-            if _BUNDLE.match(option):
-                options.update("-" + letter for letter in option[1:])
-        self.options = frozenset(options)
-        head = [facts.program] if facts.program is not None else facts.argv[:1]
-        self.normalized = " ".join([*head, *facts.argv[1:]])
+        self._options: frozenset[str] | None = None
+        self._normalized: str | None = None
         self._canonical: list[str] | bool | None = False
+
+    @property
+    def options(self) -> frozenset[str]:
+        """Its options, bundles also letter by letter (``-rf``: ``-r``, ``-f``); made when
+        a rule first asks (most parts meet no rule about options)."""
+        found = self._options
+        if found is None:
+            options = set(self.facts.options)
+            for option in self.facts.options:
+                if _BUNDLE.match(option):
+                    options.update("-" + letter for letter in option[1:])
+            found = self._options = frozenset(options)
+        return found
+
+    @property
+    def normalized(self) -> str:
+        """The program's name then its arguments, one string (for ``regex``)."""
+        found = self._normalized
+        if found is None:
+            facts = self.facts
+            head = [facts.program] if facts.program is not None else facts.argv[:1]
+            found = self._normalized = " ".join([*head, *facts.argv[1:]])
+        return found
 
     def canonical(self) -> list[str] | None:
         """argv without the global options before the subcommand words (``None``: the same

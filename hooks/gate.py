@@ -19,13 +19,17 @@ from __future__ import annotations
 import json
 import os
 
+from clearance.engine.decision import failure
+from clearance.engine.entry import decide_in_force
+from clearance.engine.intents import ToolIntent
+from clearance.hooks.base import BadPayload, parse_payload
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import BinaryIO
 
     from clearance.engine.decision import ApprovalDecision
-    from clearance.engine.intents import ToolIntent
     from clearance.engine.rules import PolicySet
 
 #: Longest input line decided (bytes); a longer one is ``bad_input``.
@@ -59,9 +63,6 @@ def parse_line(raw: bytes, default_cwd: str) -> tuple[ToolIntent, str | None, st
 
     ``workspace`` is ``None`` for a plain intent (the caller looks it up at the intent's
     directory) and the session's project root (``""``: none) for an agent's payload."""
-    from clearance.engine.intents import ToolIntent
-    from clearance.hooks.base import BadPayload, parse_payload
-
     try:
         data = parse_payload(raw)
     except BadPayload as exc:
@@ -150,8 +151,6 @@ def decide_line(
     every well-formed line; ``workspace_for(cwd)`` is a batch's memo of project roots. Never
     raises: a malformed line is ``bad_input``, a bug ``internal_error``.
     """
-    from clearance.engine.decision import failure
-
     ident: object = None
     intent: ToolIntent | None = None
     agent: str | None = None
@@ -174,8 +173,6 @@ def decide_line(
         if policy_error is not None:
             decision = failure("policy_error", policy_error, tool=intent.tool)
         else:
-            from clearance.engine.entry import decide_in_force
-
             decision, _ = decide_in_force(
                 intent,
                 policy_for=policy_for,

@@ -20,8 +20,13 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from clearance.shellparse.facts import CommandFacts
     from clearance.shellparse.parser import ParseResult
+
+#: ``shellparse.api.classify`` once it is imported (on the first call, not at start-up).
+_CLASSIFY: list[Callable[..., CommandFacts]] = []
 
 
 def classify(
@@ -32,9 +37,11 @@ def classify(
     workspace: str | None = None,
     resolve: bool = True,
 ) -> CommandFacts:
-    from clearance.shellparse.api import classify as _classify
+    if not _CLASSIFY:
+        from clearance.shellparse.api import classify as _classify
 
-    return _classify(command, cwd=cwd, home=home, workspace=workspace, resolve=resolve)
+        _CLASSIFY.append(_classify)
+    return _CLASSIFY[0](command, cwd=cwd, home=home, workspace=workspace, resolve=resolve)
 
 
 def parse(command: str) -> ParseResult:

@@ -11,6 +11,7 @@ from clearance.shellparse.expand import Env
 from clearance.shellparse.extract import AnalysisBudget, Extractor, Scope, unknown_reads
 from clearance.shellparse.facts import CommandFacts, SimpleCommandFacts
 from clearance.shellparse.parser import parse
+from clearance.shellparse.resolve import Resolver, case_insensitive
 
 _FALLBACK_SPLIT = re.compile(r"""(?:"(?:\\.|[^"\\])*"?|'[^']*'?|[^\s;&|()"']+)+|[;&|()\n]""")
 
@@ -42,8 +43,6 @@ def classify(
     resolver = None
     fold = False
     if resolve:
-        from clearance.shellparse.resolve import Resolver, case_insensitive
-
         resolver = Resolver()
         fold = case_insensitive(root or cwd)
     extractor = Extractor(command, root, home, cwd=cwd, resolver=resolver, fold=fold)
