@@ -1,12 +1,16 @@
 """What the tests of the audit ledger and its commands share: a small policy (``rm`` denied,
 ``ls`` allowed, anything else left to the default), written beside the test's files, the
 decision on a Bash command under it, and a ledger of such decisions as a hook records them.
-Test modules import these helpers (tests/cli/test_audit*.py, tests/engine/test_ledger*.py)."""
+Test modules import these helpers (tests/cli/test_audit*.py, tests/engine/test_ledger*.py),
+and the audit commands' tests the fixtures ``policy`` (the file) and ``ledger`` (``CALLS``
+recorded)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+
+import pytest
 
 from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
@@ -30,6 +34,15 @@ rules:
 
 #: (agent, session id or None, command): a Bash call as an agent's hook sends it.
 Call = tuple[str, str | None, str]
+
+#: Four calls of three agents in three sessions: two denied, one allowed, one left to the
+#: default (``make``: ask).
+CALLS: list[Call] = [
+    ("claude-code", "s-1", "ls -la"),
+    ("codex", "s-2", "rm -rf build"),
+    ("claude-code", "s-1", "ls && rm x"),
+    ("gemini-cli", "s-3", "make"),
+]
 
 
 def policy_file(directory: Path) -> str:
@@ -68,3 +81,15 @@ def record_calls(cwd: Path, calls: Iterable[Call]) -> str:
             policy_files=[policy_file(cwd)],
         )
     return str(path)
+
+
+@pytest.fixture(name="policy")
+def policy_fixture(tmp_path: Path) -> str:
+    """``POLICY`` in the test's directory; its path."""
+    return policy_file(tmp_path)
+
+
+@pytest.fixture(name="ledger")
+def ledger_fixture(tmp_path: Path) -> str:
+    """``CALLS`` recorded in ``tmp_path/ledger.jsonl``; its path."""
+    return record_calls(tmp_path, CALLS)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from ledger_support import POLICY, policy_file, record_calls
+from ledger_support import POLICY, ledger_fixture, policy_fixture  # noqa: F401  (fixtures)
 
 from clearance.cli.commands.audit import (
     looks_like_decision_id,
@@ -26,24 +26,6 @@ from clearance.engine.decision import ApprovalDecision
 from clearance.engine.ledger import Ledger, read_records
 
 pytestmark = pytest.mark.usefixtures("isolated_cache")
-
-
-@pytest.fixture
-def policy(tmp_path: Path) -> str:
-    return policy_file(tmp_path)
-
-
-@pytest.fixture
-def ledger(tmp_path: Path) -> str:
-    return record_calls(
-        tmp_path,
-        [
-            ("claude-code", None, "ls -la"),
-            ("codex", None, "rm -rf build"),
-            ("claude-code", None, "ls && rm x"),
-            ("gemini-cli", None, "make"),
-        ],
-    )
 
 
 def io_pair() -> tuple[io.StringIO, io.StringIO]:

@@ -11,7 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from ledger_support import Call, decide_bash, policy_file, record_calls
+from ledger_support import (  # noqa: F401  (fixtures)
+    decide_bash,
+    ledger_fixture,
+    policy_file,
+    policy_fixture,
+)
 
 from clearance.cli.commands.audit import (
     FilterError,
@@ -29,25 +34,9 @@ from clearance.engine.intents import ToolIntent
 from clearance.engine.ledger import Ledger, read_records
 
 CLI = [sys.executable, "-m", "clearance", "audit"]
-CALLS: list[Call] = [
-    ("claude-code", "s-1", "ls -la"),
-    ("codex", "s-2", "rm -rf build"),
-    ("claude-code", "s-1", "ls && rm x"),
-    ("gemini-cli", "s-3", "make"),
-]
 
 
 pytestmark = pytest.mark.usefixtures("isolated_cache")
-
-
-@pytest.fixture
-def policy(tmp_path: Path) -> str:
-    return policy_file(tmp_path)
-
-
-@pytest.fixture
-def ledger(tmp_path: Path) -> str:
-    return record_calls(tmp_path, CALLS)
 
 
 def shown(ledger: str, **filters: object) -> list[dict[str, object]]:
