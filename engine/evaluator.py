@@ -64,7 +64,9 @@ def _matching(policy: PolicySet, part: PartView, ctx: Context) -> list[CompiledR
     """The candidate rules that match ``part``, in rule order (the fast path: no trace)."""
     return [
         rule
-        for rule in policy.applicable(part.program, part.class_key, ctx.tool, ctx.tool_kind)
+        for rule in policy.applicable(
+            part.program, part.class_key, part.accesses, ctx.tool, ctx.tool_kind
+        )
         if rule.matcher.test(part, ctx)
     ]
 

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from clearance.engine.views import Context, PartView
     from clearance.shellparse.facts import PathFact
 
+#: An atom of a matcher's necessary condition (``Matcher.needs``): ``(kind, name)``.
+Need = tuple[str, str]
+
 
 def _glob_regex(pattern: str, *, case: bool = True) -> re.Pattern[str]:
     """``*``, ``?``, ``[…]`` globs over a whole string (no path semantics)."""
@@ -93,6 +96,20 @@ class Matcher:
 
     def required_classes(self) -> frozenset[str] | None:
         """Effect classes of which a part must have one for this to hold, or None."""
+        return None
+
+    def needs(self) -> frozenset[Need] | None:
+        """A necessary condition of ``test``, for the index: atoms of which a part must
+        satisfy one (``None``: no such condition is known). An atom is ``("program", name)``
+        (the part runs it), ``("class", name)`` (it has the effect class), ``("access",
+        kind)`` (it has a path of that access; kind ``*``: any path) or ``("tool", name)``
+        (the tool's kind or name)."""
+        programs = self.programs()
+        if programs is not None:
+            return frozenset(("program", name) for name in programs)
+        classes = self.required_classes()
+        if classes is not None:
+            return frozenset(("class", name) for name in classes)
         return None
 
     def named_markers(self) -> set[str]:
@@ -166,6 +183,15 @@ class All(Matcher):
                 best = found
         return best
 
+    def needs(self) -> frozenset[Need] | None:
+        # every child's condition is necessary: the narrowest serves best
+        best: frozenset[Need] | None = None
+        for child in self.children:
+            found = child.needs()
+            if found is not None and (best is None or len(found) < len(best)):
+                best = found
+        return best
+
     def named_markers(self) -> set[str]:
         return set().union(*(c.named_markers() for c in self.children))
 
@@ -218,6 +244,16 @@ class Any_(Matcher):
             if names is None:
                 return None
             found |= names
+        return frozenset(found)
+
+    def needs(self) -> frozenset[Need] | None:
+        # one child must hold: one of their conditions, when each has one
+        found: set[Need] = set()
+        for child in self.children:
+            atoms = child.needs()
+            if atoms is None:
+                return None
+            found |= atoms
         return frozenset(found)
 
     def named_markers(self) -> set[str]:
@@ -564,6 +600,17 @@ class Paths(Matcher):
                 return True
         return False
 
+    def needs(self) -> frozenset[Need] | None:
+        # a part holds only through one of its paths whose access passes (``_one``)
+        if self.every:
+            return None
+        if self.access is None:
+            return frozenset({("access", "*")})
+        atoms = {("access", kind) for kind in self.access}
+        if self.access - {"delete"}:
+            atoms.add(("access", "unknown"))
+        return frozenset(atoms)
+
     def _test_every(self, part: PartView, ctx: Context) -> bool:
         """Every path satisfies the matcher (a part without paths does when no glob is
         required: ``location`` alone says nothing about a part that touches nothing)."""
@@ -735,6 +782,9 @@ class Tool(Matcher):
 
     def observed(self, part: PartView, ctx: Context) -> str:
         return f"tool is {ctx.tool!r} ({ctx.tool_kind})"
+
+    def needs(self) -> frozenset[Need] | None:
+        return None if self.names.globs else frozenset(("tool", n) for n in self.names.exact)
 
 
 _LEAVES: dict[str, type[Matcher]] = {

@@ -219,8 +219,25 @@ class PolicySet:
                 else:
                     for name in classes:
                         self.by_class.setdefault(name, []).append(rule)
+        # The fast path's index: each part rule filed under the atoms of its necessary
+        # condition (``Matcher.needs``: a program, an effect class, a path access), or
+        # tested on every part when it has none. It never changes an answer, only how
+        # many rules a part is tested against (a read touches no rule about writes).
+        self.unconditional: list[CompiledRule] = []
+        self.by_need: dict[tuple[str, str], list[CompiledRule]] = {}
+        for rule in self.rules:
+            if rule.target == "command":
+                continue
+            needs = rule.matcher.needs()
+            if needs is None:
+                self.unconditional.append(rule)
+            else:
+                for atom in needs:
+                    self.by_need.setdefault(atom, []).append(rule)
         self._candidates: dict[tuple[str | None, frozenset[str]], list[CompiledRule]] = {}
-        self._applicable: dict[tuple[str | None, frozenset[str], str, str], list[CompiledRule]] = {}
+        self._applicable: dict[
+            tuple[str | None, frozenset[str], frozenset[str], str, str], list[CompiledRule]
+        ] = {}
         # Overrides: each named rule that exists and may be relaxed; the others are kept as
         # problems (lint reports them; the rule simply does not settle them).
         by_id: dict[str, list[CompiledRule]] = {}
@@ -283,19 +300,32 @@ class PolicySet:
         return found
 
     def applicable(
-        self, program: str | None, classes: frozenset[str], tool: str, tool_kind: str
+        self,
+        program: str | None,
+        classes: frozenset[str],
+        accesses: frozenset[str],
+        tool: str,
+        tool_kind: str,
     ) -> list[CompiledRule]:
-        """The candidates that apply to this tool (``CompiledRule.applies_to``), in rule
-        order: what the evaluator tests a part against."""
-        key = (program, classes, tool, tool_kind)
+        """The rules that may match a part with this program, these classes and paths of
+        these accesses (``*`` among them when it has any path), and that apply to this tool
+        (``CompiledRule.applies_to``), in rule order: what the evaluator tests a part
+        against. Every other rule is sure not to match it."""
+        key = (program, classes, accesses, tool, tool_kind)
         found = self._applicable.get(key)
         if found is None:
-            found = [
-                rule
-                for rule in self.candidates(program, classes)
-                if rule.applies_to(tool, tool_kind)
-            ]
-            if len(self._applicable) < 4096:
+            chosen: dict[int, CompiledRule] = {r.order: r for r in self.unconditional}
+            atoms = [("class", name) for name in classes]
+            atoms.extend(("access", kind) for kind in accesses)
+            atoms.extend((("tool", tool), ("tool", tool_kind)))
+            if program is not None:
+                atoms.append(("program", program))
+            for atom in atoms:
+                for rule in self.by_need.get(atom, ()):
+                    chosen[rule.order] = rule
+            ordered = [chosen[order] for order in sorted(chosen)]
+            found = [rule for rule in ordered if rule.applies_to(tool, tool_kind)]
+            if len(self._applicable) < 16384:
                 self._applicable[key] = found
         return found
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from clearance.vocab import Marker, ToolKind
 
 _BUNDLE = re.compile(r"-[A-Za-z0-9]{2,}\Z")
+_NO_ACCESS: frozenset[str] = frozenset()
 
 
 _CANONICAL: list[Callable[[str | None, list[str]], list[str] | None]] = []
@@ -48,6 +49,7 @@ class PartView:
 
     __slots__ = (
         "_canonical",
+        "accesses",
         "argv",
         "class_key",
         "classes",
@@ -72,6 +74,10 @@ class PartView:
         self.class_key = frozenset(facts.classes)
         self.markers = facts.markers | extra_markers if extra_markers else facts.markers
         self.paths: list[PathFact] = facts.paths
+        #: The accesses of its paths, ``*`` among them when it has any (for the rule index).
+        self.accesses = (
+            frozenset([*(p.access for p in facts.paths), "*"]) if facts.paths else _NO_ACCESS
+        )
         self.hosts = facts.hosts
         self.via = facts.via
         self.context = facts.context

