@@ -49,6 +49,8 @@ class PartView:
 
     __slots__ = (
         "_canonical",
+        "_normalized",
+        "_options",
         "accesses",
         "argv",
         "class_key",
@@ -57,8 +59,6 @@ class PartView:
         "facts",
         "hosts",
         "markers",
-        "normalized",
-        "options",
         "paths",
         "program",
         "subcommand",
@@ -81,14 +81,32 @@ class PartView:
         self.hosts = facts.hosts
         self.via = facts.via
         self.context = facts.context
-        options = set(facts.options)
-        for option in facts.options:
-            if _BUNDLE.match(option):
-                options.update("-" + letter for letter in option[1:])
-        self.options = frozenset(options)
-        head = [facts.program] if facts.program is not None else facts.argv[:1]
-        self.normalized = " ".join([*head, *facts.argv[1:]])
+        self._options: frozenset[str] | None = None
+        self._normalized: str | None = None
         self._canonical: list[str] | bool | None = False
+
+    @property
+    def options(self) -> frozenset[str]:
+        """Its options, bundles also letter by letter (``-rf``: ``-r``, ``-f``); made when
+        a rule first asks (most parts meet no rule about options)."""
+        found = self._options
+        if found is None:
+            options = set(self.facts.options)
+            for option in self.facts.options:
+                if _BUNDLE.match(option):
+                    options.update("-" + letter for letter in option[1:])
+            found = self._options = frozenset(options)
+        return found
+
+    @property
+    def normalized(self) -> str:
+        """The program's name then its arguments, one string (for ``regex``)."""
+        found = self._normalized
+        if found is None:
+            facts = self.facts
+            head = [facts.program] if facts.program is not None else facts.argv[:1]
+            found = self._normalized = " ".join([*head, *facts.argv[1:]])
+        return found
 
     def canonical(self) -> list[str] | None:
         """argv without the global options before the subcommand words (``None``: the same

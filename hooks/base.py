@@ -203,6 +203,17 @@ def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
 
 
+#: The one JSON decoder of payloads (``json.loads`` with an argument builds a new one on
+#: every call), made on first use.
+_DECODER: list[json.JSONDecoder] = []
+
+
+def _decoder() -> json.JSONDecoder:
+    if not _DECODER:
+        _DECODER.append(json.JSONDecoder(parse_constant=_no_constant))
+    return _DECODER[0]
+
+
 def parse_payload(data: bytes) -> dict[str, object]:
     """The payload as a JSON object; anything else is :class:`BadPayload`."""
     if not data.strip():
@@ -212,7 +223,7 @@ def parse_payload(data: bytes) -> dict[str, object]:
     except UnicodeDecodeError as exc:
         raise BadPayload(f"payload is not UTF-8 (byte {exc.start})") from None
     try:
-        loaded = json.loads(text, parse_constant=_no_constant)
+        loaded = _decoder().decode(text)
     except RecursionError:
         raise BadPayload("payload is nested too deeply") from None
     except ValueError as invalid:

@@ -11,6 +11,10 @@ more next to them: ``id``, the input's ``id`` echoed as given (``null`` when the
 or could not be read), and ``line``, the 1-based input line number. A line that is not a valid
 intent is decided ``deny`` with reason code ``bad_input``, and processing continues.
 
+Read from a pipe (``clearance gate -`` as a coprocess), each answer is written and flushed as
+soon as its line is decided, so the other end may wait for it before it sends the next; read
+from a file, the answers go out in blocks.
+
 Blank lines (only whitespace) are not intents: they are skipped and produce no output. Because
 ids are echoed from the input and every output carries its ``line``, a skipped blank line
 shifts nothing.
@@ -41,7 +45,7 @@ from clearance.vocab import EXIT_FOR_DECISION, DecisionExit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from typing import BinaryIO, TextIO
 
     from clearance.engine.decision import ApprovalDecision
@@ -185,6 +189,7 @@ def run_gate(
         err.write(f"clearance gate: {source}: {os_error.strerror or os_error}\n")
         return EXIT_USAGE
     shown_source = None if source in (None, "-") else source
+    answers = _Answers(out, streaming=not _regular_file(stream))
     sarif = None
     if output == "sarif":
         from clearance.cli.commands.sarif import SarifLog
@@ -218,6 +223,7 @@ def run_gate(
                     policy_files=policies,
                 )
                 if problem is not None:
+                    answers.flush()
                     err.write(f"clearance gate: {problem}\n")
                     return EXIT_INTERNAL
             totals.add(decision)
@@ -225,14 +231,16 @@ def run_gate(
             if sarif is not None:
                 sarif.add(decision, number)
             else:
-                _print(out, output, decision, ident, number, shown_source)
+                _print(answers.write, output, decision, ident, number, shown_source)
+                answers.answered()
     except WorkersFailed as failed:
+        answers.flush()
         err.write(f"clearance gate: {failed}; the lines after the last answer were not decided\n")
-        out.flush()
         return EXIT_INTERNAL
     finally:
         if stream is not stdin and shown_source is not None:
             stream.close()
+    answers.flush()
     if sarif is not None:
         out.write(json.dumps(sarif.document(), indent=2) + "\n")
     if summary:
@@ -370,7 +378,7 @@ def _in_parallel(
 
 
 def _print(
-    out: TextIO,
+    write: Callable[[str], object],
     output: str,
     decision: ApprovalDecision,
     ident: object,
@@ -380,10 +388,60 @@ def _print(
     if output == "json":
         from clearance.hooks.gate import output_line
 
-        out.write(output_line(decision, ident, number))
+        write(output_line(decision, ident, number))
     elif output == "text":
-        out.write(text_line(decision, ident, number) + "\n")
+        write(text_line(decision, ident, number) + "\n")
     else:
         annotation = github_annotation(decision, source, number)
         if annotation is not None:
-            out.write(annotation + "\n")
+            write(annotation + "\n")
+
+
+def _regular_file(stream: BinaryIO) -> bool:
+    """Whether the input is a file on disk (not a pipe, a terminal or a socket)."""
+    import stat
+
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError):  # io.UnsupportedOperation: in memory, whole already
+        return True
+
+
+#: How much output a batch read from a file keeps before writing it (characters).
+_BLOCK = 1 << 16
+
+
+class _Answers:
+    """Where the decisions go. Read from a pipe, a terminal or a socket, each answer is
+    written and flushed as soon as its line is decided: the other end may wait for it before
+    it sends the next line. Read from a file, they go out in blocks (nobody waits on one
+    answer), whatever buffering the interpreter was started with (``PYTHONUNBUFFERED``)."""
+
+    __slots__ = ("out", "pending", "size", "streaming")
+
+    def __init__(self, out: TextIO, *, streaming: bool) -> None:
+        self.out = out
+        self.streaming = streaming
+        self.pending: list[str] = []
+        self.size = 0
+
+    def write(self, text: str) -> None:
+        if self.streaming:
+            self.out.write(text)
+            return
+        self.pending.append(text)
+        self.size += len(text)
+        if self.size >= _BLOCK:
+            self.flush()
+
+    def answered(self) -> None:
+        """One line's answer is complete."""
+        if self.streaming:
+            self.out.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            self.out.write("".join(self.pending))
+            self.pending.clear()
+            self.size = 0
+        self.out.flush()

@@ -349,3 +349,52 @@ def test_a_bug_on_one_line_denies_that_line_only(policy: str, tmp_path: Path) ->
     assert [d.reason_code for d, *_ in got] == ["rule_matched", "internal_error", "rule_matched"]
     assert got[1][0].decision == "deny" and "boom" in got[1][0].reason
     assert [ident for _, ident, *_ in got] == [1, 2, 3]
+
+
+def _gate_process(policy: str, tmp_path: Path, source: str) -> subprocess.Popen[bytes]:
+    # the interpreter's own buffering as a user's shell has it: not unbuffered
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["CLEARANCE_CACHE_DIR"] = str(tmp_path / "cache")
+    return subprocess.Popen(
+        [sys.executable, "-m", "clearance", "gate", "--policy", policy, source],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+
+
+def test_a_pipe_gets_each_answer_before_it_sends_the_next_line(policy: str, tmp_path: Path) -> None:
+    """A coprocess (an agent's wrapper, a service) sends one intent and waits for its answer
+    before the next: each answer must reach it while the gate still waits for input."""
+    import select
+
+    proc = _gate_process(policy, tmp_path, "-")
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for ident, command, verdict in (("a", "ls", "allow"), ("b", "rm -rf x", "deny")):
+            proc.stdin.write((intent(ident, command) + "\n").encode())
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], 60)
+            assert ready, f"no answer to line {ident!r} while the gate waits for more input"
+            answer = json.loads(proc.stdout.readline())
+            assert (answer["id"], answer["decision"]) == (ident, verdict)
+        proc.stdin.close()
+        assert proc.stdout.read() == b""
+        assert proc.wait(timeout=60) == 4
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_file_is_answered_whole_and_in_order(policy: str, tmp_path: Path) -> None:
+    """The twin: from a file the answers may go out in blocks, and are the same lines, in
+    order, all of them (more than one block's worth)."""
+    source = tmp_path / "intents.jsonl"
+    commands = ["ls", "rm -rf x", "cat a"] * 400
+    source.write_text("".join(intent(i, c) + "\n" for i, c in enumerate(commands)))
+    proc = _gate_process(policy, tmp_path, str(source))
+    out, _ = proc.communicate(timeout=300)
+    got = decisions(out.decode())
+    assert [d["id"] for d in got] == list(range(len(commands)))
+    assert [d["decision"] for d in got[:3]] == ["allow", "deny", "allow"]
+    assert proc.returncode == 4
