@@ -28,6 +28,7 @@ import socket
 
 from clearance.engine.digest import sha256_hex
 from clearance.engine.ledger import LedgerLine, sha256_text
+from clearance.service.store import Source
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -148,12 +149,9 @@ def ship(
 
     path = os.path.abspath(ledger)
     result = result or ShipResult(path)
-    source: dict[str, object] = {
-        "machine": machine or machine_id(),
-        "ledger": path,
-        "host": socket.gethostname(),
-        "user": _user(),
-    }
+    source = Source(
+        machine or machine_id(), path, host=socket.gethostname(), user=_user()
+    ).to_dict()
     endpoint = url.rstrip("/") + "/v1/ledger"
     headers = {"Content-Type": "application/json"}
     if token:

@@ -29,6 +29,7 @@ import contextlib
 import datetime
 import json
 import time
+from dataclasses import KW_ONLY, asdict, dataclass
 from typing import Any
 
 from clearance.engine.digest import sha256_hex
@@ -107,38 +108,26 @@ _INSERT = (
 )
 
 
+@dataclass(frozen=True, slots=True)
 class Source:
-    """Where a batch comes from: one ledger file on one machine."""
+    """Where a batch comes from: one ledger file on one machine; ``audit ship`` sends it as
+    the ``source`` object of every ``POST /v1/ledger`` (``to_dict``), the server reads it
+    back (``from_dict``)."""
 
-    __slots__ = ("host", "ledger", "machine", "project", "user")
-
-    def __init__(
-        self,
-        machine: str,
-        ledger: str,
-        *,
-        host: str | None = None,
-        project: str | None = None,
-        user: str | None = None,
-    ) -> None:
-        self.machine = machine
-        self.ledger = ledger
-        self.host = host
-        self.project = project
-        self.user = user
+    machine: str
+    ledger: str
+    _: KW_ONLY
+    host: str | None = None
+    project: str | None = None
+    user: str | None = None
 
     @property
     def source_id(self) -> str:
         return sha256_hex(f"{self.machine}\0{self.ledger}".encode())[:32]
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "machine": self.machine,
-            "ledger": self.ledger,
-            "host": self.host,
-            "project": self.project,
-            "user": self.user,
-        }
+        """The ``source`` object of a request (a field that is not known left out)."""
+        return {name: value for name, value in asdict(self).items() if value is not None}
 
     @classmethod
     def from_dict(cls, data: object) -> Source:

@@ -135,6 +135,16 @@ def only_prints(spec: Spec, args: list[str]) -> bool:
     return False
 
 
+def operand_roles(spec: Spec, parsed: ParsedArgs) -> str | tuple[str, ...]:
+    """The roles of the operands: the table's, unless an option given overrides them
+    (``sed -i`` writes its files; the last such option wins)."""
+    roles = spec.operands
+    for opt, _, _ in parsed.options:
+        if opt is not None and opt.operands is not None:
+            roles = opt.operands
+    return roles
+
+
 def normalize_program(raw: str) -> tuple[str, bool]:
     """``(name, invoked_by_path)``: ``/usr/bin/python3.11`` is ``("python3", True)``."""
     by_path = "/" in raw
@@ -400,7 +410,7 @@ class Classifier:
             if only_prints(current, args):
                 return self._prints(fact, args)
             parsed = parse_program_args(current, args, stop_at_operand=True)
-            self._options(fact, current, parsed, env, dynamic, cwd, nested)
+            self.apply_options(fact, current, parsed, env, dynamic, nested, cwd)
             if current.handler is not None:
                 self.current_cwd = cwd[0]
                 current.handler(
@@ -427,7 +437,8 @@ class Classifier:
             return self._prints(fact, args)
         fact.classes.update(current.classes)
         parsed = parse_program_args(current, args)
-        roles = self._options(fact, current, parsed, env, dynamic, cwd, nested)
+        self.apply_options(fact, current, parsed, env, dynamic, nested, cwd)
+        roles = operand_roles(current, parsed)
         self._operands(fact, current, roles, parsed, args, flags, env, cwd[0], nested)
         if current.handler is not None:
             self.current_cwd = cwd[0]
@@ -450,24 +461,16 @@ class Classifier:
         env: Env,
         dynamic: set[str],
         nested: list[Nested],
+        cwd: list[str | None] | None = None,
     ) -> str | None:
-        """Apply the options of a command line a handler parsed again (old-style ``tar``);
-        returns the directory an option moved to, if any."""
-        cwd: list[str | None] = [None]
-        self._options(fact, spec, parsed, env, dynamic, cwd, nested)
-        return cwd[0]
+        """Apply the options of ``parsed``: their names and classes, and what their values are
+        by role (paths, hosts, commands run). ``cwd`` holds the directory the program works in
+        so far, which a ``cwd`` option moves; returns where it ends (``None``: not moved).
 
-    def _options(
-        self,
-        fact: SimpleCommandFacts,
-        spec: Spec,
-        parsed: ParsedArgs,
-        env: Env,
-        dynamic: set[str],
-        cwd: list[str | None],
-        nested: list[Nested],
-    ) -> str | tuple[str, ...]:
-        roles = spec.operands
+        ``apply`` calls it at each subcommand level with the line's ``cwd``; a handler that
+        parsed a command line again (old-style ``tar``) calls it without."""
+        if cwd is None:
+            cwd = [None]
         for opt, spelling, value in parsed.options:
             if opt is None:
                 fact.options.append(spelling)
@@ -479,12 +482,10 @@ class Classifier:
                 continue
             fact.options.append(opt.name)
             fact.classes.update(opt.adds)
-            if opt.operands is not None:
-                roles = opt.operands
             if value is None or opt.role == "none":
                 continue
             self.role(fact, opt.role, value, env, value in dynamic, cwd, nested, "option", opt.name)
-        return roles
+        return cwd[0]
 
     def role(
         self,

@@ -19,12 +19,16 @@ from clearance.shellparse.nodes import (
     DoubleQuoted,
     Literal,
     ParamExpansion,
+    ProcessSubstitution,
     SingleQuoted,
 )
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.shellparse.nodes import Part, Word
+
+#: The file name a process substitution (``<(…)``, ``>(…)``) becomes: one end of a pipe.
+PROCESS_SUBSTITUTION_FILE = "/dev/fd/63"
 
 DYNAMIC = 1  # a part whose value is not in the text ($(…), $VAR, $((…)))
 GLOB = 2  # an unquoted *, ? or [ … ]: the shell may replace the word by file names
@@ -105,6 +109,9 @@ def _segments(parts: list[Part], env: Env, flags: list[int], quoted: bool) -> li
             else:
                 flags[0] |= RESOLVED
                 out.append((value, quoted, False, not quoted))
+        elif isinstance(part, ProcessSubstitution):
+            # the word bash passes: a pipe to the script, which is analysed as a command
+            out.append((PROCESS_SUBSTITUTION_FILE, True, False, False))
         else:
             flags[0] |= DYNAMIC
             out.append((part.text, quoted, True, False))

@@ -108,6 +108,8 @@ _EXPANDED_VARIABLES = frozenset(("PS1", "PS2", "PS4"))
 #: Programs that run their arguments (or a file they name) as code: fed by a substitution
 #: that fetched from the network, they run code from the network.
 _CODE_RUNNERS = _SHELLS | {"eval", "source", ".", "exec"}
+#: Builtins that split what they read by ``IFS`` (a prefix ``IFS=`` reaches only them).
+_SPLITTING_BUILTINS = frozenset(("read", "mapfile", "readarray"))
 #: Keys in ``Env.vars`` once an assignment exported a variable that runs code, or one the
 #: tables do not know: every later command on the line runs with it.
 ENV_CODE = "__CLEARANCE_ENV_CODE__"
@@ -750,7 +752,8 @@ class Extractor:
                     self.out.append(fact)
                 return
         else:
-            self._prefix_assignments(command.assignments, env, fact, scope)
+            program = argv[0] if argv and not flags[0] & DYNAMIC else None
+            self._prefix_assignments(command.assignments, env, fact, scope, program)
         redirects = (*scope.redirects, *command.redirects)
         stdin, stdin_text = _stdin_of(command.redirects, env, scope.stdin, scope.stdin_text)
         fact.stdin = stdin
@@ -1158,10 +1161,21 @@ class Extractor:
             self._arith(assignment.subscript, env, scope, None)
 
     def _prefix_assignments(
-        self, assignments: list[Assignment], env: Env, fact: SimpleCommandFacts, scope: Scope
+        self,
+        assignments: list[Assignment],
+        env: Env,
+        fact: SimpleCommandFacts,
+        scope: Scope,
+        program: str | None,
     ) -> None:
+        """``program``: the command's name as written, when it is known."""
         for assignment in assignments:
             fact.assignments.append(assignment.name)
+            if assignment.name == "IFS" and program in _SPLITTING_BUILTINS:
+                # ``while IFS= read -r line``: the builtin splits its own input by it, and
+                # nothing else sees it (the shell restores IFS after the command; what the
+                # value's substitutions run is analysed with the words)
+                continue
             self._dangerous_assignment(assignment, env, fact, scope)
 
     def _statement_assignments(

@@ -260,7 +260,15 @@ SYSTEM_PREFIXES = ("/dev/", "/sys/", "/proc/", "/boot/")
 
 #: Paths that are not files in any sense a policy cares about.
 HARMLESS_DEVICES = frozenset(
-    ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero")
+    (
+        "/dev/null",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/stdin",
+        "/dev/tty",
+        "/dev/zero",
+        "/dev/fd/63",  # a process substitution's pipe (``expand.PROCESS_SUBSTITUTION_FILE``)
+    )
 )
 
 

@@ -2,66 +2,15 @@
 
 A provider proposes (text, tool calls, a finish or a failure); it never executes a tool
 and never decides whether the loop continues.
+
+``make_provider`` builds one by name (``PROVIDER_NAMES``); ``Provider`` is what every one of
+them is. The messages and events they exchange with the core are in ``types``; each API has a
+module (``openai``, ``anthropic``, ``scripted``), and what they share is in ``transport``,
+``sse``, ``errors`` and ``arguments``.
 """
 
-from .anthropic import AnthropicProvider
 from .base import Provider
-from .errors import classify_error
-from .openai import OpenAIChatProvider
 from .registry import PROVIDER_NAMES, ProviderName, make_provider
-from .scripted import ScriptedProvider, ScriptError
-from .sse import SSEDecoder, SSEEvent
-from .types import (
-    MESSAGE_ADAPTER,
-    PROVIDER_EVENT_ADAPTER,
-    AssistantMessage,
-    ErrorKind,
-    Finished,
-    FinishReason,
-    MalformedToolCall,
-    Message,
-    ModelRequest,
-    ProviderError,
-    ProviderEvent,
-    ProviderFailure,
-    TextDelta,
-    ToolCall,
-    ToolCallProposed,
-    ToolResultMessage,
-    ToolSpec,
-    Usage,
-    UserMessage,
-)
+from .scripted import ScriptError
 
-__all__ = [
-    "MESSAGE_ADAPTER",
-    "PROVIDER_EVENT_ADAPTER",
-    "PROVIDER_NAMES",
-    "AnthropicProvider",
-    "AssistantMessage",
-    "ErrorKind",
-    "FinishReason",
-    "Finished",
-    "MalformedToolCall",
-    "Message",
-    "ModelRequest",
-    "OpenAIChatProvider",
-    "Provider",
-    "ProviderError",
-    "ProviderEvent",
-    "ProviderFailure",
-    "ProviderName",
-    "SSEDecoder",
-    "SSEEvent",
-    "ScriptError",
-    "ScriptedProvider",
-    "TextDelta",
-    "ToolCall",
-    "ToolCallProposed",
-    "ToolResultMessage",
-    "ToolSpec",
-    "Usage",
-    "UserMessage",
-    "classify_error",
-    "make_provider",
-]
+__all__ = ["PROVIDER_NAMES", "Provider", "ProviderName", "ScriptError", "make_provider"]

@@ -110,12 +110,14 @@ class Tool(ABC, Generic[InputT]):
         return self.input_model.model_validate(arguments)
 
     def precondition(self, args: InputT, ctx: ToolContext) -> ToolResult | None:
-        """Check the runtime state the call depends on; `None` when it may go ahead."""
+        """Check the runtime state the call depends on; `None` when it may go ahead. The
+        runtime checks it when the call is validated and again just before `run`."""
         return None
 
     @abstractmethod
     def run(self, args: InputT, ctx: ToolContext, invocation_id: str) -> ToolResult:
-        """Do it. Only ever called on a validated, approved call."""
+        """Do it. Only ever called on a validated, approved call whose precondition held
+        just now."""
 
     def observe(self, result: ToolResult) -> str:
         """The observation text the model reads: the status first, then the result."""

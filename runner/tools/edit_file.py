@@ -48,9 +48,6 @@ class EditFile(Tool[EditFileInput]):
         return ctx.refuse_change(path, shown)
 
     def run(self, args: EditFileInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
-        refused = self.precondition(args, ctx)  # again: time passed since validation
-        if refused is not None:
-            return refused
         path, shown = ctx.locate(args.path)
         try:
             text = path.read_bytes().decode("utf-8")

@@ -28,9 +28,15 @@ class ToolRuntime:
 
     def execute(self, call: Validated, invocation_id: str, confinement: Any = None) -> ToolResult:
         """Run the call. Only the core calls this, and only after an approval;
-        ``confinement`` is the sandbox the decision gave it (``None``: none)."""
+        ``confinement`` is the sandbox the decision gave it (``None``: none).
+
+        The precondition is checked again first: time passed since validation (a human may
+        have been asked), and the file the call was judged on may have changed since."""
         self.ctx.confinement = confinement
         try:
+            refused = call.tool.precondition(call.args, self.ctx)
+            if refused is not None:
+                return refused
             return call.tool.run(call.args, self.ctx, invocation_id)
         except OSError as exc:
             return ToolResult(

@@ -37,9 +37,6 @@ class WriteFile(Tool[WriteFileInput]):
         )
 
     def run(self, args: WriteFileInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
-        refused = self.precondition(args, ctx)
-        if refused is not None:
-            return refused
         path, shown = ctx.locate(args.path)
         existed = path.exists()
         data = args.content.encode("utf-8")

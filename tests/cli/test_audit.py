@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ledger_support import POLICY, ledger_fixture, policy_fixture  # noqa: F401  (fixtures)
 
 from clearance.cli.commands.audit import (
     looks_like_decision_id,
@@ -21,57 +22,10 @@ from clearance.cli.commands.audit import (
     run_verify,
 )
 from clearance.cli.commands.check import run_check
-from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
-from clearance.engine.intents import ToolIntent
 from clearance.engine.ledger import Ledger, read_records
 
-POLICY = """\
-version: 1
-id: a
-rules:
-  - id: no-rm
-    decision: deny
-    reason: no deletes
-    when: {program: rm}
-  - id: ls
-    decision: allow
-    reason: listing
-    when: {program: ls}
-"""
-
-
 pytestmark = pytest.mark.usefixtures("isolated_cache")
-
-
-@pytest.fixture
-def policy(tmp_path: Path) -> str:
-    path = tmp_path / "audit-policy.yaml"
-    path.write_text(POLICY)
-    return str(path)
-
-
-@pytest.fixture
-def ledger(tmp_path: Path, policy: str) -> str:
-    path = tmp_path / "ledger.jsonl"
-    book = Ledger(str(path))
-    loaded = load_policy(str(tmp_path), files=[policy])
-    calls = [
-        ("claude-code", "ls -la"),
-        ("codex", "rm -rf build"),
-        ("claude-code", "ls && rm x"),
-        ("gemini-cli", "make"),
-    ]
-    for agent, command in calls:
-        intent = ToolIntent("Bash", {"command": command}, cwd=str(tmp_path))
-        book.append(
-            decide(intent, loaded, cwd=str(tmp_path)),
-            intent,
-            surface="hook",
-            agent=agent,
-            policy_files=[policy],
-        )
-    return str(path)
 
 
 def io_pair() -> tuple[io.StringIO, io.StringIO]:

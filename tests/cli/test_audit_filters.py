@@ -11,6 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from ledger_support import (  # noqa: F401  (fixtures)
+    decide_bash,
+    ledger_fixture,
+    policy_file,
+    policy_fixture,
+)
 
 from clearance.cli.commands.audit import (
     FilterError,
@@ -27,55 +33,10 @@ from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent
 from clearance.engine.ledger import Ledger, read_records
 
-POLICY = """\
-version: 1
-id: a
-rules:
-  - id: no-rm
-    decision: deny
-    reason: no deletes
-    when: {program: rm}
-  - id: ls
-    decision: allow
-    reason: listing is harmless
-    when: {program: ls}
-"""
-
 CLI = [sys.executable, "-m", "clearance", "audit"]
-CALLS = [
-    ("claude-code", "s-1", "ls -la"),
-    ("codex", "s-2", "rm -rf build"),
-    ("claude-code", "s-1", "ls && rm x"),
-    ("gemini-cli", "s-3", "make"),
-]
 
 
 pytestmark = pytest.mark.usefixtures("isolated_cache")
-
-
-@pytest.fixture
-def policy(tmp_path: Path) -> str:
-    path = tmp_path / "audit-policy.yaml"
-    path.write_text(POLICY)
-    return str(path)
-
-
-@pytest.fixture
-def ledger(tmp_path: Path, policy: str) -> str:
-    path = tmp_path / "ledger.jsonl"
-    book = Ledger(str(path))
-    loaded = load_policy(str(tmp_path), files=[policy])
-    for agent, session, command in CALLS:
-        intent = ToolIntent("Bash", {"command": command}, cwd=str(tmp_path), session_id=session)
-        book.append(
-            decide(intent, loaded, cwd=str(tmp_path)),
-            intent,
-            surface="hook",
-            agent=agent,
-            session_id=session,
-            policy_files=[policy],
-        )
-    return str(path)
 
 
 def shown(ledger: str, **filters: object) -> list[dict[str, object]]:
@@ -172,9 +133,8 @@ def test_json_lines_are_one_record_each_for_a_siem(ledger: str, tmp_path: Path) 
 def test_verify_keeps_reporting_recorded_tampering(ledger: str, tmp_path: Path) -> None:
     lines = Path(ledger).read_bytes().splitlines(keepends=True)
     Path(ledger).write_bytes(b"".join(lines[:2]))
-    intent = ToolIntent("Bash", {"command": "ls"}, cwd=str(tmp_path))
-    loaded = load_policy(str(tmp_path), files=[str(tmp_path / "audit-policy.yaml")])
-    Ledger(ledger).append(decide(intent, loaded, cwd=str(tmp_path)), intent, surface="hook")
+    decided, intent = decide_bash(tmp_path, "ls")
+    Ledger(ledger).append(decided, intent, surface="hook")
     out = io.StringIO()
     assert run_verify(ledger, out=out, err=io.StringIO()) == 1
     assert "TAMPERED" in out.getvalue() and "truncated" in out.getvalue()
@@ -184,18 +144,15 @@ def test_verify_keeps_reporting_recorded_tampering(ledger: str, tmp_path: Path) 
     assert body["kind"] == "truncated" and body["findings"][0]["record"] == 2
     # replay still runs over authentic records, and warns
     err = io.StringIO()
-    policy = str(tmp_path / "audit-policy.yaml")
-    assert run_replay(ledger, policies=[policy], out=io.StringIO(), err=err) == 0
+    assert run_replay(ledger, policies=[policy_file(tmp_path)], out=io.StringIO(), err=err) == 0
     assert "warning" in err.getvalue() and "truncated" in err.getvalue()
 
 
 def test_replay_skips_bounded_and_malformed_records(tmp_path: Path, policy: str) -> None:
     path = tmp_path / "l.jsonl"
-    loaded = load_policy(str(tmp_path), files=[policy])
-    big = ToolIntent("Bash", {"command": "ls " + "a" * 10_000}, cwd=str(tmp_path))
-    Ledger(str(path)).append(decide(big, loaded, cwd=str(tmp_path)), big, surface="hook")
-    weird = ToolIntent("Bash", {"command": "ls"}, cwd=str(tmp_path))
-    real = decide(weird, loaded, cwd=str(tmp_path))
+    decided, big = decide_bash(tmp_path, "ls " + "a" * 10_000)
+    Ledger(str(path)).append(decided, big, surface="hook")
+    real, weird = decide_bash(tmp_path, "ls")
     # a decision is built whole (its fields are Final; the compiled build refuses a change):
     # one that says what no decision may say, recorded authentically
     decision = ApprovalDecision(

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from ledger_support import decide_bash
 
-from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
 from clearance.engine.decision_schema import parse_decision
 from clearance.engine.intents import ToolIntent
@@ -30,30 +30,9 @@ from clearance.engine.ledger import (
     verify,
 )
 
-POLICY = """\
-version: 1
-id: t
-rules:
-  - id: no-rm
-    decision: deny
-    reason: no deletes
-    when: {program: rm}
-  - id: ls
-    decision: allow
-    reason: listing is harmless
-    when: {program: ls}
-"""
-
 
 def decision_for(tmp_path: Path, command: str) -> tuple[ApprovalDecision, ToolIntent]:
-    policy_file = tmp_path / "policy.yaml"
-    if not policy_file.exists():
-        policy_file.write_text(POLICY)
-    intent = ToolIntent(
-        "Bash", {"command": command}, source="claude-code", cwd=str(tmp_path), session_id="s-1"
-    )
-    policy = load_policy(str(tmp_path), files=[str(policy_file)])
-    return decide(intent, policy, cwd=str(tmp_path)), intent
+    return decide_bash(tmp_path, command, source="claude-code", session="s-1")
 
 
 def fill(tmp_path: Path, count: int) -> Path:

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from ledger_support import decide_bash
 
 from clearance.engine import scopes
-from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent
 from clearance.engine.ledger import (
@@ -30,24 +30,9 @@ from clearance.engine.ledger import (
 )
 from clearance.engine.state import ledger_key_path, ledgers_dir, state_dir
 
-POLICY = """\
-version: 1
-id: t
-rules:
-  - id: ls
-    decision: allow
-    reason: listing is harmless
-    when: {program: ls}
-"""
-
 
 def decision_for(tmp_path: Path, command: str) -> tuple[ApprovalDecision, ToolIntent]:
-    policy_file = tmp_path / "policy.yaml"
-    if not policy_file.exists():
-        policy_file.write_text(POLICY)
-    intent = ToolIntent("Bash", {"command": command}, source="claude-code", cwd=str(tmp_path))
-    policy = load_policy(str(tmp_path), files=[str(policy_file)])
-    return decide(intent, policy, cwd=str(tmp_path)), intent
+    return decide_bash(tmp_path, command, source="claude-code")
 
 
 def append(tmp_path: Path, path: Path, command: str = "ls") -> dict[str, object]:

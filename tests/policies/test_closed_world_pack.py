@@ -6,28 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from workspace_support import NOWHERE, decide_in, default_pack
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
+from clearance.engine.api import default_pack_path, load_policy
+from clearance.engine.decision import ApprovalDecision
 from clearance.engine.rules import PolicySet
-
-WORKSPACE = "/work/proj"
-HOME = "/home/u"
 
 
 @pytest.fixture(scope="module")
 def policy() -> PolicySet:
-    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
+    return default_pack(NOWHERE)
 
 
-def decide_command(policy: PolicySet, command: str) -> Any:
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=WORKSPACE,
-        workspace=WORKSPACE,
-        home=HOME,
-    )
+def decide_command(policy: PolicySet, command: str) -> ApprovalDecision:
+    return decide_in(policy, NOWHERE, command)
 
 
 @pytest.mark.parametrize(
@@ -55,7 +47,7 @@ def test_a_rule_naming_the_marker_can_allow_it(tmp_path: Any) -> None:
         "  - id: ls-any\n    decision: allow\n    reason: x\n"
         "    when: {program: [ls], markers: [unknown_option]}\n"
     )
-    both = load_policy(WORKSPACE, files=[default_pack_path(), str(extra)], use_cache=False)
+    both = load_policy(NOWHERE[0], files=[default_pack_path(), str(extra)], use_cache=False)
     assert decide_command(both, "ls --frobnicate").decision == "allow"
 
 

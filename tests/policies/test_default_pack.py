@@ -12,14 +12,12 @@ from typing import Any
 
 import pytest
 import yaml
+from workspace_support import NOWHERE, decide_in, default_pack
 
-from clearance.engine.api import decide, load_policy
-from clearance.engine.intents import ToolIntent
+from clearance.engine.decision import ApprovalDecision
 from clearance.engine.rules import PolicySet
 
 DATA = Path(__file__).parents[1] / "shellparse" / "data"
-WORKSPACE = "/work/proj"
-HOME = "/home/u"
 #: The rules by which the default pack asks about everyday commands on purpose.
 ASKED_ON_PURPOSE = frozenset(("default/ask-network", "default/ask-package-install"))
 
@@ -33,19 +31,11 @@ def entries(name: str) -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def default_policy() -> PolicySet:
     # The installed default pack, with no discovery: what every user starts from.
-    from clearance.engine.api import default_pack_path
-
-    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
+    return default_pack(NOWHERE)
 
 
-def decide_command(policy: PolicySet, command: str) -> Any:
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=WORKSPACE,
-        workspace=WORKSPACE,
-        home=HOME,
-    )
+def decide_command(policy: PolicySet, command: str) -> ApprovalDecision:
+    return decide_in(policy, NOWHERE, command)
 
 
 @pytest.mark.parametrize(

@@ -7,16 +7,11 @@ both through, fails here.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from workspace_support import NOWHERE, decide_in, default_pack
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
+from clearance.engine.decision import ApprovalDecision
 from clearance.engine.rules import PolicySet
-
-WORKSPACE = "/work/proj"
-HOME = "/home/u"
 
 #: (technique, malicious command, its decision, rule id or reason code, benign twin)
 TWINS = [
@@ -310,17 +305,11 @@ TWINS = [
 
 @pytest.fixture(scope="module")
 def policy() -> PolicySet:
-    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
+    return default_pack(NOWHERE)
 
 
-def _decide(policy: PolicySet, command: str) -> Any:
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=WORKSPACE,
-        workspace=WORKSPACE,
-        home=HOME,
-    )
+def _decide(policy: PolicySet, command: str) -> ApprovalDecision:
+    return decide_in(policy, NOWHERE, command)
 
 
 @pytest.mark.parametrize(

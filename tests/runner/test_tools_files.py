@@ -10,6 +10,8 @@ from pydantic import ValidationError
 from clearance.runner.tools import Status, ToolContext, ToolResult
 from clearance.runner.tools.edit_file import EditFile, EditFileInput
 from clearance.runner.tools.read_file import ReadFile, ReadFileInput
+from clearance.runner.tools.runtime import ToolRuntime
+from clearance.runner.tools.toolbox import Toolbox, Validated
 from clearance.runner.tools.write_file import WriteFile, WriteFileInput
 
 
@@ -144,3 +146,26 @@ def test_write_overwrites_a_read_file_unless_it_changed(ctx: ToolContext) -> Non
     assert write(ctx, "notes.txt", "two\n").status is Status.CHANGED_SINCE_READ
     (ctx.workspace / "adir").mkdir()
     assert write(ctx, "adir", "x").status is Status.NOT_A_FILE
+
+
+# --- the runtime checks the precondition again before it runs a change ---------------------
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("edit_file", {"path": "notes.txt", "old_text": "beta", "new_text": "BETA"}),
+        ("write_file", {"path": "notes.txt", "content": "new\n"}),
+    ],
+)
+def test_a_file_changed_after_validation_is_not_changed(
+    ctx: ToolContext, workspace: Path, tool: str, arguments: dict[str, object]
+) -> None:
+    runtime = ToolRuntime(Toolbox(), ctx)
+    assert read(ctx, "notes.txt").status is Status.OK
+    call = runtime.toolbox.validate(tool, arguments)
+    assert isinstance(call, Validated) and runtime.precondition(call) is None
+    (workspace / "notes.txt").write_text("changed while a human was asked\n")
+    result = runtime.execute(call, "inv")
+    assert result.status is Status.CHANGED_SINCE_READ
+    assert (workspace / "notes.txt").read_text() == "changed while a human was asked\n"

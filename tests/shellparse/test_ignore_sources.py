@@ -13,35 +13,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from workspace_support import decide_in, default_pack, make_world
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
-
-
-def _tree(root: Path, *, git: bool, files: dict[str, str]) -> tuple[str, str]:
-    workspace, home = root / "proj", root / "home"
-    (workspace / "src").mkdir(parents=True)
-    home.mkdir()
-    (workspace / (".git" if git else ".clearance")).mkdir()
-    (workspace / "src" / "app.py").write_text("# TODO\n")
-    (workspace / "deploy.pem").write_text("-----BEGIN PRIVATE KEY-----\n")
-    for name, text in files.items():
-        target = (home if name.startswith("~/") else workspace) / name.removeprefix("~/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    return str(workspace), str(home)
+#: What every tree holds: a source to search and a key an ignore file may hide.
+BASE = {"src/app.py": "# TODO\n", "deploy.pem": "-----BEGIN PRIVATE KEY-----\n"}
 
 
-def _decision(world: tuple[str, str], command: str) -> str:
-    workspace, home = world
-    policy = load_policy(workspace, files=[default_pack_path()], use_cache=False)
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=workspace,
-        workspace=workspace,
-        home=home,
-    ).decision
+def _decision(root: Path, *, git: bool, files: dict[str, str], command: str) -> str:
+    """The decision on ``command`` in a project (a git repository or not) holding ``BASE`` and
+    ``files``; a name starting ``~/`` is in the home."""
+    home_files = {k.removeprefix("~/"): v for k, v in files.items() if k.startswith("~/")}
+    project = {k: v for k, v in files.items() if not k.startswith("~/")}
+    world = make_world(
+        root, {**BASE, **project}, home_files, marker=".git" if git else ".clearance"
+    )
+    return decide_in(default_pack(world), world, command).decision
 
 
 @pytest.fixture(autouse=True)
@@ -102,5 +88,4 @@ def test_ignore_files_a_program_reads(
     expected: str,
     tmp_path: Path,
 ) -> None:
-    world = _tree(tmp_path, git=git, files=files)
-    assert _decision(world, command) == expected
+    assert _decision(tmp_path, git=git, files=files, command=command) == expected

@@ -10,29 +10,23 @@ from __future__ import annotations
 
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
-
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
+from workspace_support import World, decide_in, default_pack, make_world
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     root = tmp_path_factory.mktemp("treelinks")
-    workspace, home = root / "proj", root / "home"
-    (workspace / "src").mkdir(parents=True)
-    (home / ".ssh").mkdir(parents=True)
-    (home / ".ssh" / "id_rsa").write_text("KEY\n")
-    (workspace / "src" / "app.py").write_text("KEY = 1\n")
-    (workspace / "src" / "notes.txt").write_text("KEY\n")
-    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
-    subprocess.run(["git", "-C", str(workspace), "add", "src"], check=True)
-    notes = workspace / "src" / "notes.txt"
+    files = {"src/app.py": "KEY = 1\n", "src/notes.txt": "KEY\n"}
+    workspace, home = make_world(root, files, {".ssh/id_rsa": "KEY\n"}, repository=True)
+    subprocess.run(["git", "-C", workspace, "add", "src"], check=True)
+    notes = Path(workspace) / "src" / "notes.txt"
     notes.unlink()
-    notes.symlink_to(home / ".ssh" / "id_rsa")  # tracked as a file, a link in the tree
+    notes.symlink_to(Path(home) / ".ssh" / "id_rsa")  # tracked as a file, a link in the tree
     time.sleep(2.1)
-    return str(workspace), str(home)
+    return workspace, home
 
 
 #: (technique, a search that follows the link, its twin that does not)
@@ -45,20 +39,11 @@ CASES = [
 
 
 @pytest.mark.parametrize(("technique", "command", "twin"), CASES, ids=[c[0] for c in CASES])
-def test_links_met_in_a_tree(
-    technique: str, command: str, twin: str, world: tuple[str, str]
-) -> None:
-    workspace, home = world
-    policy = load_policy(workspace, files=[default_pack_path()], use_cache=False)
+def test_links_met_in_a_tree(technique: str, command: str, twin: str, world: World) -> None:
+    policy = default_pack(world)
 
     def decided(text: str) -> str:
-        return decide(
-            ToolIntent("bash", {"command": text}),
-            policy,
-            cwd=workspace,
-            workspace=workspace,
-            home=home,
-        ).decision
+        return decide_in(policy, world, text).decision
 
     assert decided(command) == "deny", command
     assert decided(twin) != "deny", twin

@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from workspace_support import World, decide_in, default_pack, make_world
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
 from clearance.shellparse import classify
 from clearance.shellparse.knowledge import lookup
@@ -54,40 +53,42 @@ TEMPLATES = {
 ROWS = [(program, option, kind) for program, option, kind in WORKDIR_OPTIONS]
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, str]:
-    root = tmp_path_factory.mktemp("workdirs")
-    workspace, home, other = root / "proj", root / "home", root / "other"
-    for folder in (workspace / ".git", workspace / "src", workspace / "sub", home / ".ssh"):
-        folder.mkdir(parents=True)
-    other.mkdir()
-    (home / ".ssh" / "id_rsa").write_text("KEY\n")
-    (workspace / "src" / "app.py").write_text("x = 1\n")
-    for place in (workspace / "sub", other, workspace):
-        (place / "Cargo.toml").write_text("[package]\n")
-        (place / "compose.yml").write_text("services: {}\n")
-    return str(workspace), str(home), str(other)
+#: What a build directory holds: a manifest and a compose file.
+BUILD_FILES = {"Cargo.toml": "[package]\n", "compose.yml": "services: {}\n"}
 
 
 @pytest.fixture(scope="module")
-def policy(world: tuple[str, str, str]) -> PolicySet:
-    return load_policy(world[0], files=[default_pack_path()], use_cache=False)
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("workdirs")
 
 
-def _decide(policy: PolicySet, world: tuple[str, str, str], command: str) -> Any:
-    workspace, home, _ = world
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=workspace,
-        workspace=workspace,
-        home=home,
-    )
+@pytest.fixture(scope="module")
+def other(root: Path) -> str:
+    """A build directory outside the project."""
+    place = root / "other"
+    place.mkdir()
+    for name, text in BUILD_FILES.items():
+        (place / name).write_text(text)
+    return str(place)
 
 
-def _places(world: tuple[str, str, str], command: str, kind: str) -> list[Any]:
+@pytest.fixture(scope="module")
+def world(root: Path, other: str) -> World:
+    """The project (a source, build files at its top and in ``sub``) and a home with a key,
+    beside ``other`` (which commands in the project name as ``../other``)."""
+    files = {"src/app.py": "x = 1\n", **BUILD_FILES}
+    files.update({f"sub/{name}": text for name, text in BUILD_FILES.items()})
+    return make_world(root, files, {".ssh/id_rsa": "KEY\n"})
+
+
+@pytest.fixture(scope="module")
+def policy(world: World) -> PolicySet:
+    return default_pack(world)
+
+
+def _places(world: World, command: str, kind: str) -> list[Any]:
     """The path facts naming where the program acts."""
-    workspace, home, _ = world
+    workspace, home = world
     facts = classify(command, cwd=workspace, home=home, workspace=workspace)
     wanted = "write" if kind == "place" else None
     return [
@@ -120,9 +121,9 @@ def test_knowledge_gives_the_role(program: str, option: str, kind: str) -> None:
 
 @pytest.mark.parametrize(("program", "option", "kind"), ROWS)
 def test_place_outside_the_workspace(
-    program: str, option: str, kind: str, world: tuple[str, str, str], policy: PolicySet
+    program: str, option: str, kind: str, world: World, other: str, policy: PolicySet
 ) -> None:
-    workspace, _, other = world
+    workspace, _ = world
     template = TEMPLATES[(program, option)]
     outside = template.format(d=other)
     inside = template.format(d="sub")
@@ -132,9 +133,9 @@ def test_place_outside_the_workspace(
     assert all(p.inside_workspace is False for p in far), outside
     near = [p for p in _places(world, inside, kind) if p.resolved.startswith(workspace + "/sub")]
     assert near and all(p.inside_workspace is True for p in near), inside
-    assert _decide(policy, world, outside).decision != "allow", outside
+    assert decide_in(policy, world, outside).decision != "allow", outside
     # the benign twin: a place inside the project is judged like the project itself
-    assert _decide(policy, world, inside).decision == _decide(policy, world, here).decision
+    assert decide_in(policy, world, inside).decision == decide_in(policy, world, here).decision
 
 
 #: (technique, command acting on a secret or outside, decision, benign twin that stays allowed)
@@ -166,15 +167,15 @@ def test_relative_paths_resolve_from_the_place(
     command: str,
     expected: str,
     twin: str,
-    world: tuple[str, str, str],
+    world: World,
     policy: PolicySet,
 ) -> None:
-    assert _decide(policy, world, command).decision == expected, command
-    assert _decide(policy, world, twin).decision == "allow", twin
+    assert decide_in(policy, world, command).decision == expected, command
+    assert decide_in(policy, world, twin).decision == "allow", twin
 
 
-def test_a_file_option_names_its_directory(world: tuple[str, str, str]) -> None:
-    workspace, home, other = world
+def test_a_file_option_names_its_directory(world: World, other: str) -> None:
+    workspace, home = world
     facts = classify(f"cargo build --manifest-path {other}/Cargo.toml", cwd=workspace, home=home)
     paths = {(p.source, p.access, p.resolved) for p in facts.commands[0].paths}
     assert ("option", "read", str(Path(other) / "Cargo.toml")) in paths

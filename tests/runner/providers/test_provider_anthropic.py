@@ -86,43 +86,15 @@ def request(**overrides: object) -> ModelRequest:
 # --- stream assembly (no network) ------------------------------------------------------
 
 RECORDED: dict[str, list[ProviderEvent]] = {
-    "anthropic_text.sse": [
-        TextDelta(text="The "),
-        TextDelta(text="café"),
-        TextDelta(text=" serves "),
-        TextDelta(text="☕ and "),
-        TextDelta(text="日本"),
-        TextDelta(text=" tea — "),
-        TextDelta(text="déjà vu."),
-        Finished(reason=FinishReason.STOP, usage=Usage(input_tokens=25, output_tokens=15)),
-    ],
+    "anthropic_text.sse": stream_cases.text_events(Usage(input_tokens=25, output_tokens=15)),
     "anthropic_tool_call.sse": [
         TextDelta(text="Let me list "),
         TextDelta(text="the files."),
-        ToolCallProposed(
-            call=ToolCall(
-                call_id="toolu_01T1x1fJ34qAmk2tNTrN7Up6",
-                name="bash",
-                arguments={"command": "ls -la src/naïve"},
-            )
-        ),
+        stream_cases.bash_call("toolu_01T1x1fJ34qAmk2tNTrN7Up6"),
         Finished(reason=FinishReason.TOOL_CALLS, usage=Usage(input_tokens=472, output_tokens=89)),
     ],
     "anthropic_parallel_tool_calls.sse": [
-        ToolCallProposed(
-            call=ToolCall(
-                call_id="toolu_01A09q90qw90lq917835lq9",
-                name="read_file",
-                arguments={"path": "README.md"},
-            )
-        ),
-        ToolCallProposed(
-            call=ToolCall(
-                call_id="toolu_01B19r91rw91mr928946mr0",
-                name="read_file",
-                arguments={"path": "src/main.py", "limit": 40},
-            )
-        ),
+        *stream_cases.read_calls("toolu_01A09q90qw90lq917835lq9", "toolu_01B19r91rw91mr928946mr0"),
         Finished(reason=FinishReason.TOOL_CALLS, usage=Usage(input_tokens=640, output_tokens=112)),
     ],
 }
@@ -257,10 +229,7 @@ def test_overloaded_error_event_mid_stream() -> None:
 def test_truncated_stream_is_interrupted_and_the_partial_call_is_dropped() -> None:
     data = fixture("anthropic_tool_call.sse")
     cut = data.index(b" -la src/")
-    events = parse([data[:cut]])
-    assert not any(isinstance(e, ToolCallProposed | MalformedToolCall) for e in events)
-    assert isinstance(events[-1], ProviderFailure)
-    assert events[-1].error.kind is ErrorKind.STREAM_INTERRUPTED
+    stream_cases.assert_interrupted(parse([data[:cut]]))
 
 
 def test_stream_without_message_stop_is_interrupted() -> None:
@@ -364,25 +333,17 @@ def test_request_mapping() -> None:
 
 def test_overloaded_529() -> None:
     body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    with FakeServer([json_reply(529, body)]) as server:
-        [event] = list(provider(server).stream(request()))
-    assert isinstance(event, ProviderFailure)
-    assert (event.error.kind, event.error.retryable, event.error.status) == (
-        ErrorKind.OVERLOADED,
-        True,
-        529,
-    )
-    assert "overloaded_error" in event.error.message
+    error = stream_cases.failure_of(provider, request(), json_reply(529, body))
+    assert (error.kind, error.retryable, error.status) == (ErrorKind.OVERLOADED, True, 529)
+    assert "overloaded_error" in error.message
 
 
 def test_retry_after_ms_header_wins() -> None:
     body = {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}
     headers = {"retry-after": "3", "retry-after-ms": "1500"}
-    with FakeServer([json_reply(429, body, headers)]) as server:
-        [event] = list(provider(server).stream(request()))
-    assert isinstance(event, ProviderFailure)
-    assert event.error.kind is ErrorKind.RATE_LIMIT
-    assert event.error.retry_after == 1.5
+    error = stream_cases.failure_of(provider, request(), json_reply(429, body, headers))
+    assert error.kind is ErrorKind.RATE_LIMIT
+    assert error.retry_after == 1.5
 
 
 def test_prompt_too_long_is_context_length() -> None:
@@ -393,11 +354,9 @@ def test_prompt_too_long_is_context_length() -> None:
             "message": "prompt is too long: 210000 tokens > 200000 maximum",
         },
     }
-    with FakeServer([json_reply(400, body)]) as server:
-        [event] = list(provider(server).stream(request()))
-    assert isinstance(event, ProviderFailure)
-    assert event.error.kind is ErrorKind.CONTEXT_LENGTH
-    assert not event.error.retryable
+    error = stream_cases.failure_of(provider, request(), json_reply(400, body))
+    assert error.kind is ErrorKind.CONTEXT_LENGTH
+    assert not error.retryable
 
 
 def test_mid_stream_disconnect_during_a_tool_call() -> None:
@@ -405,10 +364,7 @@ def test_mid_stream_disconnect_during_a_tool_call() -> None:
     with FakeServer([Reply(body=data, cut_after=data.index(b" -la src/"))]) as server:
         events = list(provider(server).stream(request()))
     assert events[:2] == [TextDelta(text="Let me list "), TextDelta(text="the files.")]
-    assert not any(isinstance(e, ToolCallProposed | MalformedToolCall) for e in events)
-    assert isinstance(events[-1], ProviderFailure)
-    assert events[-1].error.kind is ErrorKind.STREAM_INTERRUPTED
-    assert events[-1].error.retryable
+    stream_cases.assert_interrupted(events)
 
 
 def test_repr_does_not_show_the_key() -> None:

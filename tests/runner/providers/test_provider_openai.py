@@ -56,44 +56,16 @@ def request(**overrides: object) -> ModelRequest:
 
 # --- stream assembly (no network) ------------------------------------------------------
 
-TEXT_EVENTS: list[ProviderEvent] = [
-    TextDelta(text="The "),
-    TextDelta(text="café"),
-    TextDelta(text=" serves "),
-    TextDelta(text="☕ and "),
-    TextDelta(text="日本"),
-    TextDelta(text=" tea — "),
-    TextDelta(text="déjà vu."),
-    Finished(reason=FinishReason.STOP, usage=Usage(input_tokens=38, output_tokens=9)),
-]
+TEXT_EVENTS = stream_cases.text_events(Usage(input_tokens=38, output_tokens=9))
 
 TOOL_EVENTS: list[ProviderEvent] = [
-    ToolCallProposed(
-        call=ToolCall(
-            call_id="call_Jk3pW7sV2dQx9LmN0aBcDeFg",
-            name="bash",
-            arguments={"command": "ls -la src/naïve"},
-        )
-    ),
+    stream_cases.bash_call("call_Jk3pW7sV2dQx9LmN0aBcDeFg"),
     Finished(reason=FinishReason.TOOL_CALLS, usage=Usage(input_tokens=112, output_tokens=21)),
 ]
 
 PARALLEL_EVENTS: list[ProviderEvent] = [
     TextDelta(text="Reading both files."),
-    ToolCallProposed(
-        call=ToolCall(
-            call_id="call_A1b2C3d4E5f6G7h8I9j0K1l2",
-            name="read_file",
-            arguments={"path": "README.md"},
-        )
-    ),
-    ToolCallProposed(
-        call=ToolCall(
-            call_id="call_Z9y8X7w6V5u4T3s2R1q0P9o8",
-            name="read_file",
-            arguments={"path": "src/main.py", "limit": 40},
-        )
-    ),
+    *stream_cases.read_calls("call_A1b2C3d4E5f6G7h8I9j0K1l2", "call_Z9y8X7w6V5u4T3s2R1q0P9o8"),
     Finished(reason=FinishReason.TOOL_CALLS, usage=Usage(input_tokens=230, output_tokens=64)),
 ]
 
@@ -241,12 +213,7 @@ def test_other_choices_are_ignored() -> None:
 def test_truncated_stream_is_interrupted_and_the_partial_call_is_dropped() -> None:
     data = fixture("openai_tool_call.sse")
     cut = data.index(b'"ls"')  # inside the argument fragments, before finish_reason
-    events = parse([data[:cut]])
-    assert not any(isinstance(e, ToolCallProposed | MalformedToolCall) for e in events)
-    failure = events[-1]
-    assert isinstance(failure, ProviderFailure)
-    assert failure.error.kind is ErrorKind.STREAM_INTERRUPTED
-    assert failure.error.retryable
+    stream_cases.assert_interrupted(parse([data[:cut]]))
 
 
 def test_error_chunk_mid_stream_is_a_failure() -> None:
@@ -378,11 +345,7 @@ def test_mid_stream_disconnect_during_a_tool_call() -> None:
     data = fixture("openai_tool_call.sse")
     reply = Reply(body=data, cut_after=len(data) // 2)
     with FakeServer([reply]) as server:
-        events = list(provider(server).stream(request()))
-    assert not any(isinstance(e, ToolCallProposed | MalformedToolCall) for e in events)
-    assert isinstance(events[-1], ProviderFailure)
-    assert events[-1].error.kind is ErrorKind.STREAM_INTERRUPTED
-    assert events[-1].error.retryable
+        stream_cases.assert_interrupted(list(provider(server).stream(request())))
 
 
 def test_repr_does_not_show_the_key() -> None:
@@ -398,20 +361,16 @@ def test_server_echoing_the_key_in_an_error_is_redacted() -> None:
             "code": "invalid_api_key",
         }
     }
-    with FakeServer([json_reply(401, body)]) as server:
-        [event] = list(provider(server).stream(request()))
-    assert isinstance(event, ProviderFailure)
-    assert event.error.kind is ErrorKind.AUTH
-    assert KEY not in event.error.message
-    assert "[redacted]" in event.error.message
+    error = stream_cases.failure_of(provider, request(), json_reply(401, body))
+    assert error.kind is ErrorKind.AUTH
+    assert KEY not in error.message
+    assert "[redacted]" in error.message
 
 
 def test_key_cut_in_half_by_message_clipping_is_still_redacted() -> None:
     # "HTTP 401: " + padding puts the key across the 500-character clip.
     page = ("a" * 480 + " " + KEY + " trailing").encode()
     reply = Reply(status=401, body=page, headers={"Content-Type": "text/plain"}, chunked=False)
-    with FakeServer([reply]) as server:
-        [event] = list(provider(server).stream(request()))
-    assert isinstance(event, ProviderFailure)
-    assert KEY[:6] not in event.error.message
-    assert event.error.message.endswith("[redacted]…")
+    error = stream_cases.failure_of(provider, request(), reply)
+    assert KEY[:6] not in error.message
+    assert error.message.endswith("[redacted]…")
