@@ -1,8 +1,6 @@
-"""Techniques whose fix lies outside the knowledge tables and the pack, held as failing tests
-(``xfail``, strict: they fail the suite once fixed, so the mark is taken off then).
-
-Each has its twin, which passes today and must keep passing when the gap is closed.
-"""
+"""The default pack on ``IFS=… read``: the shell's most common idiom is allowed (a prefix
+assignment of IFS reaches only the builtin's splitting of its own input), and every IFS that
+splits a later expansion is not."""
 
 from __future__ import annotations
 
@@ -33,22 +31,13 @@ def _decide(policy: PolicySet, command: str) -> Any:
     )
 
 
-#: ``IFS=… read`` is the shell's most common idiom: a prefix assignment of IFS reaches only
-#: the ``read`` builtin's splitting of its own input. The environment table judges a
-#: variable without the program it rides with (``environment.judge`` is called from
-#: ``extract``), so every IFS is ``env_code``.
 IFS_FOR_READ = [
     'ls | while IFS= read -r line; do echo "$line"; done',
     'IFS=, read -r a b <<< "1,2"',
-    'while IFS= read -r f; do wc -l "$f"; done < list.txt',
+    "printf '%s\\n' a b | while IFS= read -r x; do echo \"$x\"; done",
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="extract judges IFS= as env_code whatever it prefixes; a prefix of read only "
-    "splits read's input (needs the program beside environment.judge, in extract.py)",
-)
 @pytest.mark.parametrize("command", IFS_FOR_READ)
 def test_ifs_as_a_prefix_of_read_is_harmless(policy: PolicySet, command: str) -> None:
     assert _decide(policy, command).decision == "allow"
