@@ -68,8 +68,10 @@ def zip_program(call: HandlerCall) -> None:
     """``zip -TT CMD``: the command zip runs to test the archive (its two-letter option
     reads as two ``-T`` to a getopt parser)."""
     args = call.args
-    for i, arg in enumerate(args[:-1]):
-        if arg in ("-TT", "--unzip-command"):
+    for i, arg in enumerate(args):
+        if arg.startswith("--unzip-command="):
+            call.nest_shell("zip -TT", arg.partition("=")[2])
+        elif arg in ("-TT", "--unzip-command") and i + 1 < len(args):
             call.nest_shell("zip -TT", args[i + 1])
 
 

@@ -71,6 +71,20 @@ def ifconfig(call: HandlerCall) -> None:
         fact.classes.add("read_only")
 
 
+def ssh_add(call: HandlerCall) -> None:
+    """``ssh-add -l``/``-L`` list the agent's keys (fingerprints, public keys); any other
+    use loads a private key (named, or the default ones) into the agent: a secret read."""
+    parsed = call.parsed
+    if (
+        (call.has("-l") or call.has("-L"))
+        and not parsed.operands
+        and not any(f & DYNAMIC for f in call.flags)
+    ):
+        fact = call.fact
+        fact.classes.discard("secret_read")
+        fact.classes.add("read_only")
+
+
 _CRON_TIME = Lazy(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
 
 

@@ -378,6 +378,12 @@ SPECS = [
         default=sub("ip", "system"),
     ),
     Spec(
+        "ssh-add",
+        "secret_read",
+        flags="-l -L -E= -q -v -c -k -K -d -D -x -X -t= -T -s= -e= -S= -H= -h= -C",
+        handler=system.ssh_add,
+    ),
+    Spec(
         "ifconfig",
         "system",
         flags="-a -s -v -l -u -d -L -m -r -f= --help -V/--version",
@@ -847,7 +853,7 @@ SPECS = [
     ),
     Spec(
         "vault|pass|gopass|keepassxc-cli|bw|lpass|secret-tool|age|sops|"
-        "ssh-add|ssh-keyscan|ssh-copy-id|keychain|certutil|certbot|mkcert|"
+        "ssh-keyscan|ssh-copy-id|keychain|certutil|certbot|mkcert|"
         "step",
         "secret_read",
     ),
