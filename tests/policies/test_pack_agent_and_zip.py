@@ -4,32 +4,10 @@ agent's keys (fingerprints and public keys), while any other ``ssh-add`` loads a
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from pack_support import decide_command, pack_policy  # noqa: F401  (the fixture)
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
-
-WORKSPACE = "/work/proj"
-HOME = "/home/u"
-
-
-@pytest.fixture(scope="module")
-def policy() -> PolicySet:
-    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
-
-
-def _decide(policy: PolicySet, command: str) -> Any:
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=WORKSPACE,
-        workspace=WORKSPACE,
-        home=HOME,
-        resolve=False,
-    )
 
 
 @pytest.mark.parametrize(
@@ -47,5 +25,5 @@ def _decide(policy: PolicySet, command: str) -> Any:
     ],
 )
 def test_what_the_option_runs_or_reads_decides(policy: PolicySet, everyday: str, twin: str) -> None:
-    assert _decide(policy, everyday).decision == "allow"
-    assert _decide(policy, twin).decision == "deny"
+    assert decide_command(policy, resolve=False, command=everyday).decision == "allow"
+    assert decide_command(policy, resolve=False, command=twin).decision == "deny"

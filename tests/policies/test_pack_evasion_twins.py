@@ -7,16 +7,11 @@ thing, which must be allowed. A fix that blocks both, or lets both through, fail
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from pack_support import decide_command, pack_policy  # noqa: F401  (the fixture)
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
 
-WORKSPACE = "/work/proj"
-HOME = "/home/u"
 SECRETS = "default/no-secret-reads"
 CODE = "default/ask-code-exec"
 STARTUP = "default/no-shell-startup-writes"
@@ -277,35 +272,20 @@ TWINS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def policy() -> PolicySet:
-    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
-
-
-def _decide(policy: PolicySet, command: str) -> Any:
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=WORKSPACE,
-        workspace=WORKSPACE,
-        home=HOME,
-    )
-
-
 @pytest.mark.parametrize(
     ("technique", "bad", "decision", "why", "twin"), TWINS, ids=[t[0] for t in TWINS]
 )
 def test_evasion_and_twin(
     policy: PolicySet, technique: str, bad: str, decision: str, why: str, twin: str
 ) -> None:
-    found = _decide(policy, bad)
+    found = decide_command(policy, bad)
     assert found.decision == decision, (
         f"{bad!r}: {found.decision} {found.policy_id} {found.reason_code}"
     )
     assert why in (found.policy_id, found.reason_code), (
         f"{bad!r}: decided by {found.policy_id or found.reason_code}, expected {why}"
     )
-    allowed = _decide(policy, twin)
+    allowed = decide_command(policy, twin)
     assert allowed.decision == "allow", (
         f"{twin!r}: {allowed.decision} {allowed.policy_id} {allowed.reason_code}: {allowed.reason}"
     )

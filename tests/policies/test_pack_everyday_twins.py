@@ -8,16 +8,11 @@ that is too strict fails the everyday command.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from pack_support import decide_command, pack_policy  # noqa: F401  (the fixture)
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
 
-WORKSPACE = "/work/proj"
-HOME = "/home/u"
 SECRETS = "default/no-secret-reads"
 STARTUP = "default/no-shell-startup-writes"
 
@@ -320,28 +315,13 @@ FORMS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def policy() -> PolicySet:
-    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
-
-
-def _decide(policy: PolicySet, command: str) -> Any:
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=WORKSPACE,
-        workspace=WORKSPACE,
-        home=HOME,
-    )
-
-
 @pytest.mark.parametrize(
     ("form", "everyday", "twin", "decision", "why"), FORMS, ids=[f[0] for f in FORMS]
 )
 def test_everyday_is_allowed(
     policy: PolicySet, form: str, everyday: str, twin: str, decision: str, why: str
 ) -> None:
-    found = _decide(policy, everyday)
+    found = decide_command(policy, everyday)
     assert found.decision == "allow", (
         f"{everyday!r}: {found.decision} {found.policy_id} {found.reason_code}: {found.reason}"
     )
@@ -353,7 +333,7 @@ def test_everyday_is_allowed(
 def test_dangerous_twin_is_not(
     policy: PolicySet, form: str, everyday: str, twin: str, decision: str, why: str
 ) -> None:
-    found = _decide(policy, twin)
+    found = decide_command(policy, twin)
     assert found.decision == decision, (
         f"{twin!r}: {found.decision} {found.policy_id} {found.reason_code}"
     )

@@ -4,32 +4,10 @@ splits a later expansion is not."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from pack_support import decide_command, pack_policy  # noqa: F401  (the fixture)
 
-from clearance.engine.api import decide, default_pack_path, load_policy
-from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
-
-WORKSPACE = "/work/proj"
-HOME = "/home/u"
-
-
-@pytest.fixture(scope="module")
-def policy() -> PolicySet:
-    return load_policy(WORKSPACE, files=[default_pack_path()], use_cache=False)
-
-
-def _decide(policy: PolicySet, command: str) -> Any:
-    return decide(
-        ToolIntent("bash", {"command": command}),
-        policy,
-        cwd=WORKSPACE,
-        workspace=WORKSPACE,
-        home=HOME,
-    )
-
 
 IFS_FOR_READ = [
     'ls | while IFS= read -r line; do echo "$line"; done',
@@ -40,7 +18,7 @@ IFS_FOR_READ = [
 
 @pytest.mark.parametrize("command", IFS_FOR_READ)
 def test_ifs_as_a_prefix_of_read_is_harmless(policy: PolicySet, command: str) -> None:
-    assert _decide(policy, command).decision == "allow"
+    assert decide_command(policy, command).decision == "allow"
 
 
 @pytest.mark.parametrize(
@@ -52,4 +30,4 @@ def test_ifs_as_a_prefix_of_read_is_harmless(policy: PolicySet, command: str) ->
     ],
 )
 def test_ifs_that_splits_a_later_expansion_is_not_allowed(policy: PolicySet, command: str) -> None:
-    assert _decide(policy, command).decision != "allow"
+    assert decide_command(policy, command).decision != "allow"
