@@ -151,7 +151,6 @@ def run_gate(
     stderr: TextIO | None = None,
 ) -> int:
     from clearance.engine.policycache import PolicyCache
-    from clearance.hooks.gate import read_lines
 
     out = stdout or sys.stdout
     err = stderr or sys.stderr
@@ -200,7 +199,7 @@ def run_gate(
     saw_policy_error = policy_error is not None
     saw_internal = False
     try:
-        lines = ((n, r) for n, r in read_lines(stream) if r is None or r.strip())
+        lines = _intent_lines(stream)
         if jobs > 1 and ledger is None:
             decided = _in_parallel(lines, jobs, policies, directory, policy_error)
         else:
@@ -395,6 +394,18 @@ def _print(
         annotation = github_annotation(decision, source, number)
         if annotation is not None:
             write(annotation + "\n")
+
+
+def _intent_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
+    """The input's lines but the blank ones, one at a time: a line is decided before the next
+    is read (a pipe's other end may wait for the answer before it writes more). A generator
+    function, not an expression: the compiled build read a generator expression here to the
+    end of the input before the first answer."""
+    from clearance.hooks.gate import read_lines
+
+    for number, raw in read_lines(stream):
+        if raw is None or raw.strip():
+            yield number, raw
 
 
 def _regular_file(stream: BinaryIO) -> bool:
