@@ -11,7 +11,13 @@ from __future__ import annotations
 import posixpath
 import re
 
-from clearance.shellparse.expand import DYNAMIC, GLOB, RESOLVED, TILDE_USER
+from clearance.shellparse.expand import (
+    DYNAMIC,
+    GLOB,
+    PROCESS_SUBSTITUTION_FILE,
+    RESOLVED,
+    TILDE_USER,
+)
 from clearance.shellparse.facts import SCP_TARGET, HandlerCall, Nested, PathFact
 from clearance.shellparse.knowledge import lookup, lookup_module
 from clearance.shellparse.options import parse_program_args
@@ -250,6 +256,11 @@ class Classifier:
             base = env.cwd if cwd is None else (None if cwd == UNKNOWN_CWD else cwd)
             resolved = resolve(value, base, self.home)
         if resolved in HARMLESS_DEVICES:
+            return
+        if resolved == PROCESS_SUBSTITUTION_FILE and access == "read":
+            # reading a process substitution's pipe reads what its script prints (judged as
+            # a command of its own); anything else done to that name, or written as it by
+            # hand, is judged as a path like any other
             return
         if resolved is None and value.startswith("/proc/") and value.endswith("/environ"):
             fact.classes.add("secret_read")  # ``/proc/$$/environ``: some process's environment

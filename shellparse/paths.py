@@ -267,7 +267,6 @@ HARMLESS_DEVICES = frozenset(
         "/dev/stdin",
         "/dev/tty",
         "/dev/zero",
-        "/dev/fd/63",  # a process substitution's pipe (``expand.PROCESS_SUBSTITUTION_FILE``)
     )
 )
 
