@@ -251,7 +251,9 @@ def file_part(
     """The one part of a file tool: every path its input selects, with the access the tool
     makes, checked against the machine when ``resolve``; and the subject judged."""
     targets = file_targets(intent, kind, cwd or ".")
-    fact = file_tool_facts(kind, targets, cwd=cwd, home=home, workspace=workspace, resolve=resolve)
+    fact = file_tool_facts(
+        kind, targets, cwd=cwd, home=home, workspace=workspace, resolve=resolve, tool=intent.tool
+    )
     return fact, " ".join(value for value, _, _ in targets)
 
 

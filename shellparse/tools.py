@@ -40,12 +40,15 @@ def file_tool_facts(
     home: str,
     workspace: str | None,
     resolve: bool = True,
+    tool: str | None = None,
 ) -> SimpleCommandFacts:
     """The one part of a file tool of ``kind`` touching ``targets``: ``(value, access, how)``
     with ``access`` one of ``read``, ``write``, ``delete`` and ``how`` one of ``HOWS``.
 
     ``workspace`` ``None``: the cwd belongs to no project. ``resolve``: judge the paths as
-    this machine's file system has them."""
+    this machine's file system has them. ``tool``: the agent's name of the tool, kept as the
+    part's raw program (how a tree search leaves files out can depend on it:
+    ``world.IGNORE_HONOURING_TOOLS``)."""
     from clearance.shellparse.classifier import Classifier
     from clearance.shellparse.expand import Env
     from clearance.shellparse.resolve import has_glob
@@ -62,7 +65,8 @@ def file_tool_facts(
     values = [value for value, _, _ in targets]
     program = PSEUDO_PROGRAMS[kind]
     fact = SimpleCommandFacts([program, *values], " ".join(values), 0, 0)
-    fact.program = fact.program_raw = program
+    fact.program = program
+    fact.program_raw = tool or program
     accesses = {access for _, access, _ in targets}
     fact.classes.add("read_only" if accesses <= {"read"} else "write")
     if "delete" in accesses:

@@ -242,6 +242,17 @@ def _git_grep_pathspecs(argv: list[str]) -> list[str]:
     return operands if given_pattern else operands[1:]
 
 
+#: The agents' search tools that leave out what the repository's ignore files name, as
+#: ripgrep does by default: Claude Code's ``Grep`` runs ripgrep without ``--no-ignore`` (it
+#: has no field to ask for one), so in a git repository a file ``.gitignore``,
+#: ``.git/info/exclude`` or the global excludes name is not searched. Only those files are
+#: counted (ripgrep also reads ``.ignore`` and ``.rgignore``: leaving them out can only make
+#: the search read more than it does, never less). Hidden files count as searched (whether
+#: the tool skips them is not known here), and a ``glob`` filter overrides the ignore rules
+#: (ripgrep's ``--glob``). Every other search tool reads every file under its directory.
+IGNORE_HONOURING_TOOLS = frozenset({"Grep"})
+
+
 class _Filters:
     """What a searching program leaves out of a tree, by its defaults and options."""
 
@@ -320,6 +331,11 @@ class _Filters:
             # a file tool's own filters (``Grep`` ``glob``/``type``, ``include`` fields) are
             # given to it as ``DIR/{}/GLOB`` values
             self.includes = [a.split("/{}/", 1)[1] for a in argv if "/{}/" in a]
+            if fact.program_raw in IGNORE_HONOURING_TOOLS:
+                self.program = fact.program_raw
+                self.ignore = True
+                self.ignore_files = (".gitignore",)
+                self.global_ignores = True
         elif program in _GREPS:
             self.includes = list(_values(argv, ("--include",)))
             self.excludes = list(_values(argv, ("--exclude",)))
@@ -349,7 +365,7 @@ class _Filters:
             _fnmatch(glob, name) or _fnmatch(glob, rel) for glob in self.includes
         ):
             return f"{self.program} searches only {self.includes}"
-        if self.includes and self.program in ("rg", "ripgrep"):
+        if self.includes and self.program in ("rg", "ripgrep", *IGNORE_HONOURING_TOOLS):
             return None  # rg's globs override its ignore rules and hidden-file default
         if self.tracked:
             tracked = _tracked(path, workspace or root)

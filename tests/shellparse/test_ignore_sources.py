@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from workspace_support import decide_in, default_pack, make_world
 
+from clearance.engine.api import decide
+from clearance.engine.intents import ToolIntent
+
 #: What every tree holds: a source to search and a key an ignore file may hide.
 BASE = {"src/app.py": "# TODO\n", "deploy.pem": "-----BEGIN PRIVATE KEY-----\n"}
 
@@ -89,3 +92,56 @@ def test_ignore_files_a_program_reads(
     tmp_path: Path,
 ) -> None:
     assert _decision(tmp_path, git=git, files=files, command=command) == expected
+
+
+# --- the agents' search tools -------------------------------------------------------------------
+
+#: (technique, git repository?, files, tool, input, decision): Claude Code's ``Grep`` is
+#: ripgrep without ``--no-ignore``, so a key ``.gitignore`` names is not searched in a git
+#: repository; only git's own ignore files count for it, a ``glob`` filter overrides them, and
+#: every other search tool reads the whole tree.
+TOOL_CASES = [
+    ("Grep gitignore in git", True, {".gitignore": "*.pem\n"}, "Grep", {}, "allow"),
+    ("Grep no ignore file", True, {}, "Grep", {}, "deny"),
+    ("Grep gitignore outside git", False, {".gitignore": "*.pem\n"}, "Grep", {}, "deny"),
+    ("Grep info/exclude", True, {".git/info/exclude": "*.pem\n"}, "Grep", {}, "allow"),
+    ("Grep .ignore not counted", True, {".ignore": "*.pem\n"}, "Grep", {}, "deny"),
+    ("Grep negated", True, {".gitignore": "*.pem\n!deploy.pem\n"}, "Grep", {}, "deny"),
+    ("Grep glob overrides", True, {".gitignore": "*.pem\n"}, "Grep", {"glob": "*.pem"}, "deny"),
+    ("Grep glob elsewhere", True, {".gitignore": "*.pem\n"}, "Grep", {"glob": "*.py"}, "allow"),
+    (
+        "Grep names the file",
+        True,
+        {".gitignore": "*.pem\n"},
+        "Grep",
+        {"path": "deploy.pem"},
+        "deny",
+    ),
+    ("Gemini reads ignored", True, {".gitignore": "*.pem\n"}, "grep_search", {}, "deny"),
+    ("runner reads ignored", True, {".gitignore": "*.pem\n"}, "grep", {}, "deny"),
+]
+
+
+@pytest.mark.parametrize(
+    ("technique", "git", "files", "tool", "given", "expected"),
+    TOOL_CASES,
+    ids=[c[0] for c in TOOL_CASES],
+)
+def test_ignore_files_a_search_tool_honours(
+    technique: str,
+    git: bool,
+    files: dict[str, str],
+    tool: str,
+    given: dict[str, str],
+    expected: str,
+    tmp_path: Path,
+) -> None:
+    world = make_world(tmp_path, {**BASE, **files}, {}, marker=".git" if git else ".clearance")
+    workspace, home = world
+    fields = {"pattern": "TODO", **given}
+    if "path" in fields:
+        fields["path"] = f"{workspace}/{fields['path']}"
+    decision = decide(
+        ToolIntent(tool, fields), default_pack(world), cwd=workspace, workspace=workspace, home=home
+    )
+    assert decision.decision == expected, decision.reason
