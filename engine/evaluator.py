@@ -95,12 +95,9 @@ class Tracer:
         """What ``_matching`` finds, with the reason for each candidate."""
         considered: list[TraceRule] = []
         matched: list[CompiledRule] = []
-        for rule in policy.candidates(part.program, part.class_key):
-            if not rule.applies_to(ctx.tool, ctx.tool_kind):
-                considered.append(
-                    {"rule": rule.policy_id, "matched": False, "why": "not for this tool"}
-                )
-                continue
+        for rule in policy.applicable(
+            part.program, part.class_key, part.accesses, ctx.tool, ctx.tool_kind
+        ):
             held, why = rule.matcher.explain(part, ctx)
             if held:
                 matched.append(rule)

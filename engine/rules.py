@@ -199,30 +199,12 @@ class PolicySet:
                 pack.rules.append(rule)
                 self.rules.append(rule)
             self.packs.append(pack)
-        # The index: a rule that requires a program is filed under each program it names;
-        # else one that requires an effect class under each class; else it is a candidate
-        # for every part. Candidates for a part are the union, in rule order.
-        self.by_program: dict[str, list[CompiledRule]] = {}
-        self.by_class: dict[str, list[CompiledRule]] = {}
-        self.any_program: list[CompiledRule] = []
-        self.command_rules: list[CompiledRule] = []
-        for rule in self.rules:
-            if rule.target == "command":
-                self.command_rules.append(rule)
-            elif rule.programs is not None:
-                for name in rule.programs:
-                    self.by_program.setdefault(name, []).append(rule)
-            else:
-                classes = rule.matcher.required_classes()
-                if classes is None:
-                    self.any_program.append(rule)
-                else:
-                    for name in classes:
-                        self.by_class.setdefault(name, []).append(rule)
-        # The fast path's index: each part rule filed under the atoms of its necessary
-        # condition (``Matcher.needs``: a program, an effect class, a path access), or
+        self.command_rules: list[CompiledRule] = [r for r in self.rules if r.target == "command"]
+        # The index: each part rule filed under the atoms of its necessary condition
+        # (``Matcher.needs``: a program, an effect class, a path access, the tool), or
         # tested on every part when it has none. It never changes an answer, only how
-        # many rules a part is tested against (a read touches no rule about writes).
+        # many rules a part is tested against (a read touches no rule about writes); the
+        # fast path and ``explain``'s tracer both take a part's rules from it.
         self.unconditional: list[CompiledRule] = []
         self.by_need: dict[tuple[str, str], list[CompiledRule]] = {}
         for rule in self.rules:
@@ -234,7 +216,6 @@ class PolicySet:
             else:
                 for atom in needs:
                     self.by_need.setdefault(atom, []).append(rule)
-        self._candidates: dict[tuple[str | None, frozenset[str]], list[CompiledRule]] = {}
         self._applicable: dict[
             tuple[str | None, frozenset[str], frozenset[str], str, str], list[CompiledRule]
         ] = {}
@@ -281,23 +262,6 @@ class PolicySet:
         for pack in self.packs:
             digest.update(f"{pack.scope}\0{pack.id}\0{pack.digest}\n".encode())
         self.digest = "sha256:" + digest.hexdigest()
-
-    def candidates(self, program: str | None, classes: frozenset[str]) -> list[CompiledRule]:
-        """Rules that may match a part with this program and these classes, in rule order."""
-        key = (program, classes)
-        found = self._candidates.get(key)
-        if found is None:
-            chosen: dict[int, CompiledRule] = {r.order: r for r in self.any_program}
-            if program is not None:
-                for rule in self.by_program.get(program, ()):
-                    chosen[rule.order] = rule
-            for name in classes:
-                for rule in self.by_class.get(name, ()):
-                    chosen[rule.order] = rule
-            found = [chosen[order] for order in sorted(chosen)]
-            if len(self._candidates) < 4096:
-                self._candidates[key] = found
-        return found
 
     def applicable(
         self,

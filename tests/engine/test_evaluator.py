@@ -402,7 +402,7 @@ def test_a_conjunction_tests_its_cheap_children_first_and_explains_in_policy_ord
     assert check(policy, "cat a.log").decision == "allow"  # not rm
     assert check(policy, "cp a.log b.log").decision == "allow"  # deletes nothing
     # two conditions fail (the regex and the paths); the first as written is named
-    intent = ToolIntent("Bash", {"command": "cp keep.txt b.txt"})
+    intent = ToolIntent("Bash", {"command": "rm keep.txt"})
     traced = decide(intent, policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME, trace=True)
     assert traced.trace is not None
     why = next(e["why"] for e in traced.trace[0]["rules"] if e["rule"] == "p/r")
