@@ -70,6 +70,7 @@ from clearance.shellparse.world import (
     add_selection,
     ground,
     mark_trees,
+    printed_toplevel,
     selection_of,
     tracked_selection,
 )
@@ -232,8 +233,14 @@ class Extractor:
         commands = pipeline.commands
         if len(commands) == 1:
             start = len(self.out)
+            cwd = env.cwd
             self.command(commands[0], env, scope)
-            return _static_output(self.out[start:], scope.stdin_text)
+            produced = self.out[start:]
+            output = _static_output(produced, scope.stdin_text)
+            if output is None and self.resolver is not None and len(produced) == 1:
+                # a fact of this machine: ``cd "$(git rev-parse --show-toplevel)"``
+                output = printed_toplevel(produced[0], cwd, self.home, self.text)
+            return output
         stdin_text: str | None = scope.stdin_text
         upstream_network = upstream_everything = upstream_secret = False
         selected: list[str] | None = None

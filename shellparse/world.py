@@ -589,6 +589,45 @@ _TRACKED_SECRETS: dict[tuple[str, tuple[int, int, int, int, int], str, str, bool
 _TRACKED_DIRS: dict[tuple[str, tuple[int, int, int, int, int], str], dict[str, set[str]]] = {}
 
 
+#: Variables of git's environment that move the repository it finds or its work tree.
+_GIT_PLACES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES")
+
+
+def printed_toplevel(fact: SimpleCommandFacts, cwd: str | None, home: str, text: str) -> str | None:
+    """What ``git rev-parse --show-toplevel`` prints in ``cwd``: the directory above it (or
+    itself) that holds ``.git``, with a newline, as this machine has it. ``None`` (the output
+    stays unknown) for any other spelling, with no known cwd, when the line names a ``GIT_``
+    variable, when the environment sets one that moves the repository or its configuration
+    (``GIT_DIR``, ``GIT_WORK_TREE``, ``GIT_CONFIG…``…), or when a configuration file names
+    another work tree (``core.worktree``)."""
+    if fact.argv != ["git", "rev-parse", "--show-toplevel"] or fact.assignments or fact.redirects:
+        return None
+    if cwd is None or "GIT_" in text:
+        return None
+    if any(name in _GIT_PLACES or name.startswith("GIT_CONFIG") for name in os.environ):
+        return None
+    directory = cwd
+    while not os.path.lexists(os.path.join(directory, ".git")):
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+    dot_git = os.path.join(directory, ".git")
+    configs = [os.path.join(home, ".gitconfig"), os.path.join(home, ".config", "git", "config")]
+    if os.path.isdir(dot_git):
+        configs.append(os.path.join(dot_git, "config"))
+    for config in configs:
+        try:
+            with open(config, encoding="utf-8", errors="replace") as handle:
+                if "worktree" in handle.read(1 << 20).lower():
+                    return None
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return None
+    return directory + "\n"
+
+
 def tracked_selection(root: str, cwd: str, home: str, fold: bool, resolver: Resolver) -> list[str]:
     """What ``git ls-files`` without a pathspec prints in ``cwd`` of the repository at
     ``root``, as a selection: each tracked file below ``cwd`` that is a secret (by name, or by
