@@ -601,12 +601,17 @@ class Extractor:
     def _static_word(self, word: Word) -> tuple[list[str], int] | None:
         """The fields of a word that is one command substitution with known output
         (``$(echo rm)``, ``"$(printf .env)"``): bash strips the trailing newlines and, when
-        unquoted, splits the rest at blanks."""
+        unquoted, splits the rest at blanks. Quoted whole, the substitution may be followed by
+        quoted literal text (``"$(git rev-parse --show-toplevel)/src"``)."""
         parts = word.parts
         quoted = False
         if len(parts) == 1 and isinstance(parts[0], DoubleQuoted):
             parts = parts[0].parts
             quoted = True
+        tail = ""
+        if quoted and len(parts) > 1 and all(isinstance(p, Literal) for p in parts[1:]):
+            tail = "".join(p.text for p in parts[1:] if isinstance(p, Literal))
+            parts = parts[:1]
         if len(parts) != 1 or not isinstance(parts[0], CommandSubstitution):
             return None
         output = self.outputs.get(id(parts[0]))
@@ -614,7 +619,7 @@ class Extractor:
             return None
         text = output.rstrip("\n")
         if quoted:
-            return [text], RESOLVED
+            return [text + tail], RESOLVED
         flag = RESOLVED | (GLOB if any(c in text for c in "*?[") else 0)
         return text.split(), flag
 

@@ -78,3 +78,11 @@ def test_an_unrelated_git_variable_in_the_environment(
 def test_a_configured_work_tree(tmp_path: Path) -> None:
     world_files = {".git/config": "[core]\n\tworktree = /\n"}
     assert _decide(tmp_path, TOP + "make", world_files) != "allow"
+
+
+def test_a_known_output_with_quoted_text_after_it(tmp_path: Path) -> None:
+    # "$(…)/src": the known output and the quoted text after it are one field
+    top = "$(git rev-parse --show-toplevel)"
+    assert _decide(tmp_path, f'cd "{top}/src" && cat app.py') == "allow"
+    assert _decide(tmp_path, f'cat "{top}/.env"', {".env": "K=1\n"}) == "deny"
+    assert _decide(tmp_path, 'cat "$(echo ../.e)nv"', {".env": "K=1\n"}) == "deny"
