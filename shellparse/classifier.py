@@ -228,6 +228,9 @@ class Classifier:
         self.shell_options: set[str] = set()
         #: (resolved, access) of each part's paths, by the part's id: grounding adds each once.
         self.seen_paths: dict[int, set[tuple[str | None, str]]] = {}
+        #: The facts may come from this machine (the extractor resolves paths): a handler
+        #: may then look at the file system (``python -c``: what the cwd would shadow).
+        self.machine = False
 
     # --- facts ---------------------------------------------------------------------------
 

@@ -194,6 +194,7 @@ class Extractor:
         self.workspace = workspace
         self.home = home
         self.classifier = Classifier(workspace, home, cwd=cwd, fold=fold)
+        self.classifier.machine = resolver is not None
         #: Reads the file system for the facts (``None``: the text alone is judged).
         self.resolver = resolver
         #: What ``$(find …)`` substitutions select, by the id of their node.

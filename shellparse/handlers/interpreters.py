@@ -4,8 +4,10 @@ the command lines embedded in code strings (``os.system(…)``, ``subprocess.run
 
 from __future__ import annotations
 
+import os
 import re
 
+from clearance.shellparse import pysnippet
 from clearance.shellparse.facts import Nested
 from clearance.shellparse.handlers.common import Lazy
 
@@ -130,6 +132,8 @@ def interpreter(call: HandlerCall) -> None:
             nested.extend(embedded_commands(value, f"{fact.program} {opt.name}"))
             if environment_read(value):
                 fact.classes.add("secret_read")
+    if has_code and _computes_only(call):
+        return
     reads_stdin = (
         "-s" in fact.options
         or (not has_code and not parsed.operands)
@@ -141,3 +145,63 @@ def interpreter(call: HandlerCall) -> None:
             fact.markers.add("stdin_code")
     if parsed.operands and not has_code and "-s" not in fact.options:
         fact.classes.add("code_exec")
+
+
+_PYTHONS = Lazy(r"python(?:[23](?:\.\d+)?)?")
+
+#: Options of python that leave a ``-c`` program's meaning alone.
+_PYTHON_PLAIN_OPTIONS = frozenset(
+    ("-c", "-u", "-B", "-E", "-s", "-S", "-I", "-P", "-O", "-OO", "-q")
+)
+
+#: Variables of python's environment that do not change what a program imports or runs.
+_PYTHON_PLAIN_VARIABLES = frozenset(
+    (
+        "PYTHONUNBUFFERED",
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTHONIOENCODING",
+        "PYTHONHASHSEED",
+        "PYTHONWARNINGS",
+        "PYTHONUTF8",
+        "PYTHONFAULTHANDLER",
+        "PYTHONNOUSERSITE",
+        "PYTHONSAFEPATH",
+    )
+)
+
+
+def _computes_only(call: HandlerCall) -> bool:
+    """``python3 -c CODE`` whose program only computes, prints and opens literal paths
+    (``pysnippet``): it is judged by those paths, not as code that runs. Only with the file
+    system in view (the directory must hold nothing that shadows a standard module), a
+    known cwd, python's plain options, and nothing in the environment or the line's
+    assignments that moves its imports."""
+    fact, parsed = call.fact, call.parsed
+    if not call.classifier.machine or not _PYTHONS.rx.fullmatch(fact.program or ""):
+        return False
+    if "dynamic_argument" in fact.markers or fact.via:
+        return False
+    codes = [v for opt, _, v in parsed.options if opt is not None and opt.role == "code" and v]
+    if len(codes) != 1 or any(
+        spelling not in _PYTHON_PLAIN_OPTIONS for _, spelling, _ in parsed.options
+    ):
+        return False
+    given = [a.partition("=") for a in fact.assignments]
+    given.extend((name, "=", value) for name, value in os.environ.items())
+    if any(
+        name.startswith("PYTHON") and value and name not in _PYTHON_PLAIN_VARIABLES
+        for name, _, value in given
+    ):
+        return False
+    cwd = call.cwd or call.env.cwd
+    snippet = pysnippet.analyse(codes[0])
+    if cwd is None or snippet is None:
+        return False
+    if pysnippet.shadowing_files(cwd) != []:
+        return False
+    fact.classes.discard("code_exec")
+    fact.markers.discard("inline_code")
+    for path, access in snippet.paths:
+        call.add_path(path, access)
+    fact.classes.add("write" if any(a == "write" for _, a in snippet.paths) else "read_only")
+    return True
