@@ -251,6 +251,8 @@ def _git_grep_pathspecs(argv: list[str]) -> list[str]:
 #: the tool skips them is not known here), and a ``glob`` filter overrides the ignore rules
 #: (ripgrep's ``--glob``). Every other search tool reads every file under its directory.
 IGNORE_HONOURING_TOOLS = frozenset({"Grep"})
+#: The searchers whose include globs override their ignore rules (ripgrep's ``--glob``).
+_GLOBS_OVERRIDE_IGNORES = frozenset(("rg", "ripgrep")) | IGNORE_HONOURING_TOOLS
 
 
 class _Filters:
@@ -365,7 +367,7 @@ class _Filters:
             _fnmatch(glob, name) or _fnmatch(glob, rel) for glob in self.includes
         ):
             return f"{self.program} searches only {self.includes}"
-        if self.includes and self.program in ("rg", "ripgrep", *IGNORE_HONOURING_TOOLS):
+        if self.includes and self.program in _GLOBS_OVERRIDE_IGNORES:
             return None  # rg's globs override its ignore rules and hidden-file default
         if self.tracked:
             tracked = _tracked(path, workspace or root)
