@@ -18,12 +18,11 @@ tool_input, tool_use_id`` (file paths already absolute).
 
 from __future__ import annotations
 
+from clearance.hooks.agents import BY_NAME
 from clearance.hooks.base import Protocol, pre_tool_use
 
 
 class ClaudeCode(Protocol):
-    name = "claude-code"
-    pre_events = frozenset(("PreToolUse",))
     post_events = frozenset(("PostToolUse", "PostToolUseFailure"))
     project_env: str | None = "CLAUDE_PROJECT_DIR"
 
@@ -38,4 +37,4 @@ class ClaudeCode(Protocol):
         return pre_tool_use("allow", reason, tool_input)
 
 
-PROTOCOL = ClaudeCode()
+PROTOCOL = ClaudeCode(BY_NAME["claude-code"])

@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import os
 
+from clearance.hooks.agents import BY_NAME
 from clearance.hooks.base import Protocol, pre_tool_use
 
 
 class Codex(Protocol):
-    name = "codex"
-    pre_events = frozenset(("PreToolUse",))
     post_events = frozenset(("PostToolUse",))
     project_env: str | None = None
     ask_prefix = (
@@ -62,4 +61,4 @@ class Codex(Protocol):
         return tool, tool_input, cwd
 
 
-PROTOCOL = Codex()
+PROTOCOL = Codex(BY_NAME["codex"])

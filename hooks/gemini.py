@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import os
 
+from clearance.hooks.agents import BY_NAME
 from clearance.hooks.base import Protocol, dumps, resolve_paths
 
 
 class GeminiCli(Protocol):
-    name = "gemini-cli"
-    pre_events = frozenset(("BeforeTool",))
     post_events = frozenset(("AfterTool",))
     project_env: str | None = "GEMINI_PROJECT_DIR"
     ask_prefix = (
@@ -66,4 +65,4 @@ class GeminiCli(Protocol):
         return tool, resolve_paths(tool_input, cwd), cwd
 
 
-PROTOCOL = GeminiCli()
+PROTOCOL = GeminiCli(BY_NAME["gemini-cli"])

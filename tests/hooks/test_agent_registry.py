@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hookcases import payload_for
+from hookcases import Result, payload_for
 
 from clearance.cli.commands.hook import _fallback_block
 from clearance.cli.main import _HOOK_AGENTS
@@ -49,6 +50,23 @@ def test_payloads_are_recognised(name: str, tmp_path: Path) -> None:
     assert found is not None and found.name == name
     assert recognize(probe_payload(name, str(tmp_path))) is not None
     assert recognize({"hook_event_name": "Stop"}) is None
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_protocol_decides_on_its_registry_event_only(
+    name: str, hook: Callable[..., Result], project: Path
+) -> None:
+    """A protocol's name and pre-tool event are its agent's entry: a payload under another
+    agent's pre-tool event is refused, naming the event the registry gives."""
+    agent = BY_NAME[name]
+    assert (protocol(name).agent, protocol(name).name) == (agent, name)
+    assert hook(name, payload_for(name, project, "Bash", {"command": "ls"})).code == 0
+    for other in {a.pre_event for a in REGISTRY} - {agent.pre_event}:
+        wrong = payload_for(name, project, "Bash", {"command": "ls"}, hook_event_name=other)
+        refused = hook(name, wrong)
+        assert refused.reason_code == "bad_input" and refused.code == 2
+        assert f"{other!r} is not one {name} sends" in refused.stderr
+        assert f"(expected {agent.pre_event})" in refused.stderr
 
 
 CAPTURED = [
