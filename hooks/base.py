@@ -104,8 +104,11 @@ class Protocol:
         raise NotImplementedError
 
     def blocked(self, reason: str) -> bytes:
-        """stdout that goes with exit 2 (the agent's deny, or nothing if it ignores stdout)."""
-        raise NotImplementedError
+        """stdout that goes with exit 2: the agent's deny as its registry entry writes it
+        (``Agent.fallback_deny``, the one the CLI's last resort prints too), or nothing if
+        the agent reads only stderr then."""
+        deny = self.agent.fallback_deny(reason)
+        return b"" if deny is None else dumps(deny)
 
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """stdout for an allow that runs ``tool_input`` instead (``--sandbox``). An agent

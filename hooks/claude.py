@@ -29,9 +29,6 @@ class ClaudeCode(Protocol):
     def answer(self, decision: str, reason: str) -> bytes:
         return pre_tool_use(decision, reason)
 
-    def blocked(self, reason: str) -> bytes:
-        return self.answer("deny", reason)
-
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """``--sandbox``: allow, running ``updatedInput`` (the whole input) instead."""
         return pre_tool_use("allow", reason, tool_input)

@@ -39,9 +39,6 @@ class Codex(Protocol):
             return b""
         return pre_tool_use("deny", self.refusal(decision, reason))
 
-    def blocked(self, reason: str) -> bytes:
-        return b""
-
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """``--sandbox``: Codex accepts an explicit allow only together with ``updatedInput``
         (whose ``command`` must be a string); no other key, no reason."""

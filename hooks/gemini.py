@@ -38,9 +38,6 @@ class GeminiCli(Protocol):
             return dumps({"decision": "allow", "reason": reason})
         return dumps({"decision": "deny", "reason": self.refusal(decision, reason)})
 
-    def blocked(self, reason: str) -> bytes:
-        return dumps({"decision": "deny", "reason": reason})
-
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """``--sandbox``: BeforeTool's ``hookSpecificOutput.tool_input`` replaces the tool's
         parameters (the whole input, rebuilt and validated by Gemini CLI)."""

@@ -44,6 +44,14 @@ def test_fallback_deny_is_the_protocols_block(name: str) -> None:
         assert fallback == json.loads(blocked)
 
 
+def test_the_exit_2_answer_is_the_agents_own_deny() -> None:
+    """The deny read beside exit 2 (the registry's) is the answer the protocol gives a deny
+    (Claude Code, Gemini CLI); Codex ignores stdout then, so it gets nothing."""
+    for name in ("claude-code", "gemini-cli"):
+        assert protocol(name).blocked("R \u2192 x") == protocol(name).answer("deny", "R \u2192 x")
+    assert protocol("codex").blocked("R") == b""
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_payloads_are_recognised(name: str, tmp_path: Path) -> None:
     found = recognize(payload_for(name, tmp_path, "Bash", {"command": "ls"}))
