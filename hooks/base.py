@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from clearance.engine.decision import ApprovalDecision
     from clearance.engine.intents import ToolIntent
+    from clearance.hooks.agents import Agent
 
 #: Largest payload read (bytes). Real payloads are a few KB; a Write of a big file may be MBs.
 MAX_PAYLOAD = 5 * 1024 * 1024
@@ -74,12 +75,16 @@ class Outcome:
 
 
 class Protocol:
-    """One agent's hook protocol. Subclasses set the names and the answer formats."""
+    """One agent's hook protocol, built on the agent's registry entry (its name and pre-tool
+    event come from there, written once). Subclasses set the answer formats."""
 
-    #: The agent's name on the ``clearance hook NAME`` command line (and in the ledger).
-    name = ""
-    #: ``hook_event_name`` values sent before a tool runs (decided).
-    pre_events: frozenset[str] = frozenset()
+    def __init__(self, agent: Agent) -> None:
+        #: The agent (:mod:`clearance.hooks.agents`): ``agent.pre_event`` is the
+        #: ``hook_event_name`` sent before a tool runs (decided).
+        self.agent = agent
+        #: The agent's name on the ``clearance hook NAME`` command line (and in the ledger).
+        self.name = agent.name
+
     #: ``hook_event_name`` values sent after a tool ran (acknowledged, never blocked).
     post_events: frozenset[str] = frozenset()
     #: Environment variable holding the agent's project directory, if it sets one.
@@ -99,8 +104,11 @@ class Protocol:
         raise NotImplementedError
 
     def blocked(self, reason: str) -> bytes:
-        """stdout that goes with exit 2 (the agent's deny, or nothing if it ignores stdout)."""
-        raise NotImplementedError
+        """stdout that goes with exit 2: the agent's deny as its registry entry writes it
+        (``Agent.fallback_deny``, the one the CLI's last resort prints too), or nothing if
+        the agent reads only stderr then."""
+        deny = self.agent.fallback_deny(reason)
+        return b"" if deny is None else dumps(deny)
 
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """stdout for an allow that runs ``tool_input`` instead (``--sandbox``). An agent
@@ -388,11 +396,10 @@ def handle(
                 f"clearance hook {protocol.name}: {event} arrives after the tool ran; clearance "
                 "decides only before a tool runs, so there is nothing to do\n",
             )
-        if event not in protocol.pre_events:
-            expected = " or ".join(sorted(protocol.pre_events))
+        if event != protocol.agent.pre_event:
             raise BadPayload(
                 f"hook event {event!r} is not one {protocol.name} sends before a tool runs "
-                f"(expected {expected})"
+                f"(expected {protocol.agent.pre_event})"
             )
         intent, workspace = protocol.intent(payload, env)
     except BadPayload as exc:

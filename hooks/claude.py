@@ -18,24 +18,20 @@ tool_input, tool_use_id`` (file paths already absolute).
 
 from __future__ import annotations
 
+from clearance.hooks.agents import BY_NAME
 from clearance.hooks.base import Protocol, pre_tool_use
 
 
 class ClaudeCode(Protocol):
-    name = "claude-code"
-    pre_events = frozenset(("PreToolUse",))
     post_events = frozenset(("PostToolUse", "PostToolUseFailure"))
     project_env: str | None = "CLAUDE_PROJECT_DIR"
 
     def answer(self, decision: str, reason: str) -> bytes:
         return pre_tool_use(decision, reason)
 
-    def blocked(self, reason: str) -> bytes:
-        return self.answer("deny", reason)
-
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """``--sandbox``: allow, running ``updatedInput`` (the whole input) instead."""
         return pre_tool_use("allow", reason, tool_input)
 
 
-PROTOCOL = ClaudeCode()
+PROTOCOL = ClaudeCode(BY_NAME["claude-code"])

@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import os
 
+from clearance.hooks.agents import BY_NAME
 from clearance.hooks.base import Protocol, pre_tool_use
 
 
 class Codex(Protocol):
-    name = "codex"
-    pre_events = frozenset(("PreToolUse",))
     post_events = frozenset(("PostToolUse",))
     project_env: str | None = None
     ask_prefix = (
@@ -39,9 +38,6 @@ class Codex(Protocol):
         if decision == "allow":
             return b""
         return pre_tool_use("deny", self.refusal(decision, reason))
-
-    def blocked(self, reason: str) -> bytes:
-        return b""
 
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """``--sandbox``: Codex accepts an explicit allow only together with ``updatedInput``
@@ -62,4 +58,4 @@ class Codex(Protocol):
         return tool, tool_input, cwd
 
 
-PROTOCOL = Codex()
+PROTOCOL = Codex(BY_NAME["codex"])

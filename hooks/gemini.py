@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import os
 
+from clearance.hooks.agents import BY_NAME
 from clearance.hooks.base import Protocol, dumps, resolve_paths
 
 
 class GeminiCli(Protocol):
-    name = "gemini-cli"
-    pre_events = frozenset(("BeforeTool",))
     post_events = frozenset(("AfterTool",))
     project_env: str | None = "GEMINI_PROJECT_DIR"
     ask_prefix = (
@@ -38,9 +37,6 @@ class GeminiCli(Protocol):
         if decision == "allow":
             return dumps({"decision": "allow", "reason": reason})
         return dumps({"decision": "deny", "reason": self.refusal(decision, reason)})
-
-    def blocked(self, reason: str) -> bytes:
-        return dumps({"decision": "deny", "reason": reason})
 
     def rewrite(self, reason: str, tool_input: dict[str, object]) -> bytes:
         """``--sandbox``: BeforeTool's ``hookSpecificOutput.tool_input`` replaces the tool's
@@ -66,4 +62,4 @@ class GeminiCli(Protocol):
         return tool, resolve_paths(tool_input, cwd), cwd
 
 
-PROTOCOL = GeminiCli()
+PROTOCOL = GeminiCli(BY_NAME["gemini-cli"])

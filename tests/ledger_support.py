@@ -1,12 +1,16 @@
 """What the tests of the audit ledger and its commands share: a small policy (``rm`` denied,
 ``ls`` allowed, anything else left to the default), written beside the test's files, the
-decision on a Bash command under it, and a ledger of such decisions as a hook records them.
+decision on a Bash command under it, a ledger of such decisions as a hook records them, and
+``clearance audit`` run in a process of its own (``audit_process``).
 Test modules import these helpers (tests/cli/test_audit*.py, tests/engine/test_ledger*.py),
 and the audit commands' tests the fixtures ``policy`` (the file) and ``ledger`` (``CALLS``
 recorded)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -93,3 +97,19 @@ def policy_fixture(tmp_path: Path) -> str:
 def ledger_fixture(tmp_path: Path) -> str:
     """``CALLS`` recorded in ``tmp_path/ledger.jsonl``; its path."""
     return record_calls(tmp_path, CALLS)
+
+
+def audit_process(
+    tmp_path: Path, *args: str, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``clearance audit ARGS`` in a process of its own (from ``cwd``), its policy cache in
+    ``tmp_path/cache``."""
+    return subprocess.run(
+        [sys.executable, "-m", "clearance", "audit", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CLEARANCE_CACHE_DIR": str(tmp_path / "cache")},
+        timeout=60,
+        check=False,
+    )

@@ -50,6 +50,17 @@ class ToolResult:
     def to_dict(self) -> dict[str, object]:
         return {"status": str(self.status), "text": self.text, **self.data}
 
+    @classmethod
+    def about(cls, status: Status, shown: str, why: str) -> ToolResult:
+        """A failure to do with the file ``shown``: the text ``shown: why``, the path in the
+        details. The one form every file tool's path failures take."""
+        return cls(status, f"{shown}: {why}", {"path": shown})
+
+    @classmethod
+    def io_error(cls, shown: str, exc: OSError) -> ToolResult:
+        """Reading or writing ``shown`` failed with ``exc``."""
+        return cls.about(Status.IO_ERROR, shown, str(exc.strerror or exc))
+
 
 @dataclass
 class ToolContext:
@@ -78,14 +89,14 @@ class ToolContext:
         read with read_file, or changed since (``unread``: the reason given when it was
         never read); ``None`` when it may."""
         if not path.is_file():
-            return ToolResult(Status.NOT_A_FILE, f"{shown}: not a regular file", {"path": shown})
+            return ToolResult.about(Status.NOT_A_FILE, shown, "not a regular file")
         refused = self.baselines.check(path)
         if refused is None:
             return None
         status, why = refused
         if unread and status is Status.NOT_READ_FIRST:
             why = unread
-        return ToolResult(status, f"{shown}: {why}", {"path": shown})
+        return ToolResult.about(status, shown, why)
 
 
 InputT = TypeVar("InputT", bound=ToolInput)

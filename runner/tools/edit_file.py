@@ -44,7 +44,7 @@ class EditFile(Tool[EditFileInput]):
     def precondition(self, args: EditFileInput, ctx: ToolContext) -> ToolResult | None:
         path, shown = ctx.locate(args.path)
         if not path.exists():
-            return ToolResult(Status.PATH_NOT_FOUND, f"{shown}: no such file", {"path": shown})
+            return ToolResult.about(Status.PATH_NOT_FOUND, shown, "no such file")
         return ctx.refuse_change(path, shown)
 
     def run(self, args: EditFileInput, ctx: ToolContext, invocation_id: str) -> ToolResult:
@@ -52,9 +52,9 @@ class EditFile(Tool[EditFileInput]):
         try:
             text = path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:
-            return ToolResult(Status.NOT_TEXT, f"{shown}: not UTF-8 text", {"path": shown})
+            return ToolResult.about(Status.NOT_TEXT, shown, "not UTF-8 text")
         except OSError as exc:
-            return ToolResult(Status.IO_ERROR, f"{shown}: {exc.strerror or exc}", {"path": shown})
+            return ToolResult.io_error(shown, exc)
         count = text.count(args.old_text)
         if count == 0:
             return ToolResult(
@@ -78,7 +78,7 @@ class EditFile(Tool[EditFileInput]):
         try:
             write_atomically(path, data)
         except OSError as exc:
-            return ToolResult(Status.IO_ERROR, f"{shown}: {exc.strerror or exc}", {"path": shown})
+            return ToolResult.io_error(shown, exc)
         baseline = ctx.baselines.record(path, data)
         removed = args.old_text.count("\n") + 1
         added = args.new_text.count("\n") + 1

@@ -39,17 +39,15 @@ class ReadFile(Tool[ReadFileInput]):
             text = f"{shown}: a protected file (credentials); read_file never returns it"
             return ToolResult(Status.DENIED, text, {"path": shown, "protected": True})
         if not path.exists():
-            return ToolResult(Status.PATH_NOT_FOUND, f"{shown}: no such file", {"path": shown})
+            return ToolResult.about(Status.PATH_NOT_FOUND, shown, "no such file")
         if not path.is_file():
-            return ToolResult(Status.NOT_A_FILE, f"{shown}: not a regular file", {"path": shown})
+            return ToolResult.about(Status.NOT_A_FILE, shown, "not a regular file")
         try:
             data = path.read_bytes()
         except OSError as exc:
-            return ToolResult(Status.IO_ERROR, f"{shown}: {exc.strerror or exc}", {"path": shown})
+            return ToolResult.io_error(shown, exc)
         if b"\0" in data[:8192]:
-            return ToolResult(
-                Status.NOT_TEXT, f"{shown}: binary file ({len(data)} bytes)", {"path": shown}
-            )
+            return ToolResult.about(Status.NOT_TEXT, shown, f"binary file ({len(data)} bytes)")
         baseline = ctx.baselines.record(path, data)
         lines = data.decode("utf-8", errors="replace").splitlines()
         total = len(lines)

@@ -43,7 +43,7 @@ class WriteFile(Tool[WriteFileInput]):
         try:
             write_atomically(path, data)
         except OSError as exc:
-            return ToolResult(Status.IO_ERROR, f"{shown}: {exc.strerror or exc}", {"path": shown})
+            return ToolResult.io_error(shown, exc)
         baseline = ctx.baselines.record(path, data)
         verb = "replaced" if existed else "created"
         lines = args.content.count("\n") + (0 if args.content.endswith("\n") else 1)

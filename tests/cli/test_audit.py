@@ -11,7 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
-from ledger_support import POLICY, ledger_fixture, policy_fixture  # noqa: F401  (fixtures)
+from ledger_support import (  # noqa: F401  (fixtures)
+    POLICY,
+    audit_process,
+    ledger_fixture,
+    policy_fixture,
+)
 
 from clearance.cli.commands.audit import (
     looks_like_decision_id,
@@ -211,19 +216,8 @@ def test_check_appends_to_a_ledger(
 
 
 def test_audit_command_line(ledger: str, tmp_path: Path) -> None:
-    env = {**os.environ, "CLEARANCE_CACHE_DIR": str(tmp_path / "cache")}
-    run = [sys.executable, "-m", "clearance", "audit"]
-    ok = subprocess.run(
-        [*run, "verify", ledger], capture_output=True, text=True, env=env, timeout=60, check=False
-    )
+    ok = audit_process(tmp_path, "verify", ledger)
     assert ok.returncode == 0 and "intact" in ok.stdout
     Path(ledger).write_text(Path(ledger).read_text().replace('"ls -la"', '"ls -lah"'))
-    bad = subprocess.run(
-        [*run, "verify", "--ledger", ledger],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    bad = audit_process(tmp_path, "verify", "--ledger", ledger)
     assert bad.returncode == 1 and "first bad record 0 (edited)" in bad.stdout

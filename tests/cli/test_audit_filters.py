@@ -6,12 +6,11 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from ledger_support import (  # noqa: F401  (fixtures)
+    audit_process,
     decide_bash,
     ledger_fixture,
     policy_file,
@@ -32,9 +31,6 @@ from clearance.engine.api import decide, load_policy
 from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent
 from clearance.engine.ledger import Ledger, read_records
-
-CLI = [sys.executable, "-m", "clearance", "audit"]
-
 
 pytestmark = pytest.mark.usefixtures("isolated_cache")
 
@@ -106,27 +102,14 @@ def test_show_lists_one_line_per_record_without_an_id(ledger: str) -> None:
 
 
 def test_json_lines_are_one_record_each_for_a_siem(ledger: str, tmp_path: Path) -> None:
-    env = {**os.environ, "CLEARANCE_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.run(
-        [*CLI, "tail", "--ledger", ledger, "--json", "--decision", "deny", "--agent", "codex"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
+    proc = audit_process(
+        tmp_path, "tail", "--ledger", ledger, "--json", "--decision", "deny", "--agent", "codex"
     )
     assert proc.returncode == 0, proc.stderr
     (line,) = proc.stdout.splitlines()
     record = json.loads(line)
     assert record["agent"] == "codex" and record["user"] and record["host"]
-    bad = subprocess.run(
-        [*CLI, "stats", "--ledger", ledger, "--since", "last tuesday"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    bad = audit_process(tmp_path, "stats", "--ledger", ledger, "--since", "last tuesday")
     assert bad.returncode == 2 and "neither" in bad.stderr
 
 
@@ -182,16 +165,7 @@ def test_audit_finds_the_project_ledger_from_a_subdirectory(tmp_path: Path, poli
     Ledger.for_cwd(str(root / "a")).append(
         decide(intent, loaded, cwd=str(root / "a")), intent, surface="hook"
     )
-    env = {**os.environ, "CLEARANCE_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.run(
-        [*CLI, "verify"],
-        cwd=root / "a" / "b",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    proc = audit_process(tmp_path, "verify", cwd=root / "a" / "b")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 record(s)" in proc.stdout and os.environ["XDG_STATE_HOME"] in proc.stdout
 

@@ -37,6 +37,19 @@ cases:
 """
 
 
+#: The organisation's managed policy: every npm call asks, and no project may override it.
+ORG_FINAL_ASK_NPM = """
+version: 1
+id: org
+rules:
+  - id: ask-npm
+    decision: ask
+    final: true
+    reason: Every install is confirmed by a human in this organisation.
+    when: {program: npm}
+"""
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     p = Project(tmp_path)
@@ -74,18 +87,7 @@ def test_a_failing_case_exits_1_and_shows_only_failures_by_default(project: Proj
 
 def test_cases_are_judged_under_the_managed_scope_too(project: Project) -> None:
     project.write(".clearance/npm.test.yaml", CASES)
-    project.managed(
-        """
-        version: 1
-        id: org
-        rules:
-          - id: ask-npm
-            decision: ask
-            final: true
-            reason: Every install is confirmed by a human in this organisation.
-            when: {program: npm}
-        """
-    )
+    project.managed(ORG_FINAL_ASK_NPM)
     result = project.run("test")
     assert result.returncode == 1
     assert "FAIL  npm install lodash" in result.stdout
@@ -194,18 +196,7 @@ def test_lint_warnings_exit_0_unless_strict(project: Project) -> None:
 
 
 def test_lint_of_an_override_of_a_final_rule_says_so(project: Project) -> None:
-    project.managed(
-        """
-        version: 1
-        id: org
-        rules:
-          - id: ask-npm
-            decision: ask
-            final: true
-            reason: Every install is confirmed by a human in this organisation.
-            when: {program: npm}
-        """
-    )
+    project.managed(ORG_FINAL_ASK_NPM)
     project.write(
         ".clearance/policy.yaml",
         PROJECT_POLICY.replace("default/ask-network]", "default/ask-network, org/ask-npm]"),

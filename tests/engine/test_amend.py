@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_support import HOME, WORKSPACE, Write, policy_of
 
-from clearance.engine.amend import NEVER_GRANTED, propose_grant, with_grants
+from clearance.engine.amend import NEVER_GRANTED, Grant, propose_grant, with_grants
 from clearance.engine.api import decide
 from clearance.engine.decision import ApprovalDecision
 from clearance.engine.intents import ToolIntent
@@ -30,19 +30,27 @@ rules:
 """
 
 
-def _intent(command: str) -> ToolIntent:
-    return ToolIntent("bash", {"command": command}, cwd=WORKSPACE)
+def _intent(call: ToolIntent | str) -> ToolIntent:
+    """``call``, or the Bash call of the command line ``call``."""
+    return (
+        call
+        if isinstance(call, ToolIntent)
+        else ToolIntent("bash", {"command": call}, cwd=WORKSPACE)
+    )
 
 
-def _decide(policy: PolicySet, command: str) -> ApprovalDecision:
-    return decide(_intent(command), policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
+def _decide(policy: PolicySet, call: ToolIntent | str) -> ApprovalDecision:
+    return decide(_intent(call), policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
 
 
-def _grant(policy: PolicySet, command: str, grant_id: str = "grant-1") -> tuple[object, str | None]:
-    decision = _decide(policy, command)
+def _grant(
+    policy: PolicySet, call: ToolIntent | str, grant_id: str = "grant-1"
+) -> tuple[Grant | None, str | None]:
+    """The grant a human's approval of ``call`` (decided under ``policy``) proposes, or why
+    there is none."""
     return propose_grant(
-        _intent(command),
-        decision,
+        _intent(call),
+        _decide(policy, call),
         policy,
         grant_id=grant_id,
         who="terminal",
@@ -52,10 +60,10 @@ def _grant(policy: PolicySet, command: str, grant_id: str = "grant-1") -> tuple[
     )
 
 
-def _granted(policy: PolicySet, command: str) -> PolicySet:
-    grant, why = _grant(policy, command)
+def _granted(policy: PolicySet, call: ToolIntent | str) -> PolicySet:
+    grant, why = _grant(policy, call)
     assert grant is not None, why
-    return with_grants(policy, [grant.rule])  # type: ignore[attr-defined]
+    return with_grants(policy, [grant.rule])
 
 
 @pytest.fixture
@@ -116,9 +124,9 @@ def test_a_final_rule_gets_no_grant(policy: PolicySet) -> None:
 def test_a_grant_is_a_rule_with_its_own_id_and_a_summary(policy: PolicySet) -> None:
     grant, _ = _grant(policy, "npm install lodash", grant_id="grant-7")
     assert grant is not None
-    rule = grant.rule  # type: ignore[attr-defined]
+    rule = grant.rule
     assert rule["id"] == "grant-7" and rule["decision"] == "allow"
-    summary = grant.summary  # type: ignore[attr-defined]
+    summary = grant.summary
     assert summary == [
         "`npm`, subcommand `install`, no options, no paths outside the workspace, no network hosts"
     ]
@@ -132,39 +140,15 @@ def test_a_dynamic_path_is_not_granted(policy: PolicySet) -> None:
 
 def test_an_unknown_tool_is_not_granted(policy: PolicySet) -> None:
     intent = ToolIntent("mcp__db__query", {"sql": "select 1"}, cwd=WORKSPACE)
-    decision = decide(intent, policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
-    assert decision.decision == "ask"
-    grant, why = propose_grant(
-        intent,
-        decision,
-        policy,
-        grant_id="grant-1",
-        who="terminal",
-        cwd=WORKSPACE,
-        workspace=WORKSPACE,
-        home=HOME,
-    )
+    assert _decide(policy, intent).decision == "ask"
+    grant, why = _grant(policy, intent)
     assert grant is None and why is not None and "does not know the tool" in why
 
 
 def test_a_file_tool_grant_keeps_to_the_path_class(policy: PolicySet) -> None:
     outside = ToolIntent("Write", {"file_path": "/etc/motd", "content": "x"}, cwd=WORKSPACE)
-    decision = decide(outside, policy, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
-    assert decision.decision == "ask"
-    grant, why = propose_grant(
-        outside,
-        decision,
-        policy,
-        grant_id="grant-1",
-        who="terminal",
-        cwd=WORKSPACE,
-        workspace=WORKSPACE,
-        home=HOME,
-    )
-    assert grant is not None, why
-    granted = with_grants(policy, [grant.rule])
+    assert _decide(policy, outside).decision == "ask"
+    granted = _granted(policy, outside)
     other = ToolIntent("Write", {"file_path": "/etc/hosts", "content": "x"}, cwd=WORKSPACE)
-    again = decide(other, granted, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
-    assert again.decision != "allow"
-    same = decide(outside, granted, cwd=WORKSPACE, workspace=WORKSPACE, home=HOME)
-    assert same.decision == "allow"
+    assert _decide(granted, other).decision != "allow"
+    assert _decide(granted, outside).decision == "allow"

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hookcases import payload_for
+from hookcases import Result, payload_for
 
 from clearance.cli.commands.hook import _fallback_block
 from clearance.cli.main import _HOOK_AGENTS
@@ -43,12 +44,37 @@ def test_fallback_deny_is_the_protocols_block(name: str) -> None:
         assert fallback == json.loads(blocked)
 
 
+def test_the_exit_2_answer_is_the_agents_own_deny() -> None:
+    """The deny read beside exit 2 (the registry's) is the answer the protocol gives a deny
+    (Claude Code, Gemini CLI); Codex ignores stdout then, so it gets nothing."""
+    for name in ("claude-code", "gemini-cli"):
+        assert protocol(name).blocked("R \u2192 x") == protocol(name).answer("deny", "R \u2192 x")
+    assert protocol("codex").blocked("R") == b""
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_payloads_are_recognised(name: str, tmp_path: Path) -> None:
     found = recognize(payload_for(name, tmp_path, "Bash", {"command": "ls"}))
     assert found is not None and found.name == name
     assert recognize(probe_payload(name, str(tmp_path))) is not None
     assert recognize({"hook_event_name": "Stop"}) is None
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_protocol_decides_on_its_registry_event_only(
+    name: str, hook: Callable[..., Result], project: Path
+) -> None:
+    """A protocol's name and pre-tool event are its agent's entry: a payload under another
+    agent's pre-tool event is refused, naming the event the registry gives."""
+    agent = BY_NAME[name]
+    assert (protocol(name).agent, protocol(name).name) == (agent, name)
+    assert hook(name, payload_for(name, project, "Bash", {"command": "ls"})).code == 0
+    for other in {a.pre_event for a in REGISTRY} - {agent.pre_event}:
+        wrong = payload_for(name, project, "Bash", {"command": "ls"}, hook_event_name=other)
+        refused = hook(name, wrong)
+        assert refused.reason_code == "bad_input" and refused.code == 2
+        assert f"{other!r} is not one {name} sends" in refused.stderr
+        assert f"(expected {agent.pre_event})" in refused.stderr
 
 
 CAPTURED = [

@@ -37,6 +37,27 @@ def write(ctx: ToolContext, path: str, content: str) -> ToolResult:
 # --- read_file ---------------------------------------------------------------------
 
 
+def test_every_path_failure_names_the_path_in_its_text_and_details(
+    ctx: ToolContext, workspace: Path
+) -> None:
+    (workspace / "dir").mkdir()
+    (workspace / "blob.bin").write_bytes(b"\x00\x01\x02")
+    failures = {
+        "missing.txt: no such file": read(ctx, "missing.txt"),
+        "dir: not a regular file": read(ctx, "dir"),
+        "blob.bin: binary file (3 bytes)": read(ctx, "blob.bin"),
+        "gone.txt: no such file": edit(ctx, "gone.txt", "a", "b"),
+    }
+    for text, result in failures.items():
+        assert result.is_error and (result.text, result.data) == (
+            text,
+            {"path": text.split(":")[0]},
+        )
+    io_error = write(ctx, "notes.txt/x", "y")  # a file where a directory must be
+    assert io_error.status is Status.IO_ERROR and io_error.data == {"path": "notes.txt/x"}
+    assert io_error.text.startswith("notes.txt/x: ") and len(io_error.text) > len("notes.txt/x: ")
+
+
 def test_read_numbers_lines_and_honours_offset_and_limit(ctx: ToolContext) -> None:
     result = read(ctx, "notes.txt", offset=2, limit=1)
     assert result.status is Status.OK

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -139,24 +139,12 @@ def test_a_collector_that_is_down_does_not_fail_decisions(
         time.sleep(0.2)
 
 
-def test_the_hook_exports_after_its_answer_when_told(
-    receiver: Receiver, policy: str, tmp_path: Path
-) -> None:
-    payload = {
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "cwd": str(tmp_path),
-        "session_id": "s-9",
-        "tool_use_id": "toolu_9",
-        "tool_input": {"command": "rm -rf build"},
-    }
-    env = {
-        **os.environ,
-        "CLEARANCE_OTLP_ENDPOINT": receiver.url,
-        "USER": "bob",
-        "HOME": str(tmp_path),
-    }
-    result = subprocess.run(
+def _hook(
+    policy: str, payload: Mapping[str, object], env: Mapping[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """``clearance hook claude-code`` run in a process of its own on ``payload``, with
+    ``policy`` and no ledger."""
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -174,6 +162,26 @@ def test_the_hook_exports_after_its_answer_when_told(
         timeout=60,
         check=False,
     )
+
+
+def test_the_hook_exports_after_its_answer_when_told(
+    receiver: Receiver, policy: str, tmp_path: Path
+) -> None:
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "cwd": str(tmp_path),
+        "session_id": "s-9",
+        "tool_use_id": "toolu_9",
+        "tool_input": {"command": "rm -rf build"},
+    }
+    env = {
+        **os.environ,
+        "CLEARANCE_OTLP_ENDPOINT": receiver.url,
+        "USER": "bob",
+        "HOME": str(tmp_path),
+    }
+    result = _hook(policy, payload, env)
     answer = json.loads(result.stdout)
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
     deadline = time.monotonic() + 15
@@ -204,24 +212,7 @@ def test_the_hook_answers_the_same_when_the_collector_is_down(policy: str, tmp_p
     answers = []
     for endpoint in ("", f"http://127.0.0.1:{free_port()}"):
         env = {**os.environ, "CLEARANCE_OTLP_ENDPOINT": endpoint, "HOME": str(tmp_path)}
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "clearance",
-                "hook",
-                "claude-code",
-                "--policy",
-                policy,
-                "--no-ledger",
-            ],
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=60,
-            check=False,
-        )
+        result = _hook(policy, payload, env)
         decision_id = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
         answers.append((result.returncode, decision_id.sub("ID", result.stdout), result.stderr))
     assert answers[0] == answers[1]
