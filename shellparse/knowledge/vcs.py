@@ -851,7 +851,16 @@ GIT_SUBCOMMANDS = {
     "credential-store": _sub("credential-store", "secret_read"),
     "credential-cache": _sub("credential-cache", "secret_read"),
     "hook": _sub("hook", "code_exec"),
-    "lfs": _sub("lfs", "vcs_write network"),
+    "lfs": _sub(
+        "lfs",
+        "vcs_write network",
+        subcommands={
+            **shared(
+                ("version", "ls-files", "status"), _READ, "-n/--name-only -l/--long -s/--size"
+            ),
+        },
+        default=_sub("lfs", "vcs_write network"),
+    ),
 }
 
 GIT_GLOBAL_OPTIONS = [

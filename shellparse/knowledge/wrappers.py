@@ -310,7 +310,7 @@ SPECS = [
         flags="-e= -p/--attach= -s/--string-limit= -P/--trace-path= -u/--user= -a/--columns= "
         "-b/--detach-on= -I/--interruptible= -O= -S/--summary-sort-by= -X/--const-print-style= "
         "-f/--follow-forks -ff -c/--summary-only -C/--summary -t -tt -ttt -T -y -yy -k -v -q "
-        "-qq -r -x -xx -z -Z -d -D -h -V -i -n -w -F",
+        "-qq -r -x -xx -z -Z -d -D -h/--help -V/--version -i -n -w -F",
     ),
     runs_command(
         "valgrind",
@@ -516,7 +516,7 @@ SPECS = [
             Opt("-s", value="required", role="exec"),
         ],
         flags="-S= -c= -e= -h= -p= -T= -d -m -D -R -r -x -L -U -a -A -q -l -O -i -f "
-        "-ls -list -wipe -Logfile=",
+        "-ls -list -wipe -Logfile= -v/--version",
         handler=wrappers.screen,
     ),
     runs_command("busybox|toybox", ""),
