@@ -216,6 +216,18 @@ def git_revision_paths(call: HandlerCall) -> None:
             call.add_path(value, "read", cwd=call.cwd)
 
 
+def git_archive(call: HandlerCall) -> None:
+    """``git archive TREE-ISH [PATH...]`` writes the paths' committed content (to standard
+    output unless ``-o``): each path after the tree-ish is a file read out of the repository,
+    as ``git show REV:PATH`` reads one (``git archive HEAD .env`` prints the committed .env)."""
+    git_revision_paths(call)  # ``HEAD:dir`` and the paths after ``--``
+    args = call.args
+    after_dashes = args[args.index("--") + 1 :] if "--" in args else []
+    for value in call.parsed.operands[1:]:
+        if value not in after_dashes:
+            call.add_path(value, "read", source="revision", cwd=call.cwd)
+
+
 def git_checkout(call: HandlerCall) -> None:
     fact, args, parsed = call.fact, call.args, call.parsed
     discards = "--" in args or "." in parsed.operands or call.has("-f", "--force")

@@ -386,7 +386,8 @@ SPECS = [
         handler=files.jq,
         options=[
             Opt("-f/--from-file", value="required", role="read", operands="read"),
-            Opt("-n/--null-input", operands="none"),
+            # ``-n`` starts from ``null``, but the files are still inputs (``input``, ``inputs``)
+            Opt("-n/--null-input"),
             *opts("--args --jsonargs", operands=("none", "none")),
             *opts("--arg --argjson", value="required", nargs=2),
             *opts("--slurpfile --rawfile", value="required", nargs=2, role="read"),

@@ -334,6 +334,7 @@ GIT_SUBCOMMANDS = {
             Opt("--remote", value="required", role="remote"),
             Opt("--exec", value="required", role="shell"),
         ],
+        handler=vcs.git_archive,
     ),
     # changing the local repository
     **shared(
