@@ -556,6 +556,11 @@ class Classifier:
             fact.markers.add("inline_code")
         elif role == "shell":
             label = f"{fact.program} {option}" if option else f"{fact.program}"
+            if dynamic:
+                # the calling shell expands ``$x`` into the text before it is parsed as
+                # commands (``bash -c "echo $x"`` with x='; rm -rf ~'): code the line does
+                # not show
+                fact.classes.add("code_exec")
             nested.append(Nested(label, shell=value))
         elif role == "unknown":
             self.add_path(fact, value, "unknown", env, source, dynamic, cwd[0])
@@ -629,7 +634,9 @@ class Classifier:
             nested.append(Nested(label, argv=list(rest), flags=list(rest_flags), cwd=cwd))
         elif role == "shell_words":
             if any(f & DYNAMIC for f in rest_flags):
+                # a value expanded into the words is parsed as commands (``eval echo $x``)
                 fact.markers.add("dynamic_argument")
+                fact.classes.add("code_exec")
             nested.append(Nested(label, shell=" ".join(rest), cwd=cwd))
         elif role == "remote_command":
             nested.append(Nested(label, argv=list(rest), flags=list(rest_flags), context="remote"))

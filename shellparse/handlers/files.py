@@ -203,7 +203,12 @@ def find(call: HandlerCall) -> None:
             base = starts[0][0].rstrip("/") or "/"
             found = ("" if base == "/" else base) + "/{}" + (f"/{names[-1]}" if names else "")
             inner = [a.replace("{}", found) for a in args[i + 1 : j]]
-            inner_flags = [flags[k] for k in range(i + 1, j)]
+            # a name spliced into a longer word is not a path: in ``sh -c 'cat {}'`` it is
+            # parsed as commands (a file named ``$(rm -rf ~)``), so its value is not known
+            inner_flags = [
+                flags[k] | (DYNAMIC if args[k] != "{}" and "{}" in args[k] else 0)
+                for k in range(i + 1, j)
+            ]
             if inner:
                 call.nest_argv(f"find {token}", inner, inner_flags, markers=("dynamic_argument",))
             fact.options.append(token)

@@ -464,9 +464,18 @@ SPECS = [
         "",
         handler=wrappers.parallel,
         permute=False,
-        options=[Opt("-a/--arg-file", value="required", role="read")],
-        flags="-j/--jobs/-P= -S/--sshlogin= --joblog= --results= --tmpdir= --delay= "
-        "--timeout= --retries= --colsep= -d/--delimiter= -I= --sshloginfile= -k/--keep-order "
+        options=[
+            Opt("-a/--arg-file", value="required", role="read"),
+            # the jobs run on other machines (over ssh)
+            Opt("-S/--sshlogin", value="required", role="host", adds="network network_write"),
+            Opt(
+                "--sshloginfile/--slf", value="required", role="read", adds="network network_write"
+            ),
+            # the log and the results are files it writes
+            *opts("--joblog --results", value="required", role="write", adds="write"),
+        ],
+        flags="-j/--jobs/-P= --tmpdir= --delay= "
+        "--timeout= --retries= --colsep= -d/--delimiter= -I= -k/--keep-order "
         "-q/--quote --dry-run -0/--null -X -m --pipe --halt= -n/--max-args= -N= --eta --bar "
         "--progress -v --tag --line-buffer --ungroup -u --group",
     ),
