@@ -241,6 +241,7 @@ SPECS = [
         "interrogate|ty",
         "build",
         operands="read",
+        handler=build.configuration_runs,
         options=[
             *_CONFIG,
             *opts(
@@ -283,6 +284,7 @@ SPECS = [
         "--pass-on-no-patterns --no-warn-ignored --stats -v/--version -h/--help "
         "--concurrency=",
         abbrev=False,
+        handler=build.configuration_runs,
     ),
     Spec(
         "prettier",
