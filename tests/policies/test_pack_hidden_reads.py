@@ -2,7 +2,7 @@
 tables missed, each with a benign twin that stays allowed: ``jq -n`` still reads its files
 (``input``, ``inputs``), ``git archive TREE PATH`` writes the committed content of PATH, and
 ``systemctl show-environment`` prints the service manager's environment as ``env`` prints the
-shell's.
+shell's, and a raw disk or the machine's memory holds every file and key on it.
 """
 
 from __future__ import annotations
@@ -16,6 +16,12 @@ SECRETS = "default/no-secret-reads"
 
 #: (technique, malicious command, its decision, rule id or reason code, benign twin)
 TWINS = [
+    # --- raw disks and memory ----------------------------------------------------------------
+    ("raw/disk", "strings /dev/sda", "deny", SECRETS, "ls -l /dev/disk/by-uuid"),
+    ("raw/disk-copy", "dd if=/dev/nvme0n1 of=disk.img", "deny", SECRETS, "dd if=in.img of=out.img"),
+    ("raw/kernel-memory", "xxd /proc/kcore", "deny", SECRETS, "cat /proc/meminfo"),
+    ("raw/process-memory", "cat /proc/1/mem", "deny", SECRETS, "cat /proc/1/status"),
+    ("raw/physical-memory", "head -c 4096 /dev/mem", "deny", SECRETS, "head -c 16 /dev/urandom"),
     # --- readers whose files hide behind an option -----------------------------------------------
     ("read/jq-null-input", "jq -n input ~/.netrc", "deny", SECRETS, "jq -n input data.json"),
     (
