@@ -687,15 +687,16 @@ GIT_SUBCOMMANDS = {
         "reflog",
         _READ,
         _LOG_FLAGS,
+        number="--max-count",
         subcommands={
-            "show": _sub("show", _READ, _LOG_FLAGS),
+            "show": _sub("show", _READ, _LOG_FLAGS, number="--max-count"),
             "list": _sub("list", _READ),
             "expire": _sub("expire", "vcs_destructive"),
             "delete": _sub("delete", "vcs_destructive"),
             "drop": _sub("drop", "vcs_destructive"),
             "exists": _sub("exists", _READ),
         },
-        default=_sub("reflog", _READ, _LOG_FLAGS),
+        default=_sub("reflog", _READ, _LOG_FLAGS, number="--max-count"),
     ),
     # moves a ref wherever it is told: the commits it pointed to are no longer on it
     "update-ref": _sub(
