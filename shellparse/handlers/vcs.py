@@ -88,7 +88,11 @@ def git_global(call: HandlerCall) -> None:
                 fact.classes.add("code_exec")
                 fact.markers.add("env_code")
     cwd = env.cwd if call.cwd is None else call.cwd
-    if cwd and c.workspace and _embedded_repository(cwd, c.workspace):
+    if (
+        cwd
+        and c.workspace
+        and (_embedded_repository(cwd, c.workspace) or _foreign_repository(cwd, c.workspace))
+    ):
         fact.classes.add("code_exec")
         fact.markers.add("env_code")
 
@@ -119,6 +123,35 @@ def _embedded_repository(cwd: str, workspace: str) -> bool:
                 return where is None or not where.startswith(root + "/.git/modules/")
         except OSError:
             return True
+        here = here.rsplit("/", 1)[0]
+    return True
+
+
+def _foreign_repository(cwd: str, workspace: str) -> bool:
+    """Whether git run in ``cwd``, outside the workspace (``git -C /tmp/x status``,
+    ``cd /tmp/x && git log``), would take its configuration from a repository that may run a
+    program: the first ``.git`` above ``cwd`` (or ``cwd`` itself, a bare repository) that is
+    not ``plain_git_dir`` -- its config names a pager, an fsmonitor or hooks -- or a ``gitdir:``
+    file, whose repository is elsewhere. No repository there: git fails, and runs nothing."""
+    import os
+
+    root = workspace.rstrip("/")
+    if not cwd.startswith("/") or cwd == root or cwd.startswith(root + "/"):
+        return False  # inside the workspace: ``_embedded_repository``; not a known place
+    here = cwd.rstrip("/")
+    for _ in range(64):
+        marker = here + "/.git"
+        try:
+            if os.path.isdir(marker):
+                return not plain_git_dir(marker)
+            if os.path.lexists(marker):
+                return True
+            if os.path.isfile(here + "/HEAD") and os.path.isdir(here + "/objects"):
+                return not plain_git_dir(here or "/")
+        except OSError:
+            return True
+        if not here:
+            return False
         here = here.rsplit("/", 1)[0]
     return True
 
