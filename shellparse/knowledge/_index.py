@@ -350,6 +350,7 @@ INDEX = {
     'ginkgo': 'build',
     'gio-open': 'wrappers',
     'git': 'vcs',
+    'git-lfs': 'version_only',
     'gitui': 'version_only',
     'glab': 'network',
     'glances': 'utilities',

@@ -32,11 +32,12 @@ SPECS = [
     # editors and terminal programs
     _alone("vim|nvim|vi|gvim|vimdiff|nvi|elvis|kak|hx|micro"),
     _alone("emacs|emacsclient|nano|pico|joe|mcedit|ne"),
-    _alone("tig|lazygit|gitui|fzf|sk|ranger|nnn|vifm|ncdu|bottom|ctop"),
+    _alone("tig|lazygit|gitui|fzf|sk|ranger|nnn|vifm|ncdu|bottom"),
+    _alone("ctop", "-h/--help -v/--version"),
     _alone("zoxide|watchexec|dive|lldb|jupyter|ansible|ansible-playbook"),
     # build tools and language managers outside the build tables
     _commands("rake|rails|nim|nimble|autoconf|automake|libtool|pyenv|rbenv|nodenv|nvm|asdf|mise"),
-    _commands("twine|buf|syft|cosign|ansible-galaxy"),
+    _commands("twine|buf|syft|cosign|ansible-galaxy|git-lfs"),
     # cluster, cloud and infrastructure CLIs whose subcommands are not in the tables
     _commands("kind|minikube|k3d|k9s|kustomize|skaffold|tilt|eksctl|sam|bq|crictl|ctr"),
     _commands("vagrant|packer|etcdctl|consul|nomad|boundary|waypoint|argocd|flux|istioctl"),

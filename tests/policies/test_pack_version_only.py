@@ -28,6 +28,9 @@ FORMS = [
     ("twine --version", "twine upload dist/*", "ask", "default"),
     ("nvm --version", "nvm install 20", "ask", "default"),
     ("lazygit --version", "lazygit -p ~/other", "ask", "default"),
+    ("ctop -v", "ctop", "ask", "default"),
+    ("git-lfs --version", "git-lfs push origin main", "ask", "default"),
+    ("lua -v", "lua -v script.lua", "ask", "default/ask-code-exec"),
 ]
 
 
