@@ -86,6 +86,26 @@ PATH_CHANGED = "\0PATH changed"
 #: Paths bash opens as network connections instead of files.
 NETWORK_FILES = ("/dev/tcp/", "/dev/udp/")
 
+#: Raw disks and the machine's memory: reading one reads every file and key on it
+#: (``strings /dev/sda``, ``xxd /proc/kcore``). The block devices are those of the engine's
+#: ``devices`` path set, which the shell parser may not import.
+RAW_STORAGE = (
+    "/dev/sd",
+    "/dev/hd",
+    "/dev/vd",
+    "/dev/xvd",
+    "/dev/nvme",
+    "/dev/mmcblk",
+    "/dev/disk",
+    "/dev/rdisk",
+    "/dev/dm-",
+    "/dev/md",
+    "/dev/mapper/",
+    "/dev/loop",
+)
+RAW_MEMORY = frozenset(("/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore"))
+_PROCESS_MEMORY = re.compile(r"/proc/(?:\d+|self|thread-self)/mem")
+
 #: ``Nested.cwd`` for a wrapper that changes directory to a place the text does not give.
 UNKNOWN_CWD = "\0unknown"
 
@@ -139,6 +159,15 @@ def only_prints(spec: Spec, args: list[str]) -> bool:
     ):
         return all(not a.startswith("-") or a in PRINT_ONLY for a in args[1:3]) and len(args) <= 3
     return False
+
+
+def _raw_storage(resolved: str) -> bool:
+    """Whether ``resolved`` is a raw disk or memory (``RAW_STORAGE``, ``RAW_MEMORY``)."""
+    return (
+        resolved.startswith(RAW_STORAGE)
+        or resolved in RAW_MEMORY
+        or _PROCESS_MEMORY.fullmatch(resolved) is not None
+    )
 
 
 def operand_roles(spec: Spec, parsed: ParsedArgs) -> str | tuple[str, ...]:
@@ -305,7 +334,7 @@ class Classifier:
                 secret = holds_secrets(resolved, self.home)
             else:
                 secret = is_secret(resolved, self.home, self.fold)
-            if secret:
+            if secret or _raw_storage(resolved):
                 fact.classes.add("secret_read")
         if access in ("write", "delete", "unknown"):
             if resolved.startswith(SYSTEM_PREFIXES) or resolved in ("/dev", "/sys", "/proc"):
@@ -559,6 +588,11 @@ class Classifier:
             fact.markers.add("inline_code")
         elif role == "shell":
             label = f"{fact.program} {option}" if option else f"{fact.program}"
+            if dynamic:
+                # the calling shell expands ``$x`` into the text before it is parsed as
+                # commands (``bash -c "echo $x"`` with x='; rm -rf ~'): code the line does
+                # not show
+                fact.classes.add("code_exec")
             nested.append(Nested(label, shell=value))
         elif role == "unknown":
             self.add_path(fact, value, "unknown", env, source, dynamic, cwd[0])
@@ -632,7 +666,9 @@ class Classifier:
             nested.append(Nested(label, argv=list(rest), flags=list(rest_flags), cwd=cwd))
         elif role == "shell_words":
             if any(f & DYNAMIC for f in rest_flags):
+                # a value expanded into the words is parsed as commands (``eval echo $x``)
                 fact.markers.add("dynamic_argument")
+                fact.classes.add("code_exec")
             nested.append(Nested(label, shell=" ".join(rest), cwd=cwd))
         elif role == "remote_command":
             nested.append(Nested(label, argv=list(rest), flags=list(rest_flags), context="remote"))

@@ -41,6 +41,49 @@ def check_only(call: HandlerCall) -> None:
 _MAKE_SHELL_VARIABLES = frozenset(("SHELL", "MAKESHELL", ".SHELLFLAGS", "MAKEFLAGS"))
 
 
+#: make variables whose value is a program the recipes run (GNU make's implicit rules and
+#: the conventions of Makefiles): ``make CC=clang`` runs clang.
+_MAKE_COMMAND_VARIABLES = frozenset(
+    (
+        "CC",
+        "CXX",
+        "CPP",
+        "FC",
+        "F77",
+        "LD",
+        "AR",
+        "AS",
+        "RANLIB",
+        "STRIP",
+        "NM",
+        "OBJCOPY",
+        "OBJDUMP",
+        "LEX",
+        "YACC",
+        "M4",
+        "RM",
+        "INSTALL",
+        "MAKE",
+        "PYTHON",
+        "PYTHON3",
+        "PERL",
+        "RUBY",
+        "NODE",
+        "NPM",
+        "GO",
+        "CARGO",
+        "RUSTC",
+        "JAVA",
+        "JAVAC",
+        "DOCKER",
+        "SED",
+        "AWK",
+    )
+)
+#: A make function call, a variable reference or a shell operator in a variable's value.
+_MAKE_EXPANDED = Lazy(r"\$[({]|`|[;|&<>]|\$\$")
+
+
 #: Names of the standard input: a makefile read from there is text nobody reviewed.
 _STDIN_NAMES = frozenset(("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
 
@@ -53,6 +96,24 @@ def runs_what_it_reads(call: HandlerCall) -> None:
     fact = call.fact
     for path in fact.paths:
         if path.access == "read" and not path.meta and path.inside_workspace is not True:
+            fact.classes.add("code_exec")
+            return
+
+
+def configuration_runs(call: HandlerCall) -> None:
+    """A linter's configuration names plugins it loads and runs (mypy's ``plugins``, pylint's
+    ``load-plugins``, an ``eslint.config.js`` or ``prettier.config.js`` is code itself): one
+    given by an option from outside the workspace, or from where the text does not say
+    (``eslint -c /tmp/x.js .``), is code nobody vouches for. The files it checks are only
+    read (``eslint ../other/src`` is a read)."""
+    fact = call.fact
+    for path in fact.paths:
+        if (
+            path.source == "option"
+            and path.access == "read"
+            and not path.meta
+            and path.inside_workspace is not True
+        ):
             fact.classes.add("code_exec")
             return
 
@@ -90,6 +151,17 @@ def make(call: HandlerCall) -> None:
         publishes(fact, operands)
     for value in operands:
         name, eq, setting = value.partition("=")
+        if eq and _MAKE_EXPANDED.rx.search(setting):
+            # ``make V='$(shell rm -rf ~)'``: make expands the value (and the recipes paste
+            # it into shell lines), so a function call or a shell operator in it is code
+            fact.classes.add("code_exec")
+        words = setting.split()
+        # ``make CC='sh -c …'``, ``RM='rm -rf ~'``: the recipes run the value as a command
+        # (with arguments of their own after it); a bare program name (``CC=clang``,
+        # ``PYTHON=python3``) is what the Makefile runs anyway
+        command = eq and name.strip() in _MAKE_COMMAND_VARIABLES
+        if command and words and (len(words) > 1 or "/" in words[0]):
+            call.nest_shell(f"make {name.strip()}=", setting)
         if eq and name.strip() in _MAKE_SHELL_VARIABLES:
             fact.markers.add("env_code")
             fact.classes.add("code_exec")

@@ -203,7 +203,12 @@ def find(call: HandlerCall) -> None:
             base = starts[0][0].rstrip("/") or "/"
             found = ("" if base == "/" else base) + "/{}" + (f"/{names[-1]}" if names else "")
             inner = [a.replace("{}", found) for a in args[i + 1 : j]]
-            inner_flags = [flags[k] for k in range(i + 1, j)]
+            # a name spliced into a longer word is not a path: in ``sh -c 'cat {}'`` it is
+            # parsed as commands (a file named ``$(rm -rf ~)``), so its value is not known
+            inner_flags = [
+                flags[k] | (DYNAMIC if args[k] != "{}" and "{}" in args[k] else 0)
+                for k in range(i + 1, j)
+            ]
             if inner:
                 call.nest_argv(f"find {token}", inner, inner_flags, markers=("dynamic_argument",))
             fact.options.append(token)
@@ -398,27 +403,36 @@ _AWK_EXEC = Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
 
 
 def awk(call: HandlerCall) -> None:
+    """The program text: the first operand, or gawk's ``-e``/``--source`` texts (every
+    operand is then a file); a program from a file (``-f``) is not seen."""
     fact, parsed = call.fact, call.parsed
-    if call.values("--file") or not parsed.operands:
-        if call.values("--file"):
-            fact.classes.add("code_exec")
-        return
-    program = parsed.operands[0]
-    if environment_read(program):
-        fact.classes.add("secret_read")
-    if _AWK_EXEC.rx.search(program):
+    sources = call.values("--source")
+    if call.values("--file"):
         fact.classes.add("code_exec")
-        fact.markers.add("inline_code")
-    for m in _AWK_SYSTEM.rx.finditer(program):
-        call.nest_shell("awk system()", m.group(1).replace('\\"', '"'))
-    for m in _AWK_PIPE.rx.finditer(program):
-        text = m.group(1) or m.group(2)
-        if text:
-            call.nest_shell("awk pipe", text.replace('\\"', '"'))
-    for m in _AWK_WRITE.rx.finditer(program):
-        call.add_path(m.group(1), "write", source="script")
+        if not sources:
+            return
+    if sources:
+        programs, files = list(sources), parsed.operands
+    elif parsed.operands:
+        programs, files = parsed.operands[:1], parsed.operands[1:]
+    else:
+        return
+    for program in programs:
+        if environment_read(program):
+            fact.classes.add("secret_read")
+        if _AWK_EXEC.rx.search(program):
+            fact.classes.add("code_exec")
+            fact.markers.add("inline_code")
+        for m in _AWK_SYSTEM.rx.finditer(program):
+            call.nest_shell("awk system()", m.group(1).replace('\\"', '"'))
+        for m in _AWK_PIPE.rx.finditer(program):
+            text = m.group(1) or m.group(2)
+            if text:
+                call.nest_shell("awk pipe", text.replace('\\"', '"'))
+        for m in _AWK_WRITE.rx.finditer(program):
+            call.add_path(m.group(1), "write", source="script")
     if "inplace" in call.values("--include"):
-        for value in parsed.operands[1:]:
+        for value in files:
             call.add_path(value, "write")
 
 

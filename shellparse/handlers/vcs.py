@@ -88,7 +88,11 @@ def git_global(call: HandlerCall) -> None:
                 fact.classes.add("code_exec")
                 fact.markers.add("env_code")
     cwd = env.cwd if call.cwd is None else call.cwd
-    if cwd and c.workspace and _embedded_repository(cwd, c.workspace):
+    if (
+        cwd
+        and c.workspace
+        and (_embedded_repository(cwd, c.workspace) or _foreign_repository(cwd, c.workspace))
+    ):
         fact.classes.add("code_exec")
         fact.markers.add("env_code")
 
@@ -119,6 +123,35 @@ def _embedded_repository(cwd: str, workspace: str) -> bool:
                 return where is None or not where.startswith(root + "/.git/modules/")
         except OSError:
             return True
+        here = here.rsplit("/", 1)[0]
+    return True
+
+
+def _foreign_repository(cwd: str, workspace: str) -> bool:
+    """Whether git run in ``cwd``, outside the workspace (``git -C /tmp/x status``,
+    ``cd /tmp/x && git log``), would take its configuration from a repository that may run a
+    program: the first ``.git`` above ``cwd`` (or ``cwd`` itself, a bare repository) that is
+    not ``plain_git_dir`` -- its config names a pager, an fsmonitor or hooks -- or a ``gitdir:``
+    file, whose repository is elsewhere. No repository there: git fails, and runs nothing."""
+    import os
+
+    root = workspace.rstrip("/")
+    if not cwd.startswith("/") or cwd == root or cwd.startswith(root + "/"):
+        return False  # inside the workspace: ``_embedded_repository``; not a known place
+    here = cwd.rstrip("/")
+    for _ in range(64):
+        marker = here + "/.git"
+        try:
+            if os.path.isdir(marker):
+                return not plain_git_dir(marker)
+            if os.path.lexists(marker):
+                return True
+            if os.path.isfile(here + "/HEAD") and os.path.isdir(here + "/objects"):
+                return not plain_git_dir(here or "/")
+        except OSError:
+            return True
+        if not here:
+            return False
         here = here.rsplit("/", 1)[0]
     return True
 
@@ -214,6 +247,18 @@ def git_revision_paths(call: HandlerCall) -> None:
             call.add_path(path, "read", source="revision", cwd=call.cwd)
         elif value in after_dashes:
             call.add_path(value, "read", cwd=call.cwd)
+
+
+def git_archive(call: HandlerCall) -> None:
+    """``git archive TREE-ISH [PATH...]`` writes the paths' committed content (to standard
+    output unless ``-o``): each path after the tree-ish is a file read out of the repository,
+    as ``git show REV:PATH`` reads one (``git archive HEAD .env`` prints the committed .env)."""
+    git_revision_paths(call)  # ``HEAD:dir`` and the paths after ``--``
+    args = call.args
+    after_dashes = args[args.index("--") + 1 :] if "--" in args else []
+    for value in call.parsed.operands[1:]:
+        if value not in after_dashes:
+            call.add_path(value, "read", source="revision", cwd=call.cwd)
 
 
 def git_checkout(call: HandlerCall) -> None:

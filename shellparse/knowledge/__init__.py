@@ -33,6 +33,7 @@ TABLES = (
     "system",
     "crypto",
     "macos",
+    "version_only",
 )
 
 _loaded: dict[str, Spec] = {}

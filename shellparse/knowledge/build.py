@@ -241,6 +241,7 @@ SPECS = [
         "interrogate|ty",
         "build",
         operands="read",
+        handler=build.configuration_runs,
         options=[
             *_CONFIG,
             *opts(
@@ -283,6 +284,7 @@ SPECS = [
         "--pass-on-no-patterns --no-warn-ignored --stats -v/--version -h/--help "
         "--concurrency=",
         abbrev=False,
+        handler=build.configuration_runs,
     ),
     Spec(
         "prettier",
@@ -401,7 +403,43 @@ SPECS = [
         default=Spec("sqlfluff", "build", operands="read"),
     ),
     Spec("pre-commit|lefthook|husky", "build code_exec", operands="none"),
-    Spec("coverage", "test", operands="none"),
+    Spec(
+        "coverage",
+        "test",
+        flags="-h/--help --version",
+        subcommands={
+            # ``coverage run -m pytest``, ``coverage run script.py``: the program runs, measured
+            "run": Spec(
+                "run",
+                "test",
+                operands=("exec", "none"),
+                permute=False,
+                options=[
+                    Opt("-m/--module", value="required", role="module", ends=True),
+                    *opts("--rcfile --data-file", value="required", role="read"),
+                ],
+                flags="-a/--append --branch --concurrency= --context= -L/--pylib "
+                "-p/--parallel-mode --source= --omit= --include= --timid --debug= "
+                "--save-signal= -h/--help",
+                handler=build.runs_what_it_reads,
+            ),
+            **shared(
+                ("report", "combine", "erase", "debug"),
+                "test",
+                "--rcfile= --data-file= --omit= --include= -m/--show-missing --skip-covered "
+                "--skip-empty --fail-under= --precision= --sort= --format= --contexts= "
+                "-i/--ignore-errors --keep -a/--append -q/--quiet --debug= -h/--help",
+            ),
+            **shared(
+                ("html", "xml", "json", "lcov", "annotate"),
+                "test write",
+                "--rcfile= --data-file= --omit= --include= --skip-covered --skip-empty "
+                "--fail-under= --precision= --contexts= --show-contexts --pretty-print "
+                "-i/--ignore-errors -q/--quiet --debug= --title= -h/--help",
+                options=[*opts("-d/--directory -o", value="required", role="write")],
+            ),
+        },
+    ),
 ]
 
 

@@ -386,7 +386,8 @@ SPECS = [
         handler=files.jq,
         options=[
             Opt("-f/--from-file", value="required", role="read", operands="read"),
-            Opt("-n/--null-input", operands="none"),
+            # ``-n`` starts from ``null``, but the files are still inputs (``input``, ``inputs``)
+            Opt("-n/--null-input"),
             *opts("--args --jsonargs", operands=("none", "none")),
             *opts("--arg --argjson", value="required", nargs=2),
             *opts("--slurpfile --rawfile", value="required", nargs=2, role="read"),
@@ -618,9 +619,11 @@ SPECS = [
             *opts("-i/--include -l/--load", value="required", role="read"),
             Opt("-E/--exec", value="required", role="read", ends=True),
             *opts("-F/--field-separator -v/--assign", value="required"),
+            # program text given as an option (gawk): every operand is then a file
+            Opt("-e/--source", value="required", operands="read"),
         ],
         flags="-b/--characters-as-bytes -c/--traditional -C/--copyright -d/--dump-variables=? "
-        "-D/--debug=? -e/--source= -g/--gen-pot -h/--help -I/--trace -k/--csv "
+        "-D/--debug=? -g/--gen-pot -h/--help -I/--trace -k/--csv "
         "-L/--lint=? -M/--bignum -N/--use-lc-numeric -n/--non-decimal-data "
         "-o/--pretty-print=? -O/--optimize -p/--profile=? -P/--posix -r/--re-interval "
         "-s/--no-optimize -S/--sandbox -t/--lint-old -V/--version",

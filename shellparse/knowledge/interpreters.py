@@ -263,10 +263,11 @@ SPECS = [
         ],
         "-d= -a -n -q -i -m -v/--version -s -w -H -h/--help -e",
     ),
+    # ``lua -v`` alone prints the version (then runs a script if one is given)
+    _interpreter("lua|luajit", opts("-e", value="required", role="code"), "-v/--version"),
     *(
         _interpreter(names, opts(code_options, value="required", role="code"))
         for names, code_options in (
-            ("lua|luajit", "-e"),
             ("tclsh|wish|expect", "-c"),
             ("julia", "-e/--eval -E/--print"),
             ("Rscript", "-e"),

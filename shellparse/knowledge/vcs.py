@@ -334,6 +334,7 @@ GIT_SUBCOMMANDS = {
             Opt("--remote", value="required", role="remote"),
             Opt("--exec", value="required", role="shell"),
         ],
+        handler=vcs.git_archive,
     ),
     # changing the local repository
     **shared(
@@ -686,15 +687,16 @@ GIT_SUBCOMMANDS = {
         "reflog",
         _READ,
         _LOG_FLAGS,
+        number="--max-count",
         subcommands={
-            "show": _sub("show", _READ, _LOG_FLAGS),
+            "show": _sub("show", _READ, _LOG_FLAGS, number="--max-count"),
             "list": _sub("list", _READ),
             "expire": _sub("expire", "vcs_destructive"),
             "delete": _sub("delete", "vcs_destructive"),
             "drop": _sub("drop", "vcs_destructive"),
             "exists": _sub("exists", _READ),
         },
-        default=_sub("reflog", _READ, _LOG_FLAGS),
+        default=_sub("reflog", _READ, _LOG_FLAGS, number="--max-count"),
     ),
     # moves a ref wherever it is told: the commits it pointed to are no longer on it
     "update-ref": _sub(
@@ -851,7 +853,16 @@ GIT_SUBCOMMANDS = {
     "credential-store": _sub("credential-store", "secret_read"),
     "credential-cache": _sub("credential-cache", "secret_read"),
     "hook": _sub("hook", "code_exec"),
-    "lfs": _sub("lfs", "vcs_write network"),
+    "lfs": _sub(
+        "lfs",
+        "vcs_write network",
+        subcommands={
+            **shared(
+                ("version", "ls-files", "status"), _READ, "-n/--name-only -l/--long -s/--size"
+            ),
+        },
+        default=_sub("lfs", "vcs_write network"),
+    ),
 }
 
 GIT_GLOBAL_OPTIONS = [

@@ -310,7 +310,7 @@ SPECS = [
         flags="-e= -p/--attach= -s/--string-limit= -P/--trace-path= -u/--user= -a/--columns= "
         "-b/--detach-on= -I/--interruptible= -O= -S/--summary-sort-by= -X/--const-print-style= "
         "-f/--follow-forks -ff -c/--summary-only -C/--summary -t -tt -ttt -T -y -yy -k -v -q "
-        "-qq -r -x -xx -z -Z -d -D -h -V -i -n -w -F",
+        "-qq -r -x -xx -z -Z -d -D -h/--help -V/--version -i -n -w -F",
     ),
     runs_command(
         "valgrind",
@@ -464,9 +464,18 @@ SPECS = [
         "",
         handler=wrappers.parallel,
         permute=False,
-        options=[Opt("-a/--arg-file", value="required", role="read")],
-        flags="-j/--jobs/-P= -S/--sshlogin= --joblog= --results= --tmpdir= --delay= "
-        "--timeout= --retries= --colsep= -d/--delimiter= -I= --sshloginfile= -k/--keep-order "
+        options=[
+            Opt("-a/--arg-file", value="required", role="read"),
+            # the jobs run on other machines (over ssh)
+            Opt("-S/--sshlogin", value="required", role="host", adds="network network_write"),
+            Opt(
+                "--sshloginfile/--slf", value="required", role="read", adds="network network_write"
+            ),
+            # the log and the results are files it writes
+            *opts("--joblog --results", value="required", role="write", adds="write"),
+        ],
+        flags="-j/--jobs/-P= --tmpdir= --delay= "
+        "--timeout= --retries= --colsep= -d/--delimiter= -I= -k/--keep-order "
         "-q/--quote --dry-run -0/--null -X -m --pipe --halt= -n/--max-args= -N= --eta --bar "
         "--progress -v --tag --line-buffer --ungroup -u --group",
     ),
@@ -516,7 +525,7 @@ SPECS = [
             Opt("-s", value="required", role="exec"),
         ],
         flags="-S= -c= -e= -h= -p= -T= -d -m -D -R -r -x -L -U -a -A -q -l -O -i -f "
-        "-ls -list -wipe -Logfile=",
+        "-ls -list -wipe -Logfile= -v/--version",
         handler=wrappers.screen,
     ),
     runs_command("busybox|toybox", ""),

@@ -312,6 +312,28 @@ FORMS = [
         "default",
     ),
     ("locate/db", "locate -i notes.txt", "locate -d ~/.ssh/id_rsa notes", "deny", SECRETS),
+    # --- coverage runs the program it measures; git reflog takes a count like git log ----------
+    (
+        "coverage/run-module",
+        "coverage run -m pytest -q",
+        "coverage run /tmp/evil.py",
+        "ask",
+        "default/ask-code-exec",
+    ),
+    (
+        "coverage/html",
+        "coverage html",
+        "coverage html -d ~/.config/autostart",
+        "deny",
+        "default/no-persistence",
+    ),
+    (
+        "git/reflog-count",
+        "git reflog -10",
+        "git reflog expire --expire=now --all",
+        "deny",
+        "default/no-git-history-rewrite",
+    ),
 ]
 
 

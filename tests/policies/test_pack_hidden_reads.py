@@ -1,0 +1,73 @@
+"""The default pack against readers that print a file or the environment in a form the
+tables missed, each with a benign twin that stays allowed: ``jq -n`` still reads its files
+(``input``, ``inputs``), ``git archive TREE PATH`` writes the committed content of PATH, and
+``systemctl show-environment`` prints the service manager's environment as ``env`` prints the
+shell's, and a raw disk or the machine's memory holds every file and key on it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from pack_support import decide_command, pack_policy  # noqa: F401  (the fixture)
+
+from clearance.engine.rules import PolicySet
+
+SECRETS = "default/no-secret-reads"
+
+#: (technique, malicious command, its decision, rule id or reason code, benign twin)
+TWINS = [
+    # --- raw disks and memory ----------------------------------------------------------------
+    ("raw/disk", "strings /dev/sda", "deny", SECRETS, "ls -l /dev/disk/by-uuid"),
+    ("raw/disk-copy", "dd if=/dev/nvme0n1 of=disk.img", "deny", SECRETS, "dd if=in.img of=out.img"),
+    ("raw/kernel-memory", "xxd /proc/kcore", "deny", SECRETS, "cat /proc/meminfo"),
+    ("raw/process-memory", "cat /proc/1/mem", "deny", SECRETS, "cat /proc/1/status"),
+    ("raw/physical-memory", "head -c 4096 /dev/mem", "deny", SECRETS, "head -c 16 /dev/urandom"),
+    # --- readers whose files hide behind an option -----------------------------------------------
+    ("read/jq-null-input", "jq -n input ~/.netrc", "deny", SECRETS, "jq -n input data.json"),
+    (
+        "read/jq-null-inputs",
+        "jq -Rn '[inputs]' ~/.aws/credentials",
+        "deny",
+        SECRETS,
+        "jq -n '[inputs]' a.json b.json",
+    ),
+    ("read/git-archive-path", "git archive HEAD .env", "deny", SECRETS, "git archive HEAD src"),
+    (
+        "read/git-archive-dashes",
+        "git archive --format=tar HEAD -- config/.env",
+        "deny",
+        SECRETS,
+        "git archive -o dist/src.tar HEAD -- src",
+    ),
+    (
+        "env/systemctl",
+        "systemctl show-environment",
+        "deny",
+        SECRETS,
+        "systemctl list-units --type=service",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("technique", "bad", "decision", "why", "twin"), TWINS, ids=[t[0] for t in TWINS]
+)
+def test_evasion_and_twin(
+    policy: PolicySet, technique: str, bad: str, decision: str, why: str, twin: str
+) -> None:
+    found = decide_command(policy, bad)
+    assert found.decision == decision, (
+        f"{bad!r}: {found.decision} {found.policy_id} {found.reason_code}"
+    )
+    assert why in (found.policy_id, found.reason_code), (
+        f"{bad!r}: decided by {found.policy_id or found.reason_code}, expected {why}"
+    )
+    allowed = decide_command(policy, twin)
+    assert allowed.decision == "allow", (
+        f"{twin!r}: {allowed.decision} {allowed.policy_id} {allowed.reason_code}: {allowed.reason}"
+    )
+
+
+def test_techniques_are_distinct() -> None:
+    assert len({t[0] for t in TWINS}) == len(TWINS)
+    assert len({t[1] for t in TWINS} | {t[4] for t in TWINS}) == 2 * len(TWINS)
