@@ -251,6 +251,9 @@ def file_part(
     """The one part of a file tool: every path its input selects, with the access the tool
     makes, checked against the machine when ``resolve``; and the subject judged."""
     targets = file_targets(intent, kind, cwd or ".")
+    if any("\0" in value for value, _, _ in targets):
+        # no file system takes such a name: the tool would fail, and nothing can be judged
+        raise BadIntent(f"{intent.tool}: a path holds a NUL byte")
     fact = file_tool_facts(
         kind, targets, cwd=cwd, home=home, workspace=workspace, resolve=resolve, tool=intent.tool
     )

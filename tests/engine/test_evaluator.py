@@ -291,6 +291,12 @@ def test_unknown_tool_and_bad_input(write_policy: Write) -> None:
     assert missing.decision == "deny" and missing.reason_code == "bad_input"
     empty = check(policy, "   ")
     assert empty.decision == "deny" and empty.reason_code == "bad_input"
+    # a path no file system takes: the input is bad, not the engine
+    for tool in ("Read", "Write", "Glob"):
+        nul = decide(ToolIntent(tool, {"file_path": "a\x00b", "path": "a\x00b"}), policy)
+        assert nul.decision == "deny" and nul.reason_code == "bad_input", nul.reason
+    plain = decide(ToolIntent("Read", {"file_path": "a.txt"}), policy, cwd="/p", workspace="/p")
+    assert plain.reason_code != "bad_input"
     comment = check(policy, "# nothing to do")
     assert comment.decision == "allow" and comment.reason_code == "no_op"
 

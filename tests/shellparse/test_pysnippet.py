@@ -77,7 +77,7 @@ SNIPPETS = [
     ('import platform; platform.popen("x")', False),
     ('import sys; sys.stdout = open("x", "w")', False),
     ('import os; p = os.path; p.os.system("x")', False),
-    ('import os; print(os.path)', False),
+    ("import os; print(os.path)", False),
     ("x = [1]; x[0] = 2; print(x)", True),
     ("import os; [print(e) for e in os.listdir('.')]", True),
     ("print((x := 1))", False),
