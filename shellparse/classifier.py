@@ -19,7 +19,7 @@ from clearance.shellparse.expand import (
     TILDE_USER,
 )
 from clearance.shellparse.facts import SCP_TARGET, HandlerCall, Nested, PathFact
-from clearance.shellparse.knowledge import lookup, lookup_module
+from clearance.shellparse.knowledge import lookup, lookup_module, system_program
 from clearance.shellparse.options import parse_program_args
 from clearance.shellparse.paths import (
     HARMLESS_DEVICES,
@@ -415,6 +415,8 @@ class Classifier:
         name, _ = normalize_program(raw)
         if lookup(_PROJECT_WRAPPERS.get(name, name)) is None:
             return False
+        if system_program(name):
+            return False  # ``.venv/bin/ls`` is the project's code named like ls
         resolved = resolve(raw, env.cwd, self.home)
         return resolved is not None and inside(resolved, self.workspace) is True
 

@@ -10,6 +10,7 @@ import re
 from clearance.shellparse import pysnippet
 from clearance.shellparse.facts import Nested
 from clearance.shellparse.handlers.common import Lazy
+from clearance.shellparse.knowledge import system_program
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -205,3 +206,36 @@ def _computes_only(call: HandlerCall) -> bool:
         call.add_path(path, access)
     fact.classes.add("write" if any(a == "write" for _, a in snippet.paths) else "read_only")
     return True
+
+
+def sourced(call: HandlerCall) -> None:
+    """``source .venv/bin/activate``: a Python virtual environment's activation script sets
+    variables (``PATH``, ``VIRTUAL_ENV``, the prompt) and defines ``deactivate``; it is
+    judged as a read of the script, as running ``.venv/bin/pytest`` is judged as pytest. A
+    fact of this machine: the script is ``DIR/bin/activate`` beside ``DIR/pyvenv.cfg`` (what
+    ``python -m venv`` writes), a regular file, given without arguments. Any other script
+    sourced stays code that runs."""
+    fact = call.fact
+    if not call.classifier.machine or len(call.parsed.operands) != 1:
+        return
+    scripts = [p for p in fact.paths if p.access == "exec" and p.source == "argument"]
+    if len(scripts) != 1 or scripts[0].resolved is None or "{}" in scripts[0].resolved:
+        return
+    script = scripts[0].resolved
+    bindir = os.path.dirname(script)
+    if os.path.basename(script) != "activate" or os.path.basename(bindir) != "bin":
+        return
+    if os.path.islink(script) or not os.path.isfile(script):
+        return
+    if not os.path.isfile(os.path.join(os.path.dirname(bindir), "pyvenv.cfg")):
+        return
+    # the activated PATH finds DIR/bin first: a file there named like a system program (a
+    # planted ``ls``) would run in place of it for the rest of the line
+    try:
+        if any(system_program(name) for name in os.listdir(bindir)):
+            return
+    except OSError:
+        return
+    scripts[0].access = "read"
+    fact.classes.discard("code_exec")
+    fact.classes.add("read_only")

@@ -184,6 +184,40 @@ DANGEROUS_VARIABLES = COMMAND_STRING_VARIABLES | frozenset(
 _program_index: list[dict[str, str]] = []
 
 
+def family(name: str) -> str | None:
+    """The table module that describes program ``name`` (``files``, ``build``…), or ``None``
+    when no table does; nothing is imported but the index."""
+    if not _program_index:
+        from clearance.shellparse.knowledge._index import INDEX
+
+        _program_index.append(INDEX)
+    return _program_index[0].get(name)
+
+
+#: Families of programs that the system provides and no package manager puts in a project's
+#: ``node_modules/.bin`` or ``.venv/bin``; the names of those families that packages do
+#: install are kept apart.
+_SYSTEM_FAMILIES = frozenset(
+    (
+        "files",
+        "utilities",
+        "shell_builtins",
+        "vcs",
+        "wrappers",
+        "crypto",
+        "macos",
+        "system_packages",
+    )
+)
+_PACKAGED = frozenset(("jq", "yq", "dotenv", "cross-env", "env-cmd", "rimraf"))
+
+
+def system_program(name: str) -> bool:
+    """Whether ``name`` is a program of the system's own (``ls``, ``git``, ``sudo``): a file
+    of that name in a project's tool directory is the project's code, not that program."""
+    return family(name) in _SYSTEM_FAMILIES and name not in _PACKAGED
+
+
 def lookup(name: str) -> Spec | None:
     """The spec of program ``name``, or ``None`` when no table describes it.
 

@@ -155,7 +155,13 @@ SPECS = [
         _SHELL_OPTIONS,
         _SHELL_FLAGS,
     ),
-    Spec("source|.", "code_exec", operands=("exec", "none"), permute=False),
+    Spec(
+        "source|.",
+        "code_exec",
+        operands=("exec", "none"),
+        permute=False,
+        handler=interpreters.sourced,
+    ),
     _interpreter(
         "python|python2|python3|pypy|pypy3|ipython|py",
         [
