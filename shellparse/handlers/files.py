@@ -175,6 +175,42 @@ _FIND_WORDS = frozenset(
 )
 
 
+#: Programs that take every argument as a name or a plain word, never as code to parse.
+_NAMES_ONLY = frozenset(
+    (
+        "basename",
+        "bzip2",
+        "cat",
+        "chmod",
+        "chown",
+        "cp",
+        "dirname",
+        "du",
+        "file",
+        "gunzip",
+        "gzip",
+        "head",
+        "ln",
+        "ls",
+        "md5sum",
+        "mkdir",
+        "mv",
+        "readlink",
+        "realpath",
+        "rm",
+        "rmdir",
+        "sha1sum",
+        "sha256sum",
+        "stat",
+        "tail",
+        "touch",
+        "wc",
+        "xz",
+        "zstd",
+    )
+)
+
+
 def find(call: HandlerCall) -> None:
     fact, args, flags = call.fact, call.args, call.flags
     i = 0
@@ -203,10 +239,14 @@ def find(call: HandlerCall) -> None:
             base = starts[0][0].rstrip("/") or "/"
             found = ("" if base == "/" else base) + "/{}" + (f"/{names[-1]}" if names else "")
             inner = [a.replace("{}", found) for a in args[i + 1 : j]]
-            # a name spliced into a longer word is not a path: in ``sh -c 'cat {}'`` it is
-            # parsed as commands (a file named ``$(rm -rf ~)``), so its value is not known
+            # a name spliced into a longer word given to a program that may parse it as code
+            # (``sh -c 'cat {}'``, a sed script: a file named ``$(rm -rf ~)``) is not known;
+            # to a program whose arguments are only names (``mkdir new/{}``, ``mv {}.gz {}``)
+            # it is the found path, judged as one
+            program = args[i + 1].rsplit("/", 1)[-1] if i + 1 < j else ""
+            spliced = 0 if program in _NAMES_ONLY else DYNAMIC
             inner_flags = [
-                flags[k] | (DYNAMIC if args[k] != "{}" and "{}" in args[k] else 0)
+                flags[k] | (spliced if args[k] != "{}" and "{}" in args[k] else 0)
                 for k in range(i + 1, j)
             ]
             if inner:

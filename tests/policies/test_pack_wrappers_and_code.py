@@ -12,7 +12,7 @@ is code the line does not show: x may hold ``; rm -rf ~``.
 from __future__ import annotations
 
 import pytest
-from pack_support import check_distinct, check_twin, pack_policy  # noqa: F401  (the fixture)
+from pack_support import check_distinct, check_twin, decide_command, pack_policy  # noqa: F401  (the fixture)
 
 from clearance.engine.rules import PolicySet
 
@@ -90,3 +90,20 @@ def test_evasion_and_twin(
 
 def test_techniques_are_distinct() -> None:
     check_distinct(TWINS)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # a found name spliced into an argument of a program that takes only names is the path
+        ("find src -type d -exec mkdir out/{} \\;", "allow"),
+        ("find . -name '*.md' -exec cp {} docs/{} \\;", "allow"),
+        ("find logs -type f -exec gzip -9 {} \\; -exec mv {}.gz {} \\;", "allow"),
+        # ... but spliced into shell code it is not known (a file named ``$(rm -rf ~)``)
+        ("find . -name '*.txt' -exec sh -c 'cat {}.bak' \\;", "ask"),
+    ],
+)
+def test_a_found_name_spliced_into_an_argument(
+    policy: PolicySet, command: str, expected: str
+) -> None:
+    assert decide_command(policy, command).decision == expected
