@@ -41,7 +41,8 @@ SPECS = [
     # cluster, cloud and infrastructure CLIs whose subcommands are not in the tables
     _commands("kind|minikube|k3d|k9s|kustomize|skaffold|tilt|eksctl|sam|bq|crictl|ctr"),
     _commands("vagrant|packer|etcdctl|consul|nomad|boundary|waypoint|argocd|flux|istioctl"),
-    # database dumps and servers: ``-h`` names a host
-    _alone("pg_dump|pg_dumpall|pg_restore|pg_ctl|initdb|mysqldump", "--help -V/--version"),
-    _alone("mongodump|mongorestore", "--help --version"),
+    # database dumps and servers: ``-h`` names a host, and an operand is a database (read
+    # whole, not a file of unknown access): any operand is a program nothing is known about
+    _commands("pg_dump|pg_dumpall|pg_restore|pg_ctl|initdb|mysqldump", "--help -V/--version"),
+    _commands("mongodump|mongorestore", "--help --version"),
 ]

@@ -22,6 +22,7 @@ FORMS = [
     ("k9s --version", "k9s", "ask", "default"),
     ("ansible --version", "ansible all -m shell -a 'id'", "ask", "default"),
     ("pg_dump -V", "pg_dump -h db prod", "ask", "default"),
+    ("mysqldump --version", "pg_dump prod > dump.sql", "ask", "default"),
     ("strace -V", "strace -o ~/.bashrc ls", "deny", STARTUP),
     ("screen -v", "screen -dmS x make", "ask", "default"),
     ("git lfs version", "git lfs push origin main", "ask", "default/ask-network"),
