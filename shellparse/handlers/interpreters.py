@@ -174,9 +174,10 @@ _PYTHON_PLAIN_VARIABLES = frozenset(
 def _computes_only(call: HandlerCall) -> bool:
     """``python3 -c CODE`` whose program only computes, prints and opens literal paths
     (``pysnippet``): it is judged by those paths, not as code that runs. Only with the file
-    system in view (the directory must hold nothing that shadows a standard module), a
-    known cwd, python's plain options, and nothing in the environment or the line's
-    assignments that moves its imports."""
+    system in view (the cwd and the entries of ``PYTHONPATH``, searched before the standard
+    library, must hold nothing that shadows a standard module), a known cwd, python's plain
+    options, and no other variable of the environment or assignment of the line that moves
+    its imports (``PYTHONHOME``, ``PYTHONUSERBASE``, ``PYTHONINSPECT``…)."""
     fact, parsed = call.fact, call.parsed
     if not call.classifier.machine or not _PYTHONS.rx.fullmatch(fact.program or ""):
         return False
@@ -187,18 +188,26 @@ def _computes_only(call: HandlerCall) -> bool:
         spelling not in _PYTHON_PLAIN_OPTIONS for _, spelling, _ in parsed.options
     ):
         return False
-    given = [a.partition("=") for a in fact.assignments]
-    given.extend((name, "=", value) for name, value in os.environ.items())
+    if any(a.startswith("PYTHON") for a in fact.assignments):
+        return False
     if any(
         name.startswith("PYTHON") and value and name not in _PYTHON_PLAIN_VARIABLES
-        for name, _, value in given
+        for name, value in os.environ.items()
+        if name != "PYTHONPATH"
     ):
         return False
     cwd = call.cwd or call.env.cwd
     snippet = pysnippet.analyse(codes[0])
     if cwd is None or snippet is None:
         return False
-    if pysnippet.shadowing_files(cwd) != []:
+    # the directories searched before the standard library: the cwd, then PYTHONPATH's
+    searched = [cwd]
+    searched.extend(
+        os.path.join(cwd, entry) for entry in os.environ.get("PYTHONPATH", "").split(":") if entry
+    )
+    if any(pysnippet.shadowing_files(d) not in ([], None) for d in searched):
+        return False
+    if pysnippet.shadowing_files(cwd) is None:
         return False
     fact.classes.discard("code_exec")
     fact.markers.discard("inline_code")

@@ -125,5 +125,20 @@ def test_a_standard_module_shadowed_in_the_directory(tmp_path: Path) -> None:
     assert _decision(tmp_path / "twin", "python3 -c 'import json; print(1)'") == "allow"
 
 
-def test_the_environment_moves_the_imports(tmp_path: Path) -> None:
-    assert _decision(tmp_path, "PYTHONPATH=/tmp python3 -c 'print(1)'") != "allow"
+def test_the_environment_moves_the_imports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _decision(tmp_path / "line", "PYTHONPATH=/tmp python3 -c 'print(1)'") != "allow"
+    monkeypatch.setenv("PYTHONHOME", "/opt/elsewhere")
+    assert _decision(tmp_path / "home", "python3 -c 'print(1)'") != "allow"
+
+
+def test_pythonpath_is_searched_like_the_cwd(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shadowing, clean = tmp_path / "shadowing", tmp_path / "clean"
+    (shadowing / "json").mkdir(parents=True)
+    (shadowing / "json" / "__init__.py").write_text("x")
+    (clean / "mypackage").mkdir(parents=True)
+    monkeypatch.setenv("PYTHONPATH", f"{clean}:{shadowing}")
+    assert _decision(tmp_path / "a", "python3 -c 'import json; print(1)'") != "allow"
+    monkeypatch.setenv("PYTHONPATH", str(clean))
+    assert _decision(tmp_path / "b", "python3 -c 'import json; print(1)'") == "allow"
