@@ -138,7 +138,7 @@ def test_a_grant_is_only_offered_where_it_would_take_effect(
     # Inline interpreter code stays fail-closed: a grant naming the program does not name
     # the marker, so it would change nothing and is not offered.
     asker = Recorder("allow_session")
-    approval = _settle(_approver(workspace, policy_file, asker), "python3 -c 'print(1)'")
+    approval = _settle(_approver(workspace, policy_file, asker), "python3 -c 'import socket'")
     (request,) = asker.asked
     assert request.grant is None
     assert request.no_grant_because is not None
