@@ -200,15 +200,14 @@ def _computes_only(call: HandlerCall) -> bool:
     snippet = pysnippet.analyse(codes[0])
     if cwd is None or snippet is None:
         return False
-    # the directories searched before the standard library: the cwd, then PYTHONPATH's
-    searched = [cwd]
-    searched.extend(
-        os.path.join(cwd, entry) for entry in os.environ.get("PYTHONPATH", "").split(":") if entry
-    )
-    if any(pysnippet.shadowing_files(d) not in ([], None) for d in searched):
+    # the directories searched before the standard library: the cwd (which must be listed:
+    # ``None`` is not known), then PYTHONPATH's entries (one that cannot be listed holds
+    # nothing to import)
+    if pysnippet.shadowing_files(cwd) != []:
         return False
-    if pysnippet.shadowing_files(cwd) is None:
-        return False
+    for entry in os.environ.get("PYTHONPATH", "").split(":"):
+        if entry and pysnippet.shadowing_files(os.path.join(cwd, entry)) not in ([], None):
+            return False
     fact.classes.discard("code_exec")
     fact.markers.discard("inline_code")
     for path, access in snippet.paths:
