@@ -615,7 +615,7 @@ def printed_toplevel(fact: SimpleCommandFacts, cwd: str | None, home: str, text:
             return None
         directory = parent
     dot_git = os.path.join(directory, ".git")
-    configs = [os.path.join(home, ".gitconfig"), os.path.join(home, ".config", "git", "config")]
+    configs = _user_git_configs(home)
     if os.path.isdir(dot_git):
         configs.append(os.path.join(dot_git, "config"))
     for config in configs:
@@ -772,6 +772,13 @@ def _outside_git(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(n for n in names if n not in (".gitignore",))
 
 
+def _user_git_configs(home: str) -> list[str]:
+    """The user's git configuration files, in the order git reads them (the later wins):
+    ``$XDG_CONFIG_HOME/git/config`` (default ``~/.config``), then ``~/.gitconfig``."""
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    return [os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")]
+
+
 def _global_ignore_lines(home: str) -> list[str]:
     """The user's global excludes (git's ``core.excludesFile``, by default
     ``$XDG_CONFIG_HOME/git/ignore``), as git and ripgrep read them. When git would be told
@@ -780,7 +787,7 @@ def _global_ignore_lines(home: str) -> list[str]:
         return []
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
     chosen = os.path.join(xdg, "git", "ignore")
-    for config in (os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")):
+    for config in _user_git_configs(home):
         section = ""
         for raw in _text_lines(config):
             line = raw.strip()

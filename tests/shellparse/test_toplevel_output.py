@@ -86,3 +86,15 @@ def test_a_known_output_with_quoted_text_after_it(tmp_path: Path) -> None:
     assert _decide(tmp_path, f'cd "{top}/src" && cat app.py') == "allow"
     assert _decide(tmp_path, f'cat "{top}/.env"', {".env": "K=1\n"}) == "deny"
     assert _decide(tmp_path, 'cat "$(echo ../.e)nv"', {".env": "K=1\n"}) == "deny"
+
+
+def test_a_work_tree_in_the_xdg_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    xdg = tmp_path / "xdg"
+    (xdg / "git").mkdir(parents=True)
+    (xdg / "git" / "config").write_text("[core]\n\tworktree = /\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    assert _decide(tmp_path, TOP + "make") != "allow"
+    (xdg / "git" / "config").write_text("[user]\n\tname = x\n")
+    assert _decide(tmp_path, TOP + "make") == "allow"
