@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from clearance.engine.pathsets import PATH_SETS
-from clearance.shellparse.globs import GlobSet, GlobUnion, glob_regex_body
+from clearance.shellparse.globs import GlobSet, GlobUnion, glob_regex_body, match_sequence
 from clearance.shellparse.knowledge import lookup
 
 TYPE_CHECKING = False
@@ -320,24 +320,30 @@ class Argv(Matcher):
 
     def __init__(self, patterns: list[str]) -> None:
         self.patterns = patterns
-        self.compiled: list[list[NameSet | str]] = []
+        #: Each pattern as its tokens (``"**"`` or a ``NameSet``), and whether it matches a
+        #: prefix of argv: a ``$`` ends it (what would follow could never match).
+        self.compiled: list[tuple[list[NameSet | str], bool]] = []
         for pattern in patterns:
             tokens: list[NameSet | str] = []
+            prefix = True
             for token in _split_words(pattern):
-                if token in ("**", "$"):
-                    tokens.append(token)
-                else:
-                    tokens.append(NameSet(token.split("|")))
-            self.compiled.append(tokens)
+                if token == "$":
+                    prefix = False
+                    break
+                tokens.append(token if token == "**" else NameSet(token.split("|")))
+            self.compiled.append((tokens, prefix))
         #: Whether some pattern looks past the program (only then can the canonical form,
         #: which differs from argv after the program, change the answer).
-        self.positional = any(len(t) > 1 and t[1] != "**" for t in self.compiled)
+        self.positional = any(
+            (len(t) > 1 and t[1] != "**") or (len(t) == 1 and not prefix)
+            for t, prefix in self.compiled
+        )
 
     def test(self, part: PartView, ctx: Context) -> bool:
         if part.program is None:
             return False
         argv = [part.program, *part.argv[1:]]
-        if any(_match_tokens(tokens, argv, 0, 0) for tokens in self.compiled):
+        if any(_argv_match(tokens, argv, prefix) for tokens, prefix in self.compiled):
             return True
         if not self.positional:
             return False
@@ -345,7 +351,7 @@ class Argv(Matcher):
         # (``terraform -chdir=x destroy`` is ``terraform destroy``)
         canonical = part.canonical()
         return canonical is not None and any(
-            _match_tokens(tokens, canonical, 0, 0) for tokens in self.compiled
+            _argv_match(tokens, canonical, prefix) for tokens, prefix in self.compiled
         )
 
     def describe(self) -> str:
@@ -358,7 +364,7 @@ class Argv(Matcher):
 
     def programs(self) -> frozenset[str] | None:
         names: set[str] = set()
-        for tokens in self.compiled:
+        for tokens, _ in self.compiled:
             first = tokens[0] if tokens else "**"
             if not isinstance(first, NameSet) or first.globs:
                 return None
@@ -367,6 +373,15 @@ class Argv(Matcher):
 
     def named_programs(self) -> set[str]:
         return set(self.programs() or ())
+
+
+def _token_match(token: NameSet | str, word: str) -> bool:
+    assert isinstance(token, NameSet)
+    return token.match(word)
+
+
+def _argv_match(tokens: list[NameSet | str], argv: list[str], prefix: bool) -> bool:
+    return match_sequence(tokens, argv, _token_match, prefix)
 
 
 def _split_words(pattern: str) -> list[str]:
@@ -395,34 +410,6 @@ def _split_words(pattern: str) -> list[str]:
     if started:
         words.append("".join(current))
     return words
-
-
-def _match_tokens(tokens: list[NameSet | str], argv: list[str], ti: int, ai: int) -> bool:
-    """Whether ``tokens[ti:]`` matches ``argv[ai:]`` (a prefix of it, unless ``$`` ends the
-    pattern). Without recursion: a ``**`` that fails later takes one more word (the last
-    ``**`` seen is the only one worth widening), linear whatever the number of ``**``."""
-    star = -1  # the last ``**`` seen, and where in argv it stands
-    star_ai = 0
-    while ti < len(tokens):
-        token = tokens[ti]
-        if token == "**":
-            star, star_ai = ti, ai
-            ti += 1
-            continue
-        if token == "$":
-            if ai == len(argv):
-                return True
-        elif ai < len(argv):
-            assert isinstance(token, NameSet)
-            if token.match(argv[ai]):
-                ti += 1
-                ai += 1
-                continue
-        if star < 0 or star_ai >= len(argv):
-            return False
-        star_ai += 1
-        ti, ai = star + 1, star_ai
-    return True
 
 
 class Subcommand(Matcher):

@@ -22,6 +22,11 @@ from __future__ import annotations
 import re
 
 TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 _SEGMENT_REGEX: dict[str, re.Pattern[str]] = {}
 #: Answers a set keeps (``GlobSet.match``/``match_tree``), at most this many each.
@@ -76,14 +81,16 @@ def segment_match(glob: str, segment: str) -> bool:
     )
 
 
-def _match_segments(
-    pattern: tuple[str, ...], path: list[str], pi: int, si: int, prefix: bool
+def match_sequence(
+    pattern: Sequence[T], items: Sequence[str], one: Callable[[T, str], bool], prefix: bool
 ) -> bool:
-    """Whether ``pattern[pi:]`` matches ``path[si:]`` (or a prefix of it, with ``prefix``).
-    Without recursion: a ``**`` that fails later takes one more segment (the last ``**``
-    seen is the only one worth widening), so the cost is linear in each, whatever the number
-    of ``**``."""
-    star = -1  # the last ``**`` seen, and where in the path it stands
+    """Whether ``pattern`` matches ``items`` (or a prefix of them, with ``prefix``): each
+    element matches one item by ``one``, and a ``"**"`` element any number of items (path
+    segments under a glob, a rule's ``argv`` words). Without recursion: a ``**`` that fails
+    later takes one more item (the last ``**`` seen is the only one worth widening), so the
+    cost is linear in each, whatever the number of ``**``."""
+    pi = si = 0
+    star = -1  # the last ``**`` seen, and where in ``items`` it stands
     star_si = 0
     while True:
         if pi < len(pattern) and pattern[pi] == "**":
@@ -92,13 +99,13 @@ def _match_segments(
             pi += 1
             continue
         if pi == len(pattern):
-            if prefix or si == len(path):
+            if prefix or si == len(items):
                 return True
-        elif si < len(path) and segment_match(pattern[pi], path[si]):
+        elif si < len(items) and one(pattern[pi], items[si]):
             pi += 1
             si += 1
             continue
-        if star < 0 or star_si >= len(path):
+        if star < 0 or star_si >= len(items):
             return False
         star_si += 1
         pi, si = star + 1, star_si
@@ -146,7 +153,7 @@ class PathPattern:
             return True
         parts = [p for p in path.split("/") if p]
         if self.anchored:
-            return _match_segments(self.segments, parts, 0, 0, not self.exact)
+            return match_sequence(self.segments, parts, segment_match, not self.exact)
         name = self.segments[0]
         if self.exact:
             return bool(parts) and segment_match(name, parts[-1])

@@ -413,3 +413,28 @@ def test_a_conjunction_tests_its_cheap_children_first_and_explains_in_policy_ord
     assert traced.trace is not None
     why = next(e["why"] for e in traced.trace[0]["rules"] if e["rule"] == "p/r")
     assert why.startswith("not (matches /keep/"), why  # the first condition as written
+
+
+def test_argv_wildcards_and_end(write_policy: Write) -> None:
+    """``**`` spans any number of words (none included), ``$`` ends the pattern, and a
+    pattern without ``$`` matches a prefix of argv."""
+    policy = policy_of(
+        write_policy(
+            """
+            version: 1
+            id: p
+            defaults: {decision: allow}
+            rules:
+              - {id: bare, decision: deny, reason: r, when: {argv: ["make $"]}}
+              - {id: late, decision: deny, reason: r, when: {argv: ["tar ** --to-command **"]}}
+              - {id: last, decision: deny, reason: r, when: {argv: ["zip ** -T $"]}}
+            """
+        )
+    )
+    assert check(policy, "make").policy_id == "p/bare"
+    assert check(policy, "make all").decision == "allow"
+    assert check(policy, "tar --to-command x -xf a.tar").policy_id == "p/late"
+    assert check(policy, "tar -x -f a.tar --to-command x").policy_id == "p/late"
+    assert check(policy, "tar -xf a.tar").decision == "allow"
+    assert check(policy, "zip a.zip b -T").policy_id == "p/last"
+    assert check(policy, "zip -T a.zip b").decision == "allow"
