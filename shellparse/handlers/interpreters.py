@@ -133,13 +133,17 @@ def interpreter(call: HandlerCall) -> None:
             nested.extend(embedded_commands(value, f"{fact.program} {opt.name}"))
             if environment_read(value):
                 fact.classes.add("secret_read")
-    if has_code and _computes_only(call):
-        return
     reads_stdin = (
         "-s" in fact.options
         or (not has_code and not parsed.operands)
         or (parsed.operands[:1] == ["-"])
     )
+    if has_code:
+        codes = [v for opt, _, v in parsed.options if opt is not None and opt.role == "code"]
+        if len(codes) == 1 and codes[0] and _computes_only(call, codes[0]):
+            return
+    elif reads_stdin and fact.stdin_text is not None and _computes_only(call, fact.stdin_text):
+        return  # ``python3 - <<'EOF'``: a program given whole on stdin, read like ``-c``'s
     if reads_stdin:
         fact.classes.add("code_exec")
         if fact.stdin is not None:
@@ -171,8 +175,9 @@ _PYTHON_PLAIN_VARIABLES = frozenset(
 )
 
 
-def _computes_only(call: HandlerCall) -> bool:
-    """``python3 -c CODE`` whose program only computes, prints and opens literal paths
+def _computes_only(call: HandlerCall, code: str) -> bool:
+    """``python3 -c CODE`` (or a program on stdin, ``code``, written out on the line: a
+    heredoc, a here-string) that only computes, prints and opens literal paths
     (``pysnippet``): it is judged by those paths, not as code that runs. Only with the file
     system in view (the cwd and the entries of ``PYTHONPATH``, searched before the standard
     library, must hold nothing that shadows a standard module), a known cwd, python's plain
@@ -183,10 +188,7 @@ def _computes_only(call: HandlerCall) -> bool:
         return False
     if "dynamic_argument" in fact.markers or fact.via:
         return False
-    codes = [v for opt, _, v in parsed.options if opt is not None and opt.role == "code" and v]
-    if len(codes) != 1 or any(
-        spelling not in _PYTHON_PLAIN_OPTIONS for _, spelling, _ in parsed.options
-    ):
+    if any(spelling not in _PYTHON_PLAIN_OPTIONS for _, spelling, _ in parsed.options):
         return False
     if any(a.startswith("PYTHON") for a in fact.assignments):
         return False
@@ -197,7 +199,7 @@ def _computes_only(call: HandlerCall) -> bool:
     ):
         return False
     cwd = call.cwd or call.env.cwd
-    snippet = pysnippet.analyse(codes[0])
+    snippet = pysnippet.analyse(code)
     if cwd is None or snippet is None:
         return False
     # the directories searched before the standard library: the cwd (which must be listed:

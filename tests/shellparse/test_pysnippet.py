@@ -142,3 +142,32 @@ def test_pythonpath_is_searched_like_the_cwd(
     assert _decision(tmp_path / "a", "python3 -c 'import json; print(1)'") != "allow"
     monkeypatch.setenv("PYTHONPATH", str(clean))
     assert _decision(tmp_path / "b", "python3 -c 'import json; print(1)'") == "allow"
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # a program given whole on stdin (heredoc, here-string, a static pipe) is read like -c's
+        ("python3 - <<'EOF'\nprint(1)\nEOF", "allow"),
+        ("python3 <<'EOF'\nimport json; print(json.dumps({'a': 1}))\nEOF", "allow"),
+        ("python3 <<< 'print(2)'", "allow"),
+        ("echo 'print(1)' | python3", "allow"),
+        ("python3 - x y <<'EOF'\nprint(1)\nEOF", "allow"),
+        ("python3 - <<'EOF'\nopen('src.py', 'w').write('x')\nEOF", "allow"),
+        # its twins: code that runs, a secret read, text not known, options that change it
+        ("python3 - <<'EOF'\nimport os; os.system('id')\nEOF", "ask"),
+        ("python3 - <<'EOF'\nprint(open('.env').read())\nEOF", "deny"),
+        ("python3 - <<EOF\nprint($x)\nEOF", "ask"),
+        ("cat prog.py | python3", "ask"),
+        ("python3 -i - <<'EOF'\nprint(1)\nEOF", "ask"),
+        ("python3 prog.py <<'EOF'\nprint(1)\nEOF", "ask"),
+    ],
+)
+def test_a_program_on_stdin(tmp_path: Path, command: str, expected: str) -> None:
+    assert _decision(tmp_path, command, {".env": "K=1\n", "prog.py": "x"}) == expected
+
+
+def test_a_program_on_stdin_with_a_shadowed_module(tmp_path: Path) -> None:
+    command = "python3 - <<'EOF'\nimport json; print(1)\nEOF"
+    assert _decision(tmp_path, command, {"json.py": "x"}) != "allow"
+    assert _decision(tmp_path / "twin", command) == "allow"
