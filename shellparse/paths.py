@@ -76,6 +76,7 @@ SECRET_PATTERNS = (
     "~/.aider.oauth-keys.env",
     # cloud CLIs, Kubernetes, infrastructure
     "~/.ssh",
+    "!~/.ssh/*.pub$",  # public keys are for giving away (a link to a private key is not one)
     "~/.aws",
     "~/.gnupg",
     "~/.kube",

@@ -1,0 +1,62 @@
+"""Public keys in ``~/.ssh`` are for giving away: reading one is no secret read. A link named
+like one that leads to a private key is the key it leads to, and the rest of ``~/.ssh``
+(private keys, ``config``, ``known_hosts``) stays secret."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from workspace_support import World, decide_in, default_pack, make_world
+
+from clearance.engine.api import decide
+from clearance.engine.intents import ToolIntent
+from clearance.engine.rules import PolicySet
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    home_files = {
+        ".ssh/id_ed25519": "PRIVATE\n",
+        ".ssh/id_ed25519.pub": "ssh-ed25519 AAAA me\n",
+        ".ssh/config": "Host x\n",
+    }
+    found = make_world(tmp_path_factory.mktemp("keys"), {"README.md": "x\n"}, home_files)
+    os.symlink("id_ed25519", os.path.join(found[1], ".ssh", "disguised.pub"))
+    return found
+
+
+@pytest.fixture(scope="module")
+def policy(world: World) -> PolicySet:
+    return default_pack(world)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("cat ~/.ssh/id_ed25519.pub", "allow"),
+        ("ssh-keygen -l -f ~/.ssh/id_ed25519.pub", "allow"),
+        ("cat ~/.ssh/id_ed25519", "deny"),
+        ("cat ~/.ssh/disguised.pub", "deny"),
+        ("cat ~/.ssh/config", "deny"),
+        ("cp ~/.ssh/id_ed25519 /tmp/k.pub", "deny"),
+        ("tar czf k.tgz ~/.ssh", "deny"),
+    ],
+)
+def test_public_keys_and_their_twins(
+    policy: PolicySet, world: World, command: str, expected: str
+) -> None:
+    assert decide_in(policy, world, command).decision == expected
+
+
+def test_the_read_tool(policy: PolicySet, world: World) -> None:
+    workspace, home = world
+
+    def read(name: str) -> str:
+        intent = ToolIntent("Read", {"file_path": str(Path(home) / ".ssh" / name)})
+        return decide(intent, policy, cwd=workspace, workspace=workspace, home=home).decision
+
+    assert read("id_ed25519.pub") == "allow"
+    assert read("id_ed25519") == "deny"
+    assert read("disguised.pub") == "deny"
