@@ -1066,31 +1066,55 @@ class Extractor:
 
     def _listed_files(self, fact: SimpleCommandFacts, env: Env) -> None:
         """Files named in a list file the command reads them from (``tar -T list``,
-        ``rsync --files-from=list``, ``zip -@ < list``): read from disk, each is a file read
-        (a secret in the list is a secret read); a list that cannot be read is an unknown."""
+        ``rsync --files-from=list``, ``zip -@ < list``, GNU ``--files0-from=list`` of ``wc``,
+        ``sort``, ``du``): read from disk, each is a file read (a secret in the list is a
+        secret read; ``du`` reads their sizes only); a list named ``-`` is the command's input
+        (a file it is redirected from, or text written on the line); a list that cannot be
+        read is an unknown."""
         program = fact.program
-        if program not in ("tar", "bsdtar", "rsync", "zip", "cpio"):
+        if program not in _LIST_READERS:
             return
         argv = fact.argv
         lists: list[str] = []
         for k, word in enumerate(argv[1:], start=1):
             following = argv[k + 1] if k + 1 < len(argv) else ""
-            if word in ("-T", "--files-from") and program != "zip":
+            if program in _FILES0_READERS:
+                if word == "--files0-from":
+                    lists.append(following)
+                elif word.startswith("--files0-from="):
+                    lists.append(word.partition("=")[2])
+            elif word in ("-T", "--files-from") and program != "zip":
                 lists.append(following)
             elif word.startswith("--files-from="):
                 lists.append(word.partition("=")[2])
             elif word.startswith("-T") and len(word) > 2 and program in ("tar", "bsdtar"):
                 lists.append(word[2:])
         if (program == "zip" and "-@" in argv) or (program == "cpio" and "-o" in argv):
-            lists.extend(r.target for r in fact.redirects if r.mode == "read" and r.target)
-        for listed in lists[:4]:
-            where = resolve(listed, env.cwd, env.home) if listed not in ("", "-") else None
-            names = _list_file(where) if where is not None else None
+            lists.append("-")
+        meta = program == "du"
+        tree = program not in _FILES0_READERS  # an archiver takes a directory whole
+        for named in lists[:4]:
+            names: list[str] | None = None
+            listed = named
+            if listed == "-":
+                redirected = [r.target for r in fact.redirects if r.mode == "read" and r.target]
+                if redirected:
+                    listed = redirected[-1]
+                elif fact.stdin_text is not None:
+                    names = _list_names(fact.stdin_text)
+            if names is None and listed not in ("", "-"):
+                where = resolve(listed, env.cwd, env.home)
+                names = _list_file(where) if where is not None else None
             if names is None:
-                self.classifier.add_path(fact, listed or "-", "read", env, "list", dynamic=True)
+                # a list piped in is what the line selects upstream when it shows that
+                # (``find src -print0 | wc --files0-from=-``: ``_read_selection``)
+                shown = listed
+                if listed in ("", "-"):
+                    shown = PLACEHOLDER if fact.stdin == "pipe" else "(standard input)"
+                self.classifier.add_path(fact, shown, "read", env, "list", dynamic=True)
                 continue
             for name in names:
-                self.classifier.add_path(fact, name, "read", env, "list", tree=True)
+                self.classifier.add_path(fact, name, "read", env, "list", tree=tree, meta=meta)
 
     def _patch_targets(self, fact: SimpleCommandFacts, env: Env) -> bool:
         """The files a patch writes, read from the patch on disk (``git apply fix.diff``,
@@ -1489,6 +1513,11 @@ def _unpacks(fact: SimpleCommandFacts) -> bool:
     return (program == "git" and fact.subcommand in ("apply", "am")) or program == "patch"
 
 
+#: Programs that read the names of the files they work on from a list file.
+_FILES0_READERS = frozenset(("wc", "sort", "du"))
+_LIST_READERS = frozenset(("tar", "bsdtar", "rsync", "zip", "cpio")) | _FILES0_READERS
+
+
 def _list_file(path: str) -> list[str] | None:
     """The names in a list file, one a line (NUL-separated too), at most 256 from its first
     1 MiB; ``None`` when it cannot be read or holds more."""
@@ -1497,10 +1526,13 @@ def _list_file(path: str) -> list[str] | None:
             text = handle.read((1 << 20) + 1)
     except OSError:
         return None
+    return None if len(text) > 1 << 20 else _list_names(text)
+
+
+def _list_names(text: str) -> list[str] | None:
+    """The names of a list's text, one a line (NUL-separated too), at most 256."""
     names = [n for n in text.replace("\0", "\n").split("\n") if n.strip()]
-    if len(text) > 1 << 20 or len(names) > 256:
-        return None
-    return names
+    return None if len(names) > 256 else names
 
 
 def _patch_files(source: str, strip: int) -> list[str] | None:

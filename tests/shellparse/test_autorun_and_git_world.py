@@ -162,11 +162,29 @@ def test_list_files_are_read_from_disk(tmp_path: Path) -> None:
         "tar -czf out.tgz --files-from=bad.txt",
         "rsync -a --files-from=bad.txt . x.io:/tmp",
         "zip out.zip -@ < bad.txt",
+        # GNU --files0-from (NUL- or line-separated names), and a list on the input
+        "wc --files0-from=bad.txt",
+        "sort --files0-from bad.txt",
+        "wc --files0-from=- < bad.txt",
+        "tar -cf out.tar -T - < bad.txt",
+        "cpio -o < bad.txt > out.cpio",
     ):
         assert "secret_read" in classes(command), command
         assert "secret_read" not in classes(command.replace("bad.txt", "ok.txt")), command
     missing = _facts("tar -cf out.tar -T missing.txt", tmp_path).commands[0]
     assert None in [p.resolved for p in missing.paths if p.source == "list"]
+    # names written on the line are the list; names from a command's output are not known
+    assert "secret_read" in classes("tar -cf out.tar -T - <<< .env")
+    assert "secret_read" not in classes("tar -cf out.tar -T - <<< README.md")
+    piped = _facts("cat bad.txt | tar -cf out.tar -T -", tmp_path).commands[1]
+    assert None in [p.resolved for p in piped.paths if p.source == "list"]
+    # a list piped from find is what find selects
+    (tmp_path / "src").mkdir(exist_ok=True)
+    (tmp_path / ".env").write_text("K=1\n")
+    assert "secret_read" in classes("find . -print0 | wc -l --files0-from=-")
+    assert "secret_read" not in classes("find src -print0 | wc -l --files0-from=-")
+    # du reads the sizes of what the list names, not their contents
+    assert "secret_read" not in classes("du --files0-from=bad.txt")
 
 
 def test_tables_use_only_the_star_wildcard() -> None:
