@@ -1126,17 +1126,45 @@ class Extractor:
         ) or any(o in fact.options for o in _PATCH_DRY):
             return False
         sources = [p.resolved for p in fact.paths if p.access == "read" and p.resolved]
-        strip = 1 if fact.program == "git" else 0
-        for option in fact.argv[1:]:
-            if option.startswith("-p") and option[2:].isdigit():
-                strip = int(option[2:])
-        complete = bool(sources) and len(sources) <= 4
+        is_git = fact.program == "git"
+        strip: int | None = None
+        directory: str | None = None  # patch: where it works; git apply: a prefix of names
+        argv = fact.argv
+        for k, option in enumerate(argv[1:], start=1):
+            following = argv[k + 1] if k + 1 < len(argv) else ""
+            value: str | None = None
+            if option in ("-p", "--strip"):
+                value = following
+            elif option.startswith("--strip="):
+                value = option.partition("=")[2]
+            elif option.startswith("-p") and not option.startswith("--"):
+                value = option[2:]
+            if value is not None:
+                strip = int(value) if value.isdigit() else -1
+            elif option == "--directory" or (option == "-d" and not is_git):
+                directory = following
+            elif option.startswith("--directory="):
+                directory = option.partition("=")[2]
+            elif option.startswith("-d") and not option.startswith("--") and not is_git:
+                directory = option[2:]
+        cwd: str | None = None
+        if directory is not None and not is_git:
+            cwd = resolve(directory, env.cwd, env.home) if "$" not in directory else None
+            cwd = cwd or UNKNOWN_CWD
+        complete = bool(sources) and len(sources) <= 4 and strip != -1
         for source in sources[:4]:
-            targets = _patch_files(source, strip)
+            # without -p, patch takes the file's base name; git strips one level
+            targets = _patch_files(source, 1 if is_git and strip is None else max(strip or 0, 0))
             if targets is None or len(targets) > 64:
                 complete = False
             for target in (targets or [])[:64]:
-                self.classifier.add_path(fact, target, "write", env, source="patch")
+                names = [target]
+                if not is_git and strip is None and "/" in target:
+                    names.append(target.rpartition("/")[2])
+                if directory is not None and is_git:
+                    names = [directory.rstrip("/") + "/" + n for n in names]
+                for name in names:
+                    self.classifier.add_path(fact, name, "write", env, source="patch", cwd=cwd)
         return complete
 
     def _nested(self, fact: SimpleCommandFacts, request: Nested, env: Env, scope: Scope) -> None:

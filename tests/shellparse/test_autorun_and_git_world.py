@@ -4,6 +4,7 @@ tests build real directories."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,37 @@ class TestRepositoriesOnDisk:
     def test_gitdir_file_pointing_elsewhere(self, tmp_path: Path) -> None:
         self._tree(tmp_path)
         assert "env_code" in self._git_markers("git status", tmp_path, tmp_path / "linked")
+
+
+@pytest.mark.parametrize(
+    ("command", "written"),
+    [
+        # patch works in the directory -d names; git apply puts --directory before each name
+        ("patch -d home -p1 < rc.diff", "home/.bashrc"),
+        ("patch -p 1 -d home < rc.diff", "home/.bashrc"),
+        ("patch --directory=home --strip=1 < rc.diff", "home/.bashrc"),
+        ("patch -dhome -p1 -i ../rc.diff", "home/.bashrc"),
+        ("git apply --directory=home rc.diff", "home/.bashrc"),
+        ("git apply --unsafe-paths --directory ../elsewhere rc.diff", "../elsewhere/.bashrc"),
+        # without -p, patch takes the base name
+        ("patch -d home < rc.diff", "home/.bashrc"),
+        # the twins: in place
+        ("patch -p1 < rc.diff", ".bashrc"),
+        ("git apply rc.diff", ".bashrc"),
+    ],
+)
+def test_where_a_patch_writes(tmp_path: Path, command: str, written: str) -> None:
+    (tmp_path / "home").mkdir()
+    (tmp_path / "rc.diff").write_text("--- a/.bashrc\n+++ b/.bashrc\n@@ -0,0 +1 @@\n+id\n")
+    fact = _facts(command, tmp_path).commands[0]
+    writes = [p.resolved for p in fact.paths if p.access == "write" and p.source == "patch"]
+    assert os.path.normpath(tmp_path / written) in writes, writes
+
+
+def test_a_patch_directory_not_known(tmp_path: Path) -> None:
+    (tmp_path / "rc.diff").write_text("--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+id\n")
+    fact = _facts('patch -d "$D" -p1 < rc.diff', tmp_path).commands[0]
+    assert [p.resolved for p in fact.paths if p.source == "patch"] == [None]
 
 
 def test_list_files_are_read_from_disk(tmp_path: Path) -> None:
