@@ -119,6 +119,21 @@ def growth(work: Callable[[str], object], small: str, large: str) -> tuple[float
     return best_small, best_large
 
 
+def grows_linearly(work: Callable[[str], object], small: str, large: str) -> bool:
+    """Whether twice the input costs less than three times the time (linear gives two times,
+    quadratic four). Below a few milliseconds timer noise dominates, and the bound is then
+    absolute. A machine busy with other work can still slow one measurement: it is taken up
+    to three times, and a cost that really grows faster fails every one of them."""
+    measured: list[tuple[float, float]] = []
+    for _ in range(3):
+        with time_limit(4 * TIME_LIMIT):
+            t_small, t_large = growth(work, small, large)
+        if t_large <= 3 * t_small + 0.005:
+            return True
+        measured.append((t_small, t_large))
+    raise AssertionError(f"super-linear growth: (small, large) CPU seconds {measured}")
+
+
 #: Shapes whose growth is checked (the others repeat one of these from the parser's view).
 GROWTH = sorted(set(SHAPES) - {"and_or", "assignments", "redirections", "lines", "cond_terms"})
 
@@ -126,18 +141,13 @@ GROWTH = sorted(set(SHAPES) - {"and_or", "assignments", "redirections", "lines",
 @pytest.mark.parametrize("name", GROWTH)
 def test_parse_time_grows_linearly(name: str) -> None:
     small, large = sized(SHAPES[name], 10_000), sized(SHAPES[name], 20_000)
-    with time_limit(4 * TIME_LIMIT):
-        t_small, t_large = growth(parse, small, large)
-    # Below a few milliseconds timer noise dominates; the bound is then absolute.
-    assert t_large <= 3 * t_small + 0.005, (t_small, t_large)
+    assert grows_linearly(parse, small, large)
 
 
 @pytest.mark.parametrize("name", ["words", "substitutions"])
 def test_classify_time_grows_linearly(name: str) -> None:
     small, large = sized(SHAPES[name], 10_000), sized(SHAPES[name], 20_000)
-    with time_limit(4 * TIME_LIMIT):
-        t_small, t_large = growth(lambda text: classify(text, cwd="/w", home="/h"), small, large)
-    assert t_large <= 3 * t_small + 0.005, (t_small, t_large)
+    assert grows_linearly(lambda text: classify(text, cwd="/w", home="/h"), small, large)
 
 
 def escaped_backticks(depth: int) -> str:
