@@ -327,18 +327,27 @@ class _Walker:
         self.found.paths.append((path.value, "write" if writes else "read"))
 
 
-def shadowing_files(directory: str) -> list[str] | None:
+#: The most entries of a directory read to tell whether it shadows a standard module.
+MAX_LISTED = 20_000
+
+
+def shadowing_files(directory: str, limit: int = MAX_LISTED) -> list[str] | None:
     """The entries of ``directory`` that an ``import`` of a standard module would load
     instead of the standard library's: ``python -c`` puts the directory it runs in first on
     its path, and the standard modules import one another (``json`` imports ``re``). A
     ``NAME.py``, a sourceless ``NAME.pyc``, an extension ``NAME.*.so`` or a package
     ``NAME/__init__.py`` for any standard module NAME counts. ``None``: the directory cannot
-    be listed."""
+    be listed, or holds more than ``limit`` entries (not read: not known)."""
     import sys
 
     names = sys.stdlib_module_names
+    entries: list[str] = []
     try:
-        entries = os.listdir(directory)
+        with os.scandir(directory) as listing:
+            for item in listing:
+                if len(entries) == limit:
+                    return None
+                entries.append(item.name)
     except OSError:
         return None
     out: list[str] = []

@@ -171,3 +171,13 @@ def test_a_program_on_stdin_with_a_shadowed_module(tmp_path: Path) -> None:
     command = "python3 - <<'EOF'\nimport json; print(1)\nEOF"
     assert _decision(tmp_path, command, {"json.py": "x"}) != "allow"
     assert _decision(tmp_path / "twin", command) == "allow"
+
+
+def test_a_directory_too_large_to_list_is_not_known(tmp_path: Path) -> None:
+    from clearance.shellparse.pysnippet import shadowing_files
+
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (tmp_path / name).write_text("x")
+    assert shadowing_files(str(tmp_path), limit=3) == []
+    (tmp_path / "d.txt").write_text("x")
+    assert shadowing_files(str(tmp_path), limit=3) is None
