@@ -8,7 +8,12 @@ root, both filled in when the policy is evaluated.
 from __future__ import annotations
 
 from clearance.engine.selfprotect import SETS as SELF_PROTECTION
-from clearance.shellparse.paths import SECRET_PATTERNS, USER_SHELL_STARTUP
+from clearance.shellparse.paths import (
+    RAW_MEMORY,
+    RAW_STORAGE,
+    SECRET_PATTERNS,
+    USER_SHELL_STARTUP,
+)
 
 PATH_SETS: dict[str, tuple[str, ...]] = {
     # credentials and keys
@@ -95,23 +100,10 @@ PATH_SETS: dict[str, tuple[str, ...]] = {
         "/Applications",
         "/private",
     ),
-    # block devices and raw memory
+    # block devices and raw memory (a prefix ``/dev/sd`` is ``/dev/sd*``)
     "devices": (
-        "/dev/sd*",
-        "/dev/hd*",
-        "/dev/vd*",
-        "/dev/xvd*",
-        "/dev/nvme*",
-        "/dev/mmcblk*",
-        "/dev/disk*",
-        "/dev/rdisk*",
-        "/dev/dm-*",
-        "/dev/md*",
-        "/dev/mapper",
-        "/dev/loop*",
-        "/dev/mem",
-        "/dev/kmem",
-        "/dev/port",
+        *(p.rstrip("/") if p.endswith("/") else p + "*" for p in RAW_STORAGE),
+        *sorted(RAW_MEMORY),
     ),
     # the roots of everything
     "root_or_home": ("/$", "~$", "/home$", "/Users$", "/root$"),

@@ -23,6 +23,8 @@ from clearance.shellparse.knowledge import lookup, lookup_module, system_program
 from clearance.shellparse.options import parse_program_args
 from clearance.shellparse.paths import (
     HARMLESS_DEVICES,
+    RAW_MEMORY,
+    RAW_STORAGE,
     SYSTEM_PREFIXES,
     holds_secrets,
     inside,
@@ -86,24 +88,6 @@ PATH_CHANGED = "\0PATH changed"
 #: Paths bash opens as network connections instead of files.
 NETWORK_FILES = ("/dev/tcp/", "/dev/udp/")
 
-#: Raw disks and the machine's memory: reading one reads every file and key on it
-#: (``strings /dev/sda``, ``xxd /proc/kcore``). The block devices are those of the engine's
-#: ``devices`` path set, which the shell parser may not import.
-RAW_STORAGE = (
-    "/dev/sd",
-    "/dev/hd",
-    "/dev/vd",
-    "/dev/xvd",
-    "/dev/nvme",
-    "/dev/mmcblk",
-    "/dev/disk",
-    "/dev/rdisk",
-    "/dev/dm-",
-    "/dev/md",
-    "/dev/mapper/",
-    "/dev/loop",
-)
-RAW_MEMORY = frozenset(("/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore"))
 _PROCESS_MEMORY = re.compile(r"/proc/(?:\d+|self|thread-self)/mem")
 
 #: ``Nested.cwd`` for a wrapper that changes directory to a place the text does not give.

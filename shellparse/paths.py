@@ -16,6 +16,25 @@ from clearance.shellparse.globs import GlobSet
 #: the same matcher). ``!`` patterns are exceptions: committed templates (``.env.example``,
 #: ``.env.sample``, ``.env.template`` and ``*.example`` / ``*.sample`` / ``*.template`` of any
 #: other secret name) hold no credential; every other ``.env*`` is a secret.
+#: Raw disks and the machine's memory: reading one reads every file and key on it
+#: (``strings /dev/sda``, ``xxd /proc/kcore``). The engine's ``devices`` path set is made
+#: of them.
+RAW_STORAGE = (
+    "/dev/sd",
+    "/dev/hd",
+    "/dev/vd",
+    "/dev/xvd",
+    "/dev/nvme",
+    "/dev/mmcblk",
+    "/dev/disk",
+    "/dev/rdisk",
+    "/dev/dm-",
+    "/dev/md",
+    "/dev/mapper/",
+    "/dev/loop",
+)
+RAW_MEMORY = frozenset(("/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore"))
+
 SECRET_PATTERNS = (
     ".env*",
     "!*.example$",
