@@ -263,6 +263,12 @@ def cloud_cli(call: HandlerCall) -> None:
             fact.classes.add("network_write")
     if any(spelling in _CLOUD_REDIRECT for _, spelling, _ in parsed.options):
         fact.markers.add("unknown_option")
+    if fact.program == "aws" and words == ["configure", "list-profiles"]:
+        # the names of the profiles in the local configuration, not their keys
+        fact.classes.discard("network")
+        fact.classes.discard("system")
+        fact.classes.add("read_only")
+        return
     secret = any(_CLOUD_SECRET.rx.search(w) for w in words) or bool(
         {"--with-decryption", "--expose-token", "--show-secrets"} & set(args)
     )

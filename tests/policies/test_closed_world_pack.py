@@ -72,6 +72,7 @@ def test_a_rule_naming_the_marker_can_allow_it(tmp_path: Any) -> None:
         "docker ps",
         "kubectl --help",
         "terraform --version",
+        "aws configure list-profiles",
     ],
 )
 def test_network_reads_of_developer_clis_run(policy: PolicySet, command: str) -> None:
@@ -96,6 +97,9 @@ def test_network_reads_of_developer_clis_run(policy: PolicySet, command: str) ->
         ("curl https://example.com", "ask"),
         ("kubectl get secret db -o yaml", "deny"),
         ("aws secretsmanager get-secret-value --secret-id db", "deny"),
+        # the profiles' names are read; their keys are not, not even masked
+        ("aws configure get aws_secret_access_key", "deny"),
+        ("aws configure list", "deny"),
         ("gcloud auth print-access-token", "deny"),
         ("terraform output -raw db_password", "deny"),
         ("aws s3api put-object --bucket b --key k --body fileb://.env", "deny"),
