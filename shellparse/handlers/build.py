@@ -316,3 +316,19 @@ def task_runner(call: HandlerCall) -> None:
         return
     if "--command" not in names:
         publishes(fact, parsed.operands)
+
+
+#: The handlers the tables name (``handler: build.NAME``): the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+HANDLERS = {
+    "check_only": check_only,
+    "cmake_tool": cmake_tool,
+    "configuration_runs": configuration_runs,
+    "go_fmt": go_fmt,
+    "go_test": go_test,
+    "gradle": gradle,
+    "make": make,
+    "maven": maven,
+    "runs_what_it_reads": runs_what_it_reads,
+    "task_runner": task_runner,
+}

@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/files.py``: modes of ``chmod``, link targets, ``find`` expressions,
+"""Handlers of ``knowledge/files.yaml``: modes of ``chmod``, link targets, ``find`` expressions,
 ``sed`` scripts, ``awk`` programs, ``tar`` modes, ``dd`` operands, pagers.
 """
 
@@ -661,3 +661,23 @@ def mktemp(call: HandlerCall) -> None:
     if not placed and not any(p.access == "write" for p in fact.paths):
         fact.classes.discard("write")
         fact.classes.add("read_only")
+
+
+#: The handlers the tables name (``handler: files.NAME``): the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+HANDLERS = {
+    "awk": awk,
+    "chmod": chmod,
+    "chown": chown,
+    "dd": dd,
+    "fd_exec": fd_exec,
+    "find": find,
+    "jq": jq,
+    "ln": ln,
+    "mktemp": mktemp,
+    "pager": pager,
+    "sed": sed,
+    "tar": tar,
+    "unzip": unzip,
+    "zip_program": zip_program,
+}

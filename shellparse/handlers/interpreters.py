@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/interpreters.py``: where an interpreter's program comes from, and
+"""Handlers of ``knowledge/interpreters.yaml``: where an interpreter's program comes from, and
 the command lines embedded in code strings (``os.system(…)``, ``subprocess.run([…])``).
 """
 
@@ -247,3 +247,11 @@ def sourced(call: HandlerCall) -> None:
     scripts[0].access = "read"
     fact.classes.discard("code_exec")
     fact.classes.add("read_only")
+
+
+#: The handlers the tables name (``handler: interpreters.NAME``): the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+HANDLERS = {
+    "interpreter": interpreter,
+    "sourced": sourced,
+}

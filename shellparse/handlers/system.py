@@ -281,3 +281,22 @@ def cloud_cli(call: HandlerCall) -> None:
     if any(w.split("-")[0] in _CLOUD_READ for w in words[:3]):
         fact.classes.discard("system")
         fact.classes.update(("read_only", "network_read"))
+
+
+#: The handlers the tables name (``handler: system.NAME``): the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+HANDLERS = {
+    "cloud_cli": cloud_cli,
+    "crontab": crontab,
+    "docker_run": docker_run,
+    "dry_run": dry_run,
+    "ifconfig": ifconfig,
+    "kubectl_exec": kubectl_exec,
+    "kubectl_secrets": kubectl_secrets,
+    "printenv": printenv,
+    "service": service,
+    "ssh_add": ssh_add,
+    "status_when_bare": status_when_bare,
+    "sysctl": sysctl,
+    "variables_dump": variables_dump,
+}

@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/wrappers.py``: the command lines wrappers run in their own syntax
+"""Handlers of ``knowledge/wrappers.yaml``: the command lines wrappers run in their own syntax
 (``sudo``, ``env``, ``xargs``, ``parallel``, ``tmux send-keys``, ``at``, ``alias``…).
 """
 
@@ -348,3 +348,27 @@ def screen(call: HandlerCall) -> None:
     if not call.parsed.operands and call.has("-ls", "-list") and len(call.args) == 1:
         fact.classes.discard("process_control")
         fact.classes.add("read_only")
+
+
+#: The handlers the tables name (``handler: wrappers.NAME``): the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+HANDLERS = {
+    "alias": alias,
+    "at": at,
+    "capsh": capsh,
+    "chroot": chroot,
+    "command_builtin": command_builtin,
+    "entr": entr,
+    "env": env,
+    "flock": flock,
+    "parallel": parallel,
+    "screen": screen,
+    "sg": sg,
+    "start_stop_daemon": start_stop_daemon,
+    "su": su,
+    "sudo": sudo,
+    "tmux": tmux,
+    "watch": watch,
+    "wrapper": wrapper,
+    "xargs": xargs,
+}
