@@ -1,7 +1,8 @@
 """How program knowledge is written down: ``Spec`` (a program or subcommand) and ``Opt``.
 
-The tables in ``clearance.shellparse.knowledge`` are built from these two classes; one generic
-interpreter (``classify``) applies them, so adding a program is adding data, not code.
+The tables of ``clearance.shellparse.knowledge`` (YAML compiled to JSON: ``knowledge/generate.py``
+says how they are written) load as these two classes; one generic interpreter (``classify``)
+applies them, so adding a program is adding data, not code.
 
 Roles say what an operand or an option value is:
 
