@@ -318,17 +318,11 @@ def task_runner(call: HandlerCall) -> None:
         publishes(fact, parsed.operands)
 
 
-#: The handlers the tables name (``handler: build.NAME``): the registry
+#: The handlers the tables may name (``handler: build.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "check_only": check_only,
-    "cmake_tool": cmake_tool,
-    "configuration_runs": configuration_runs,
-    "go_fmt": go_fmt,
-    "go_test": go_test,
-    "gradle": gradle,
-    "make": make,
-    "maven": maven,
-    "runs_what_it_reads": runs_what_it_reads,
-    "task_runner": task_runner,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    check_only, cmake_tool, configuration_runs, go_fmt, go_test, gradle, make, maven,
+    runs_what_it_reads, task_runner,
+)}
+# fmt: on

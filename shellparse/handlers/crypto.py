@@ -49,9 +49,10 @@ def ssh_keygen(call: HandlerCall) -> None:
         call.add_path(key or "~/.ssh", "write", source="option")
 
 
-#: The handlers the tables name (``handler: crypto.NAME``): the registry
+#: The handlers the tables may name (``handler: crypto.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "gpg": gpg,
-    "ssh_keygen": ssh_keygen,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    gpg, ssh_keygen,
+)}
+# fmt: on

@@ -663,21 +663,10 @@ def mktemp(call: HandlerCall) -> None:
         fact.classes.add("read_only")
 
 
-#: The handlers the tables name (``handler: files.NAME``): the registry
+#: The handlers the tables may name (``handler: files.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "awk": awk,
-    "chmod": chmod,
-    "chown": chown,
-    "dd": dd,
-    "fd_exec": fd_exec,
-    "find": find,
-    "jq": jq,
-    "ln": ln,
-    "mktemp": mktemp,
-    "pager": pager,
-    "sed": sed,
-    "tar": tar,
-    "unzip": unzip,
-    "zip_program": zip_program,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    awk, chmod, chown, dd, fd_exec, find, jq, ln, mktemp, pager, sed, tar, unzip, zip_program,
+)}
+# fmt: on

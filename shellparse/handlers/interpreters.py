@@ -249,9 +249,10 @@ def sourced(call: HandlerCall) -> None:
     fact.classes.add("read_only")
 
 
-#: The handlers the tables name (``handler: interpreters.NAME``): the registry
+#: The handlers the tables may name (``handler: interpreters.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "interpreter": interpreter,
-    "sourced": sourced,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    interpreter, sourced,
+)}
+# fmt: on

@@ -327,14 +327,10 @@ def netcat(call: HandlerCall) -> None:
             call.add_path(arg.split(":", 1)[1].split(",")[0], "unknown")
 
 
-#: The handlers the tables name (``handler: network.NAME``): the registry
+#: The handlers the tables may name (``handler: network.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "curl": curl,
-    "database": database,
-    "gh_api": gh_api,
-    "netcat": netcat,
-    "rsync": rsync,
-    "ssh": ssh,
-    "ssh_transfer": ssh_transfer,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    curl, database, gh_api, netcat, rsync, ssh, ssh_transfer,
+)}
+# fmt: on

@@ -137,17 +137,11 @@ def npm_version(call: HandlerCall) -> None:
         call.add_path("package.json", "write", cwd=call.cwd)
 
 
-#: The handlers the tables name (``handler: packages.NAME``): the registry
+#: The handlers the tables may name (``handler: packages.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "config_get": config_get,
-    "npm_global": npm_global,
-    "npm_run": npm_run,
-    "npm_run_implicit": npm_run_implicit,
-    "npm_version": npm_version,
-    "npx": npx,
-    "pip_install": pip_install,
-    "poetry_config": poetry_config,
-    "poetry_version": poetry_version,
-    "uv_version": uv_version,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    config_get, npm_global, npm_run, npm_run_implicit, npm_version, npx, pip_install,
+    poetry_config, poetry_version, uv_version,
+)}
+# fmt: on

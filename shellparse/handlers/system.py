@@ -283,20 +283,11 @@ def cloud_cli(call: HandlerCall) -> None:
         fact.classes.update(("read_only", "network_read"))
 
 
-#: The handlers the tables name (``handler: system.NAME``): the registry
+#: The handlers the tables may name (``handler: system.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "cloud_cli": cloud_cli,
-    "crontab": crontab,
-    "docker_run": docker_run,
-    "dry_run": dry_run,
-    "ifconfig": ifconfig,
-    "kubectl_exec": kubectl_exec,
-    "kubectl_secrets": kubectl_secrets,
-    "printenv": printenv,
-    "service": service,
-    "ssh_add": ssh_add,
-    "status_when_bare": status_when_bare,
-    "sysctl": sysctl,
-    "variables_dump": variables_dump,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    cloud_cli, crontab, docker_run, dry_run, ifconfig, kubectl_exec, kubectl_secrets, printenv,
+    service, ssh_add, status_when_bare, sysctl, variables_dump,
+)}
+# fmt: on

@@ -37,8 +37,10 @@ def apt_option(call: HandlerCall) -> None:
             fact.classes.add("code_exec")
 
 
-#: The handlers the tables name (``handler: system_packages.NAME``): the registry
+#: The handlers the tables may name (``handler: system_packages.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "apt_option": apt_option,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    apt_option,
+)}
+# fmt: on

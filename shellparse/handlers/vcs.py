@@ -366,18 +366,11 @@ def plain_git_dir(path: str | None) -> bool:
     return True
 
 
-#: The handlers the tables name (``handler: vcs.NAME``): the registry
+#: The handlers the tables may name (``handler: vcs.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "git_archive": git_archive,
-    "git_checkout": git_checkout,
-    "git_clean": git_clean,
-    "git_clone": git_clone,
-    "git_config": git_config,
-    "git_global": git_global,
-    "git_grep": git_grep,
-    "git_push": git_push,
-    "git_replace": git_replace,
-    "git_revision_paths": git_revision_paths,
-    "git_symbolic_ref": git_symbolic_ref,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    git_archive, git_checkout, git_clean, git_clone, git_config, git_global, git_grep, git_push,
+    git_replace, git_revision_paths, git_symbolic_ref,
+)}
+# fmt: on

@@ -350,25 +350,11 @@ def screen(call: HandlerCall) -> None:
         fact.classes.add("read_only")
 
 
-#: The handlers the tables name (``handler: wrappers.NAME``): the registry
+#: The handlers the tables may name (``handler: wrappers.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
-HANDLERS = {
-    "alias": alias,
-    "at": at,
-    "capsh": capsh,
-    "chroot": chroot,
-    "command_builtin": command_builtin,
-    "entr": entr,
-    "env": env,
-    "flock": flock,
-    "parallel": parallel,
-    "screen": screen,
-    "sg": sg,
-    "start_stop_daemon": start_stop_daemon,
-    "su": su,
-    "sudo": sudo,
-    "tmux": tmux,
-    "watch": watch,
-    "wrapper": wrapper,
-    "xargs": xargs,
-}
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    alias, at, capsh, chroot, command_builtin, entr, env, flock, parallel, screen, sg,
+    start_stop_daemon, su, sudo, tmux, watch, wrapper, xargs,
+)}
+# fmt: on
