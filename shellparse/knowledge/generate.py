@@ -91,13 +91,17 @@ class _UniqueKeys(yaml.SafeLoader):
 
 
 def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
+    """A mapping whose own keys are distinct (a key merged in with ``<<`` may be given
+    again: the mapping's own value replaces the merged one, in the merged one's place)."""
     seen: set[object] = set()
     for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            continue
         key = loader.construct_object(key_node)
         if key in seen:
             raise TableError(f"line {key_node.start_mark.line + 1}: {key!r} is given twice")
         seen.add(key)
+    loader.flatten_mapping(node)
     return loader.construct_mapping(node)
 
 
