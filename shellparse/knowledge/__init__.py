@@ -58,13 +58,16 @@ _tables: dict[str, dict[str, list[Spec]]] = {}
 class _Decoder:
     """A table's JSON to objects. ``shared`` holds the nodes the table uses more than once
     (``[kind, node]``: ``S`` a spec, ``O`` an option, ``L`` an option list, ``D`` a
-    subcommand map), each built once, in order; elsewhere an integer stands for one of them."""
+    subcommand map), each built once, in order; elsewhere an integer stands for one of them
+    (and for one of ``strings`` where a spec's ``flags`` are)."""
 
-    __slots__ = ("shared", "where")
+    __slots__ = ("shared", "strings", "where")
 
     def __init__(self, where: str) -> None:
         self.where = where
         self.shared: list[Any] = []
+        #: Long ``flags`` strings given more than once, by index (``flags: 3``).
+        self.strings: list[str] = []
 
     def spec(self, node: Any) -> Spec:
         if isinstance(node, int):
@@ -74,6 +77,9 @@ class _Decoder:
 
     def new_spec(self, node: dict[str, Any]) -> Spec:
         name: str = node.pop("name")
+        flags = node.get("flags")
+        if isinstance(flags, int):
+            node["flags"] = self.strings[flags]
         options = node.get("options")
         if options is not None:
             node["options"] = self.options(options)
@@ -121,6 +127,7 @@ class _Decoder:
         return {name: self.spec(value) for name, value in node.items()}
 
     def table(self, data: dict[str, Any]) -> dict[str, list[Spec]]:
+        self.strings = data.get("strings", [])
         shared = self.shared
         for kind, node in data["shared"]:
             if kind == "S":
@@ -136,7 +143,7 @@ class _Decoder:
         return {
             section: [self.spec(node) for node in nodes]
             for section, nodes in data.items()
-            if section != "shared"
+            if section not in ("shared", "strings")
         }
 
 

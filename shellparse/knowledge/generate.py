@@ -37,7 +37,8 @@ an entry
 
 A fact used in several places is written once, with a YAML anchor (``&name``) and aliases
 (``*name``): the generator keeps the sharing, so an aliased entry, option or list is one object
-when the table loads, as it was one in the file.
+when the table loads, as it was one in the file (and a long ``flags`` string given several
+times is one string).
 """
 
 from __future__ import annotations
@@ -302,7 +303,39 @@ class _Compiler:
             for key, entry in entries.items():
                 nodes.append(self.entry(entry, f"{section}/{key}", "|".join(str(key).split())))
             out[section] = nodes
-        return {"shared": self.shared, **out}
+        return {"strings": _intern_flags([self.shared, out]), "shared": self.shared, **out}
+
+
+def _intern_flags(root: object) -> list[str]:
+    """The ``flags`` strings given more than once (an alias: npm's flags under each of its
+    subcommands), listed once and replaced by their index, so that the JSON holds them once
+    and the table one object for each."""
+    specs: list[dict[str, Any]] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("flags"), str):
+                specs.append(node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(root)
+    counts: dict[str, int] = {}
+    for spec in specs:
+        counts[spec["flags"]] = counts.get(spec["flags"], 0) + 1
+    strings: list[str] = []
+    index: dict[str, int] = {}
+    for spec in specs:
+        flags = spec["flags"]
+        if counts[flags] > 1 and len(flags) >= 40:
+            if flags not in index:
+                index[flags] = len(strings)
+                strings.append(flags)
+            spec["flags"] = index[flags]
+    return strings
 
 
 def compile_table(table: str) -> str:
