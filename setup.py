@@ -17,9 +17,11 @@ in ``pyproject.toml``.
 What stays interpreted, and why: the pydantic models and the YAML loading behind them
 (``engine/policy_model.py``, ``schema.py``, ``loader.py``, ``yamlsrc.py``, ``messages.py``,
 ``testing.py``, ``lint.py``: the slow path, behind the policy cache), the Lark table builder
-(``shellparse/tables.py``), the generated data tables (the LALR table and the program
-knowledge: data, loaded from bytecode faster than a compiled module builds them), and the
-typer CLI.
+(``shellparse/tables.py``), the generated LALR table (data, loaded from bytecode faster than
+a compiled module builds it), the program tables' generator (``shellparse/knowledge/
+generate.py``: YAML, never on the hook path), and the typer CLI. The program tables
+themselves are data files (``shellparse/knowledge/*.yaml``, compiled to ``_data/*.json``,
+package data), read by the compiled ``shellparse/knowledge/__init__.py``.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ INTERPRETED = frozenset(
         "shellparse/tables.py",
         "shellparse/lalr_build.py",  # (tables.py's new name)
         "shellparse/_lalr_table.py",
+        "shellparse/knowledge/generate.py",  # (not matched below: listed for the reader)
         "engine/policy_model.py",
         "engine/policy_schema.py",
         "engine/schema.py",

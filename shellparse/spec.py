@@ -1,7 +1,8 @@
 """How program knowledge is written down: ``Spec`` (a program or subcommand) and ``Opt``.
 
-The tables in ``clearance.shellparse.knowledge`` are built from these two classes; one generic
-interpreter (``classify``) applies them, so adding a program is adding data, not code.
+The tables of ``clearance.shellparse.knowledge`` (YAML compiled to JSON: ``knowledge/generate.py``
+says how they are written) load as these two classes; one generic interpreter (``classify``)
+applies them, so adding a program is adding data, not code.
 
 Roles say what an operand or an option value is:
 
@@ -71,9 +72,6 @@ def effect_classes(words: str) -> frozenset[EffectClass]:
     except KeyError as exc:
         raise ValueError(f"{exc.args[0]!r} is not an effect class (clearance.vocab)") from None
 
-
-#: The two options every GNU program takes (``flags="-v" + GNU_HELP``): they print and exit.
-GNU_HELP = " --help --version"
 
 #: Options no family may match: a pattern matching one of them stands for "anything goes".
 _ARBITRARY = ("-", "--", "-x", "-X", "--x", "--X", "--anything", "-anything", "--=x")
@@ -289,42 +287,3 @@ class Spec:
             takes = item.endswith("=")
             table.setdefault("--" + name, Opt("--" + name, value="required" if takes else None))
         return table
-
-
-def shared(
-    names: Iterable[str], classes: str = "", flags: str = "", **kwargs: object
-) -> dict[str, Spec]:
-    """Subcommands that all mean the same (``ls``/``list``/``ll``): one ``Spec`` under every
-    name -- one object to build, not one per name."""
-    names = tuple(names)
-    spec = Spec("|".join(names), classes, flags=flags, **kwargs)  # type: ignore[arg-type]
-    return dict.fromkeys(names, spec)
-
-
-def verbs(table: dict[str, str]) -> dict[str, Spec]:
-    """Subcommands that say no more than their classes, by meaning: each key names the
-    subcommands that mean the same (``"remove rm uninstall"``), its value is their classes.
-    One ``Spec`` per key, under each of its names (as ``shared``); a name given twice is an
-    error."""
-    out: dict[str, Spec] = {}
-    for names, classes in table.items():
-        group = names.split()
-        spec = Spec("|".join(group), classes)
-        for name in group:
-            if name in out:
-                raise ValueError(f"subcommand {name!r} is given twice")
-            out[name] = spec
-    return out
-
-
-def sub(name: str, classes: str = "", flags: str = "", **kwargs: object) -> Spec:
-    """A subcommand spec (same fields as ``Spec``; ``flags`` may be given third)."""
-    return Spec(name, classes, flags=flags, **kwargs)  # type: ignore[arg-type]
-
-
-def runs_command(name: str, classes: str = "", flags: str = "", **kwargs: object) -> Spec:
-    """A program or subcommand that runs a command: its own options, then the command -- the
-    first operand and everything after it, judged on its own (``timeout 5 rm -rf x``,
-    ``poetry run pytest -x``). Its options are read only before the command (getopt's ``+``),
-    so the command's options stay the command's. Same fields as ``Spec`` otherwise."""
-    return Spec(name, classes, operands="command", permute=False, flags=flags, **kwargs)  # type: ignore[arg-type]

@@ -316,3 +316,13 @@ def task_runner(call: HandlerCall) -> None:
         return
     if "--command" not in names:
         publishes(fact, parsed.operands)
+
+
+#: The handlers the tables may name (``handler: build.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    check_only, cmake_tool, configuration_runs, go_fmt, go_test, gradle, make, maven,
+    runs_what_it_reads, task_runner,
+)}
+# fmt: on

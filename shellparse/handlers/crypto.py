@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/crypto.py``: gpg without an operation."""
+"""Handlers of ``knowledge/crypto.yaml``: gpg without an operation."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ if TYPE_CHECKING:
 
 def gpg(call: HandlerCall) -> None:
     """gpg without an operation guesses one from its input -- decrypting, usually -- so it
-    may read with the secret key: a secret read (``knowledge.crypto``)."""
+    may read with the secret key: a secret read (``knowledge/crypto.yaml``)."""
     fact, parsed = call.fact, call.parsed
     if not any(opt is not None and opt.adds for opt, _, _ in parsed.options):
         fact.classes.add("secret_read")
@@ -47,3 +47,12 @@ def ssh_keygen(call: HandlerCall) -> None:
     else:
         fact.classes.add("write")
         call.add_path(key or "~/.ssh", "write", source="option")
+
+
+#: The handlers the tables may name (``handler: crypto.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    gpg, ssh_keygen,
+)}
+# fmt: on

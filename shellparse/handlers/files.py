@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/files.py``: modes of ``chmod``, link targets, ``find`` expressions,
+"""Handlers of ``knowledge/files.yaml``: modes of ``chmod``, link targets, ``find`` expressions,
 ``sed`` scripts, ``awk`` programs, ``tar`` modes, ``dd`` operands, pagers.
 """
 
@@ -661,3 +661,12 @@ def mktemp(call: HandlerCall) -> None:
     if not placed and not any(p.access == "write" for p in fact.paths):
         fact.classes.discard("write")
         fact.classes.add("read_only")
+
+
+#: The handlers the tables may name (``handler: files.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    awk, chmod, chown, dd, fd_exec, find, jq, ln, mktemp, pager, sed, tar, unzip, zip_program,
+)}
+# fmt: on

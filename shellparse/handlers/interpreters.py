@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/interpreters.py``: where an interpreter's program comes from, and
+"""Handlers of ``knowledge/interpreters.yaml``: where an interpreter's program comes from, and
 the command lines embedded in code strings (``os.system(…)``, ``subprocess.run([…])``).
 """
 
@@ -249,3 +249,12 @@ def sourced(call: HandlerCall) -> None:
     scripts[0].access = "read"
     fact.classes.discard("code_exec")
     fact.classes.add("read_only")
+
+
+#: The handlers the tables may name (``handler: interpreters.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    interpreter, sourced,
+)}
+# fmt: on

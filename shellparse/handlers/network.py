@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/network.py``: what ``curl`` sends, ``ssh``/``scp``/``rsync``
+"""Handlers of ``knowledge/network.yaml``: what ``curl`` sends, ``ssh``/``scp``/``rsync``
 remotes and remote commands, ``netcat``, database clients, ``gh api``.
 """
 
@@ -325,3 +325,12 @@ def netcat(call: HandlerCall) -> None:
             fact.classes.add("process_control")
         elif fact.program == "socat" and upper.startswith(("OPEN:", "FILE:", "CREATE:")):
             call.add_path(arg.split(":", 1)[1].split(",")[0], "unknown")
+
+
+#: The handlers the tables may name (``handler: network.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    curl, database, gh_api, netcat, rsync, ssh, ssh_transfer,
+)}
+# fmt: on

@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/packages.py``: installs, ``npm run`` scripts, global installs and
+"""Handlers of ``knowledge/packages.yaml``: installs, ``npm run`` scripts, global installs and
 ``npx``.
 """
 
@@ -9,6 +9,28 @@ from clearance.shellparse.handlers.interpreters import CREDENTIAL_NAME
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.shellparse.facts import HandlerCall, SimpleCommandFacts
+
+# npm-style script names that are the project's own tests, builds and linters.
+TEST_SCRIPTS = frozenset(("test", "tests", "test:unit", "test:ci", "unit", "e2e", "spec"))
+BUILD_SCRIPTS = frozenset(
+    (
+        "build",
+        "lint",
+        "lint:fix",
+        "format",
+        "fmt",
+        "typecheck",
+        "type-check",
+        "check",
+        "tsc",
+        "compile",
+        "prettier",
+        "eslint",
+        "check-types",
+        "verify",
+        "ci",
+    )
+)
 
 
 def pip_install(call: HandlerCall) -> None:
@@ -25,8 +47,6 @@ def pip_install(call: HandlerCall) -> None:
 
 def _script_classes(fact: SimpleCommandFacts, name: str) -> None:
     base = name.split(":", maxsplit=1)[0]
-    from clearance.shellparse.knowledge.packages import BUILD_SCRIPTS, TEST_SCRIPTS
-
     if name in TEST_SCRIPTS or base == "test":
         fact.classes.add("test")
     elif name in BUILD_SCRIPTS or base in ("build", "lint", "format", "typecheck"):
@@ -115,3 +135,13 @@ def npm_version(call: HandlerCall) -> None:
         call.fact.classes.discard("read_only")
         call.fact.classes.update(("write", "vcs_write", "code_exec"))
         call.add_path("package.json", "write", cwd=call.cwd)
+
+
+#: The handlers the tables may name (``handler: packages.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    config_get, npm_global, npm_run, npm_run_implicit, npm_version, npx, pip_install,
+    poetry_config, poetry_version, uv_version,
+)}
+# fmt: on

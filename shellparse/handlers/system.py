@@ -287,3 +287,13 @@ def cloud_cli(call: HandlerCall) -> None:
     if any(w.split("-")[0] in _CLOUD_READ for w in words[:3]):
         fact.classes.discard("system")
         fact.classes.update(("read_only", "network_read"))
+
+
+#: The handlers the tables may name (``handler: system.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    cloud_cli, crontab, docker_run, dry_run, ifconfig, kubectl_exec, kubectl_secrets, printenv,
+    service, ssh_add, status_when_bare, sysctl, variables_dump,
+)}
+# fmt: on

@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/system_packages.py``: apt's ``-o`` hooks and configuration files."""
+"""Handlers of ``knowledge/system_packages.yaml``: apt's ``-o`` hooks and configuration files."""
 
 from __future__ import annotations
 
@@ -35,3 +35,12 @@ def apt_option(call: HandlerCall) -> None:
                 call.nest_shell(f"{fact.program} -o {key}", setting)
         elif key.startswith(_APT_CODE_KEYS) or "::dir" in key or "::bin" in key:
             fact.classes.add("code_exec")
+
+
+#: The handlers the tables may name (``handler: system_packages.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    apt_option,
+)}
+# fmt: on

@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/vcs.py``: git configuration that runs programs, and the paths
+"""Handlers of ``knowledge/vcs.yaml``: git configuration that runs programs, and the paths
 and remotes of git's subcommands.
 """
 
@@ -364,3 +364,13 @@ def plain_git_dir(path: str | None) -> bool:
     except (OSError, UnicodeDecodeError):
         return False
     return True
+
+
+#: The handlers the tables may name (``handler: vcs.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    git_archive, git_checkout, git_clean, git_clone, git_config, git_global, git_grep, git_push,
+    git_replace, git_revision_paths, git_symbolic_ref,
+)}
+# fmt: on

@@ -1,4 +1,4 @@
-"""Handlers of ``knowledge/wrappers.py``: the command lines wrappers run in their own syntax
+"""Handlers of ``knowledge/wrappers.yaml``: the command lines wrappers run in their own syntax
 (``sudo``, ``env``, ``xargs``, ``parallel``, ``tmux send-keys``, ``at``, ``alias``…).
 """
 
@@ -348,3 +348,13 @@ def screen(call: HandlerCall) -> None:
     if not call.parsed.operands and call.has("-ls", "-list") and len(call.args) == 1:
         fact.classes.discard("process_control")
         fact.classes.add("read_only")
+
+
+#: The handlers the tables may name (``handler: wrappers.NAME``), by name: the registry
+#: ``clearance.shellparse.handlers.resolve`` reads.
+# fmt: off
+HANDLERS = {f.__name__: f for f in (
+    alias, at, capsh, chroot, command_builtin, entr, env, flock, parallel, screen, sg,
+    start_stop_daemon, su, sudo, tmux, watch, wrapper, xargs,
+)}
+# fmt: on

@@ -1,24 +1,30 @@
-"""Program knowledge: one ``Spec`` per program, gathered from the modules of this package.
+"""Program knowledge: one ``Spec`` per program, gathered from the tables of this package.
 
-Each module holds one family (files, version control, builds, packages, interpreters,
+Each table holds one family (files, version control, builds, packages, interpreters,
 wrappers, network, system). ``lookup`` is the entry point the classifier and the engine use.
 
-The modules are imported on demand: ``_index`` (generated) names the module of each program,
-so a hook call that classifies ``git status`` loads the version-control table and no other,
-and an unknown program loads none. A program is described in exactly one module (a test
-checks it, and that the index matches the tables).
+A table is written in ``<table>.yaml`` (the vocabulary is in ``generate``'s docstring) and
+compiled by ``python -m clearance.shellparse.knowledge`` into ``_data/<table>.json``, which
+this module reads with ``json`` (no YAML on the hook path) and turns into ``Spec`` and ``Opt``
+objects, a node the table shares built once. The tables load on demand: ``_index``
+(generated too) names the table of each program, so a hook call that classifies
+``git status`` loads the version-control table and no other, and an unknown program loads
+none. A program is described in exactly one table (a test checks it, that the index matches
+the tables, and that the JSON is what the YAML compiles to).
 """
 
 from __future__ import annotations
 
 import gc
-import sys
+import os
+
+from clearance.shellparse.spec import Opt, Spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from clearance.shellparse.spec import Spec
+    from typing import Any
 
-#: The table modules, in the order lookups try them.
+#: The tables, in the order lookups try them.
 TABLES = (
     "shell_builtins",
     "files",
@@ -36,37 +42,152 @@ TABLES = (
     "version_only",
 )
 
+#: Where the compiled tables are (``_data/<table>.json``, beside this module in the checkout
+#: and in an installed copy alike).
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_data")
+
 _loaded: dict[str, Spec] = {}
-#: Tables whose specs are in ``_loaded`` (a module imported some other way -- by a test, by
-#: ``index_source`` -- is registered on its first lookup all the same).
+#: Tables whose programs are in ``_loaded``.
 _registered: set[str] = set()
 #: How many of ``TABLES`` are in ``_loaded`` (one cell, updated in place).
 _progress = [0]
+#: Each loaded table's sections (``programs``; ``modules`` for ``interpreters``), by table.
+_tables: dict[str, dict[str, list[Spec]]] = {}
+
+
+class _Decoder:
+    """A table's JSON to objects. ``shared`` holds the nodes the table uses more than once
+    (``[kind, node]``: ``S`` a spec, ``O`` an option, ``L`` an option list, ``D`` a
+    subcommand map), each built once, in order; elsewhere an integer stands for one of them
+    (and for one of ``strings`` where a spec's ``flags`` are)."""
+
+    __slots__ = ("shared", "strings", "where")
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.shared: list[Any] = []
+        #: Long ``flags`` strings given more than once, by index (``flags: 3``).
+        self.strings: list[str] = []
+
+    def spec(self, node: Any) -> Spec:
+        if isinstance(node, int):
+            found: Spec = self.shared[node]
+            return found
+        return self.new_spec(node)
+
+    def new_spec(self, node: dict[str, Any]) -> Spec:
+        name: str = node.pop("name")
+        flags = node.get("flags")
+        if isinstance(flags, int):
+            node["flags"] = self.strings[flags]
+        options = node.get("options")
+        if options is not None:
+            node["options"] = self.options(options)
+        subcommands = node.get("subcommands")
+        if subcommands is not None:
+            node["subcommands"] = self.subcommands(subcommands)
+        default = node.get("default")
+        if default is not None:
+            node["default"] = self.spec(default)
+        operands = node.get("operands")
+        if isinstance(operands, list):
+            node["operands"] = tuple(operands)
+        handler_name = node.get("handler")
+        if handler_name is not None:
+            from clearance.shellparse.handlers import resolve
+
+            handler = resolve(handler_name)
+            if handler is None:
+                raise ValueError(f"{self.where}: {name}: unknown handler {handler_name!r}")
+            node["handler"] = handler
+        return Spec(name, **node)
+
+    def opt(self, node: Any) -> Opt:
+        if isinstance(node, int):
+            found: Opt = self.shared[node]
+            return found
+        return self.new_opt(node)
+
+    def new_opt(self, node: dict[str, Any]) -> Opt:
+        operands = node.get("operands")
+        if isinstance(operands, list):
+            node["operands"] = tuple(operands)
+        return Opt(**node)
+
+    def options(self, node: Any) -> list[Opt]:
+        if isinstance(node, int):
+            found: list[Opt] = self.shared[node]
+            return found
+        return [self.opt(item) for item in node]
+
+    def subcommands(self, node: Any) -> dict[str, Spec]:
+        if isinstance(node, int):
+            found: dict[str, Spec] = self.shared[node]
+            return found
+        return {name: self.spec(value) for name, value in node.items()}
+
+    def table(self, data: dict[str, Any]) -> dict[str, list[Spec]]:
+        self.strings = data.get("strings", [])
+        shared = self.shared
+        for kind, node in data["shared"]:
+            if kind == "S":
+                shared.append(self.new_spec(node))
+            elif kind == "O":
+                shared.append(self.new_opt(node))
+            elif kind == "L":
+                shared.append([self.opt(item) for item in node])
+            elif kind == "D":
+                shared.append(self.subcommands(node))
+            else:
+                raise ValueError(f"{self.where}: shared node of unknown kind {kind!r}")
+        return {
+            section: [self.spec(node) for node in nodes]
+            for section, nodes in data.items()
+            if section not in ("shared", "strings")
+        }
+
+
+def decode(data: dict[str, Any], where: str) -> dict[str, list[Spec]]:
+    """A compiled table (``where`` names it in errors) as its sections of specs. The tables
+    are thousands of small objects that live as long as the process: collecting garbage
+    while they are built only scans them again and again."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _Decoder(where).table(data)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def table_sections(table: str) -> dict[str, list[Spec]]:
+    """The sections of one table (``programs``, and ``modules`` for ``interpreters``), read
+    from its JSON once."""
+    found = _tables.get(table)
+    if found is None:
+        if table not in TABLES:
+            raise ValueError(f"{table!r} is not a table of clearance.shellparse.knowledge")
+        import json
+
+        name = f"{table}.json"
+        with open(os.path.join(DATA_DIR, name), "rb") as fh:
+            data = json.loads(fh.read())
+        found = _tables[table] = decode(data, name)
+    return found
 
 
 def _load(table: str) -> None:
-    """Import one table module (by name) into the lookup table. The tables are thousands
-    of small objects that live as long as the process: collecting garbage while they are
-    built only scans them again and again."""
+    """One table's programs into the lookup table."""
     if table in _registered:
         return
-    name = f"clearance.shellparse.knowledge.{table}"
-    if name not in sys.modules:
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            __import__(name)
-        finally:
-            if collecting:
-                gc.enable()
-    for spec in sys.modules[name].SPECS:
+    for spec in table_sections(table)["programs"]:
         for program in spec.name.split("|"):
             _loaded.setdefault(program, spec)
     _registered.add(table)
 
 
 def _load_next() -> bool:
-    """Import the next table module into the lookup table; ``False`` when all are in."""
+    """The next table into the lookup table; ``False`` when all are in."""
     done = _progress[0]
     if done == len(TABLES):
         return False
@@ -76,7 +197,7 @@ def _load_next() -> bool:
 
 
 def all_programs() -> dict[str, Spec]:
-    """Every program clearance knows, by name (imports every table)."""
+    """Every program clearance knows, by name (loads every table)."""
     while _load_next():
         pass
     return _loaded
@@ -221,17 +342,12 @@ def system_program(name: str) -> bool:
 def lookup(name: str) -> Spec | None:
     """The spec of program ``name``, or ``None`` when no table describes it.
 
-    ``_index.INDEX`` names the one module that describes each program, so a lookup imports
-    that module only, and a program no table knows imports none (a test holds the index to
-    the tables; ``python -m clearance.shellparse.knowledge`` rewrites it)."""
+    ``family`` (the generated index) names the one table that describes each program, so a
+    lookup loads that table only, and a program no table knows loads none."""
     found = _loaded.get(name)
     if found is not None:
         return found
-    if not _program_index:
-        from clearance.shellparse.knowledge._index import INDEX
-
-        _program_index.append(INDEX)
-    table = _program_index[0].get(name)
+    table = family(name)
     if table is None:
         return None
     _load(table)
@@ -245,8 +361,7 @@ def index_source() -> str:
 
     where: dict[str, str] = {}
     for table in TABLES:
-        module = __import__(f"clearance.shellparse.knowledge.{table}", fromlist=["SPECS"])
-        for spec in module.SPECS:
+        for spec in table_sections(table)["programs"]:
             for program in spec.name.split("|"):
                 where.setdefault(program, table)
     names, paths = autorun.autorun_index()
@@ -276,14 +391,10 @@ def index_source() -> str:
 
 
 def main() -> int:
-    import os
+    """Compile every table's YAML into its JSON, then rewrite the index from them."""
+    from clearance.shellparse.knowledge import generate
 
-    path = os.path.join(os.path.dirname(__file__), "_index.py")
-    text = index_source()  # first: a table that fails to import leaves the index as it was
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    print(f"wrote {path}")
-    return 0
+    return generate.main()
 
 
 _python_modules: dict[str, Spec] = {}
@@ -293,9 +404,12 @@ def lookup_module(name: str) -> Spec | None:
     """What ``python -m name`` runs: a module's own spec, else the program of that name
     (``python -m pytest`` is pytest)."""
     if not _python_modules:
-        from clearance.shellparse.knowledge import interpreters
-
-        for spec in interpreters.MODULES:
+        for spec in python_modules():
             for module_name in spec.name.split("|"):
                 _python_modules[module_name] = spec
     return _python_modules.get(name) or lookup(name)
+
+
+def python_modules() -> list[Spec]:
+    """The specs of the Python modules ``python -m`` runs (``interpreters``' ``modules``)."""
+    return table_sections("interpreters")["modules"]

@@ -10,9 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from clearance.shellparse import knowledge
 from clearance.shellparse.facts import CLASSES
-from clearance.shellparse.knowledge import TABLES, all_programs, lookup, lookup_module
-from clearance.shellparse.knowledge import interpreters as interpreter_tables
+from clearance.shellparse.knowledge import (
+    TABLES,
+    all_programs,
+    lookup,
+    lookup_module,
+    python_modules,
+    table_sections,
+)
 from clearance.shellparse.spec import Spec
 
 #: Every role the classifier gives meaning to (see ``spec`` and ``classifier.role``).
@@ -59,7 +66,7 @@ def _walk(spec: Spec, path: str) -> Iterator[tuple[str, Spec]]:
 def _every_spec() -> Iterator[tuple[str, Spec]]:
     seen: set[int] = set()
     specs = list(all_programs().items())
-    specs += [(s.name, s) for s in interpreter_tables.MODULES]
+    specs += [(s.name, s) for s in python_modules()]
     for name, spec in specs:
         for path, found in _walk(spec, name):
             if id(found) not in seen:
@@ -108,11 +115,21 @@ def test_the_program_index_matches_the_tables() -> None:
     )
 
 
+def test_the_compiled_tables_match_the_yaml() -> None:
+    """``_data/<table>.json`` is what the generator makes of ``<table>.yaml``."""
+    from clearance.shellparse.knowledge import generate
+
+    for table in TABLES:
+        path = Path(knowledge.DATA_DIR) / f"{table}.json"
+        assert path.read_text(encoding="utf-8") == generate.compile_table(table), (
+            f"{table}.json is stale: run python -m clearance.shellparse.knowledge"
+        )
+
+
 def test_each_program_is_described_once() -> None:
     homes: dict[str, list[str]] = {}
     for table in TABLES:
-        module = __import__(f"clearance.shellparse.knowledge.{table}", fromlist=["SPECS"])
-        for spec in module.SPECS:
+        for spec in table_sections(table)["programs"]:
             for name in spec.name.split("|"):
                 homes.setdefault(name, []).append(table)
     twice = {name: where for name, where in homes.items() if len(where) > 1}
@@ -184,19 +201,20 @@ def test_distinct_options_are_not_merged(program: str, spelling: str, canonical:
 @pytest.mark.parametrize(
     ("command", "loaded"),
     [
-        # the index names each program's one module: nothing else is imported
-        ("git status", "['_index', 'vcs']"),
-        ("echo hi && cd src && [ -f x ]", "['_index', 'shell_builtins']"),
-        ("frobnicate --x", "['_index']"),
+        # the index names each program's one table: no other is read, and no YAML
+        ("git status", "['_index'] ['vcs'] False"),
+        ("echo hi && cd src && [ -f x ]", "['_index'] ['shell_builtins'] False"),
+        ("frobnicate --x", "['_index'] [] False"),
     ],
 )
 def test_tables_load_on_demand(command: str, loaded: str) -> None:
     code = (
         "import sys\n"
-        "from clearance.shellparse import classify\n"
+        "from clearance.shellparse import classify, knowledge\n"
         f"classify({command!r})\n"
         "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules"
-        " if m.startswith('clearance.shellparse.knowledge.')))\n"
+        " if m.startswith('clearance.shellparse.knowledge.')),"
+        " sorted(knowledge._tables), 'yaml' in sys.modules)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -1,29 +1,53 @@
-"""The helpers program tables are written with: subcommands by meaning (``verbs``), programs
-that run a command (``runs_command``), and option values read once (``ParsedArgs.values``)."""
+"""How program tables are written: subcommands by meaning (a key of several names), programs
+that run a command (``operands: command``, ``permute: false``), and option values read once
+(``ParsedArgs.values``)."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from clearance.shellparse import classify
+from clearance.shellparse.knowledge import decode, generate
 from clearance.shellparse.options import parse_program_args
-from clearance.shellparse.spec import Opt, Spec, runs_command, verbs
+from clearance.shellparse.spec import Opt, Spec
 
 
-def test_verbs_gives_each_name_of_a_meaning_its_classes() -> None:
-    table = verbs({"install add": "package_install network", "list ls": "read_only"})
+def _program(yaml_text: str) -> Spec:
+    text = generate.compile_text(yaml_text, "t.yaml")
+    (spec,) = decode(json.loads(text), "t.json")["programs"]
+    return spec
+
+
+def test_a_key_of_several_names_gives_each_name_of_a_meaning_its_classes() -> None:
+    spec = _program(
+        "programs:\n  pm:\n    subcommands:\n"
+        "      install add: {classes: package_install network}\n"
+        "      list ls: {classes: read_only}\n"
+    )
+    table = spec.subcommands
+    assert table is not None
     assert sorted(table) == ["add", "install", "list", "ls"]
-    assert table["install"].classes == table["add"].classes == {"package_install", "network"}
+    assert table["install"] is table["add"]
+    assert table["install"].classes == {"package_install", "network"}
     assert table["ls"].classes == {"read_only"}
 
 
-def test_verbs_refuses_a_name_given_twice() -> None:
-    with pytest.raises(ValueError, match="'rm' is given twice"):
-        verbs({"remove rm": "package_install write", "rm": "delete"})
+def test_a_subcommand_given_twice_is_refused() -> None:
+    with pytest.raises(generate.TableError, match="subcommand 'rm' is given twice"):
+        _program(
+            "programs:\n  pm:\n    subcommands:\n"
+            "      remove rm: {classes: package_install write}\n"
+            "      rm: {classes: delete}\n"
+        )
 
 
 def test_a_command_runner_leaves_the_command_its_own_options() -> None:
-    spec = runs_command("wrap", "", "-n/--adjustment=", options=[Opt("-q")])
+    spec = _program(
+        "programs:\n  wrap:\n    operands: command\n    permute: false\n"
+        "    options: [{name: -q}]\n    flags: -n/--adjustment=\n"
+    )
     parsed = parse_program_args(spec, ["-n", "5", "-q", "rm", "-rf", "x", "-q"])
     assert [o.name for o, _, _ in parsed.options if o is not None] == ["--adjustment", "-q"]
     assert parsed.operands == ["rm", "-rf", "x", "-q"]
