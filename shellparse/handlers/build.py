@@ -1,11 +1,11 @@
-"""Handlers of ``knowledge/build.py``: what ``make``, Maven, Gradle and ``cmake -E`` run, and
+"""Handlers of ``knowledge/build.yaml``: what ``make``, Maven, Gradle and ``cmake -E`` run, and
 check-only runs of formatters and linters.
 """
 
 from __future__ import annotations
 
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.handlers.common import Lazy
+from clearance.shellparse.handlers.common import Lazy, words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -211,31 +211,11 @@ def gradle(call: HandlerCall) -> None:
 
 
 #: ``cmake -E`` commands: what each does to its operands.
-_CMAKE_E_DELETE = frozenset(("rm", "remove", "remove_directory"))
-
-
-_CMAKE_E_WRITE = frozenset(
-    ("make_directory", "touch", "touch_nocreate", "create_symlink", "create_hardlink")
-)
-
-
-_CMAKE_E_READ = frozenset(
-    (
-        "echo",
-        "echo_append",
-        "cat",
-        "compare_files",
-        "md5sum",
-        "sha1sum",
-        "sha256sum",
-        "sha512sum",
-        "capabilities",
-        "environment",
-        "sleep",
-        "true",
-        "false",
-        "help",
-    )
+_CMAKE_E_DELETE = words("rm remove remove_directory")
+_CMAKE_E_WRITE = words("make_directory touch touch_nocreate create_symlink create_hardlink")
+_CMAKE_E_READ = words(
+    "echo echo_append cat compare_files md5sum sha1sum sha256sum sha512sum capabilities "
+    "environment sleep true false help"
 )
 
 

@@ -5,7 +5,8 @@
 - ``PLACEHOLDER``: the word that stands for input only known when the command runs
   (``xargs`` without known standard input; the classifier's filters look for it too);
 - ``MAX_EXPANDED``: how many commands one line is expanded into for analysis at most
-  (``parallel … ::: A B C``, ``crontab`` lines, ``xargs -I`` items).
+  (``parallel … ::: A B C``, ``crontab`` lines, ``xargs -I`` items);
+- ``words``: a set of words written as the tables write them, separated by spaces.
 
 What a handler does with its ``HandlerCall`` (record paths and hosts, nest commands, read
 options and their values) is a method of ``HandlerCall`` itself (``clearance.shellparse.facts``).
@@ -20,6 +21,12 @@ PLACEHOLDER = "{input}"
 
 #: Most commands one command line is expanded into for analysis (``parallel … ::: A B C``).
 MAX_EXPANDED = 16
+
+
+def words(text: str) -> frozenset[str]:
+    """The words of ``text`` (separated by spaces), as a set: a handler's word lists are
+    written like the tables' (``words("rm remove remove_directory")``)."""
+    return frozenset(text.split())
 
 
 class Lazy:

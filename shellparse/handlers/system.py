@@ -1,11 +1,11 @@
-"""Handlers of ``knowledge/system.py``: environment dumps, containers, ``kubectl``, cloud
+"""Handlers of ``knowledge/system.yaml``: environment dumps, containers, ``kubectl``, cloud
 CLIs, ``crontab``, dry runs.
 """
 
 from __future__ import annotations
 
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.handlers.common import MAX_EXPANDED, Lazy
+from clearance.shellparse.handlers.common import MAX_EXPANDED, Lazy, words
 from clearance.shellparse.handlers.interpreters import credential_variable
 from clearance.shellparse.paths import resolve
 
@@ -223,27 +223,9 @@ _CLOUD_REDIRECT = frozenset(
 )
 
 
-_CLOUD_READ = frozenset(
-    (
-        "describe",
-        "list",
-        "ls",
-        "get",
-        "show",
-        "info",
-        "status",
-        "logs",
-        "whoami",
-        "version",
-        "help",
-        "--version",
-        "config-list",
-        "tail",
-        "read",
-    )
+_CLOUD_READ = words(
+    "describe list ls get show info status logs whoami version help --version config-list tail read"
 )
-
-
 _CLOUD_DELETE = Lazy(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
 
 
