@@ -1,6 +1,9 @@
-"""Public keys in ``~/.ssh`` are for giving away: reading one is no secret read. A link named
-like one that leads to a private key is the key it leads to, and the rest of ``~/.ssh``
-(private keys, ``config``, ``known_hosts``) stays secret."""
+"""Public material is for giving away. Reading a public key in ``~/.ssh`` is no secret read;
+a link named like one that leads to a private key is the key it leads to, and the rest of
+``~/.ssh`` (private keys, ``config``, ``known_hosts``) stays secret. ``openssl x509`` (and
+``verify``, ``crl``) print their input only as a certificate, never as a key: a ``.pem`` it
+reads is judged by its name; the tools that print keys (``asn1parse``, ``rsa``, ``pkey``, ``cat``)
+read it."""
 
 from __future__ import annotations
 
@@ -22,7 +25,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
         ".ssh/id_ed25519.pub": "ssh-ed25519 AAAA me\n",
         ".ssh/config": "Host x\n",
     }
-    found = make_world(tmp_path_factory.mktemp("keys"), {"README.md": "x\n"}, home_files)
+    files = {
+        "README.md": "x\n",
+        "cert.pem": "-----BEGIN CERTIFICATE-----\nx\n",
+        "key.pem": "-----BEGIN PRIVATE KEY-----\nx\n",
+    }
+    found = make_world(tmp_path_factory.mktemp("keys"), files, home_files)
     os.symlink("id_ed25519", os.path.join(found[1], ".ssh", "disguised.pub"))
     return found
 
@@ -60,3 +68,23 @@ def test_the_read_tool(policy: PolicySet, world: World) -> None:
     assert read("id_ed25519.pub") == "allow"
     assert read("id_ed25519") == "deny"
     assert read("disguised.pub") == "deny"
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("openssl x509 -in cert.pem -noout -text", "allow"),
+        ("openssl x509 -in cert.pem -noout -subject -dates", "allow"),
+        ("openssl verify -CAfile cert.pem cert.pem", "allow"),
+        # the twins: what prints a key, or signs with one
+        ("openssl asn1parse -in key.pem", "deny"),
+        ("openssl rsa -in key.pem -text", "deny"),
+        ("openssl pkey -in key.pem", "deny"),
+        ("cat cert.pem", "deny"),
+        ("openssl x509 -in cert.pem -signkey key.pem -out new.pem", "deny"),
+    ],
+)
+def test_certificates_are_printed_as_certificates(
+    policy: PolicySet, world: World, command: str, expected: str
+) -> None:
+    assert decide_in(policy, world, command).decision == expected
