@@ -336,8 +336,9 @@ def shadowing_files(directory: str, limit: int = MAX_LISTED) -> list[str] | None
     instead of the standard library's: ``python -c`` puts the directory it runs in first on
     its path, and the standard modules import one another (``json`` imports ``re``). A
     ``NAME.py``, a sourceless ``NAME.pyc``, an extension ``NAME.*.so`` or a package
-    ``NAME/__init__.py`` for any standard module NAME counts. ``None``: the directory cannot
-    be listed, or holds more than ``limit`` entries (not read: not known)."""
+    ``NAME/__init__.py`` for any standard module NAME counts. ``[]`` for a directory that does
+    not exist; ``None``: the directory cannot be listed (python may still import from it), or
+    holds more than ``limit`` entries (not read: not known)."""
     import sys
 
     names = sys.stdlib_module_names
@@ -348,6 +349,8 @@ def shadowing_files(directory: str, limit: int = MAX_LISTED) -> list[str] | None
                 if len(entries) == limit:
                     return None
                 entries.append(item.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return []  # no such directory: nothing there to import
     except OSError:
         return None
     out: list[str] = []

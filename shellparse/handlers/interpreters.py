@@ -202,13 +202,13 @@ def _computes_only(call: HandlerCall, code: str) -> bool:
     snippet = pysnippet.analyse(code)
     if cwd is None or snippet is None:
         return False
-    # the directories searched before the standard library: the cwd (which must be listed:
-    # ``None`` is not known), then PYTHONPATH's entries (one that cannot be listed holds
-    # nothing to import)
+    # the directories searched before the standard library: the cwd, then PYTHONPATH's
+    # entries; each must be known to hold nothing that shadows (one that does not exist
+    # holds nothing; one that cannot be listed, or is too large to list, is not known)
     if pysnippet.shadowing_files(cwd) != []:
         return False
     for entry in os.environ.get("PYTHONPATH", "").split(":"):
-        if entry and pysnippet.shadowing_files(os.path.join(cwd, entry)) not in ([], None):
+        if entry and pysnippet.shadowing_files(os.path.join(cwd, entry)) != []:
             return False
     fact.classes.discard("code_exec")
     fact.markers.discard("inline_code")

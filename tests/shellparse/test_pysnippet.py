@@ -181,3 +181,16 @@ def test_a_directory_too_large_to_list_is_not_known(tmp_path: Path) -> None:
     assert shadowing_files(str(tmp_path), limit=3) == []
     (tmp_path / "d.txt").write_text("x")
     assert shadowing_files(str(tmp_path), limit=3) is None
+
+
+def test_a_pythonpath_entry_not_known(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry too large to list may hold a module that shadows: not known, never read as
+    a program that only computes; an entry that does not exist holds nothing."""
+    large = tmp_path / "large"
+    large.mkdir()
+    for k in range(20_001):
+        (large / f"f{k}").touch()
+    monkeypatch.setenv("PYTHONPATH", str(large))
+    assert _decision(tmp_path / "a", "python3 -c 'print(1)'") != "allow"
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "missing"))
+    assert _decision(tmp_path / "b", "python3 -c 'print(1)'") == "allow"
