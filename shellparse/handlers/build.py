@@ -5,7 +5,7 @@ check-only runs of formatters and linters.
 from __future__ import annotations
 
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.handlers.common import Lazy, words
+from clearance.shellparse.handlers.common import Lazy, word_set
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -211,9 +211,9 @@ def gradle(call: HandlerCall) -> None:
 
 
 #: ``cmake -E`` commands: what each does to its operands.
-_CMAKE_E_DELETE = words("rm remove remove_directory")
-_CMAKE_E_WRITE = words("make_directory touch touch_nocreate create_symlink create_hardlink")
-_CMAKE_E_READ = words(
+_CMAKE_E_DELETE = word_set("rm remove remove_directory")
+_CMAKE_E_WRITE = word_set("make_directory touch touch_nocreate create_symlink create_hardlink")
+_CMAKE_E_READ = word_set(
     "echo echo_append cat compare_files md5sum sha1sum sha256sum sha512sum capabilities "
     "environment sleep true false help"
 )

@@ -6,7 +6,7 @@
   (``xargs`` without known standard input; the classifier's filters look for it too);
 - ``MAX_EXPANDED``: how many commands one line is expanded into for analysis at most
   (``parallel … ::: A B C``, ``crontab`` lines, ``xargs -I`` items);
-- ``words``: a set of words written as the tables write them, separated by spaces.
+- ``word_set``: a set of words written as the tables write them, separated by spaces.
 
 What a handler does with its ``HandlerCall`` (record paths and hosts, nest commands, read
 options and their values) is a method of ``HandlerCall`` itself (``clearance.shellparse.facts``).
@@ -23,9 +23,9 @@ PLACEHOLDER = "{input}"
 MAX_EXPANDED = 16
 
 
-def words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
     """The words of ``text`` (separated by spaces), as a set: a handler's word lists are
-    written like the tables' (``words("rm remove remove_directory")``)."""
+    written like the tables' (``word_set("rm remove remove_directory")``)."""
     return frozenset(text.split())
 
 

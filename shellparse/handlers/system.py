@@ -5,7 +5,7 @@ CLIs, ``crontab``, dry runs.
 from __future__ import annotations
 
 from clearance.shellparse.expand import DYNAMIC
-from clearance.shellparse.handlers.common import MAX_EXPANDED, Lazy, words
+from clearance.shellparse.handlers.common import MAX_EXPANDED, Lazy, word_set
 from clearance.shellparse.handlers.interpreters import credential_variable
 from clearance.shellparse.paths import resolve
 
@@ -223,7 +223,7 @@ _CLOUD_REDIRECT = frozenset(
 )
 
 
-_CLOUD_READ = words(
+_CLOUD_READ = word_set(
     "describe list ls get show info status logs whoami version help --version config-list tail read"
 )
 _CLOUD_DELETE = Lazy(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
