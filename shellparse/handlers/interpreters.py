@@ -203,9 +203,11 @@ def _computes_only(call: HandlerCall, code: str) -> bool:
     if cwd is None or snippet is None:
         return False
     # the directories searched before the standard library: the cwd, then PYTHONPATH's
-    # entries; each must be known to hold nothing that shadows (one that does not exist
-    # holds nothing; one that cannot be listed, or is too large to list, is not known)
-    if pysnippet.shadowing_files(cwd) != []:
+    # entries; each must be known to hold nothing that shadows. The cwd must exist on this
+    # machine (one that does not is a directory whose contents are not known: the command
+    # runs elsewhere, or later); a PYTHONPATH entry that does not exist holds nothing; one
+    # that cannot be listed, or is too large to list, is not known
+    if not os.path.isdir(cwd) or pysnippet.shadowing_files(cwd) != []:
         return False
     for entry in os.environ.get("PYTHONPATH", "").split(":"):
         if entry and pysnippet.shadowing_files(os.path.join(cwd, entry)) != []:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from workspace_support import decide_in, default_pack, make_world
+from workspace_support import NOWHERE, decide_in, default_pack, make_world
 
 from clearance.shellparse.pysnippet import analyse
 
@@ -194,3 +194,11 @@ def test_a_pythonpath_entry_not_known(tmp_path: Path, monkeypatch: pytest.Monkey
     assert _decision(tmp_path / "a", "python3 -c 'print(1)'") != "allow"
     monkeypatch.setenv("PYTHONPATH", str(tmp_path / "missing"))
     assert _decision(tmp_path / "b", "python3 -c 'print(1)'") == "allow"
+
+
+def test_a_working_directory_not_on_this_machine(tmp_path: Path) -> None:
+    """A cwd that does not exist here (the command runs elsewhere, or later) has contents
+    that are not known: the program is not read as one that only computes; its twin in a
+    directory that exists is."""
+    assert decide_in(default_pack(NOWHERE), NOWHERE, "python3 -c 'print(1)'").decision != "allow"
+    assert _decision(tmp_path, "python3 -c 'print(1)'") == "allow"
