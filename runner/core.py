@@ -348,7 +348,8 @@ class AgentRun:
 @contextlib.contextmanager
 def _sigterm_interrupts() -> Iterator[None]:
     """Raise `KeyboardInterrupt` on SIGTERM, SIGHUP and SIGQUIT inside the block (main
-    thread only)."""
+    thread only). A signal this process was started ignoring stays ignored: under `nohup`
+    (SIGHUP ignored) a closed terminal does not end the run."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -359,6 +360,7 @@ def _sigterm_interrupts() -> Iterator[None]:
     previous = {
         signum: signal.signal(signum, interrupt)
         for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+        if signal.getsignal(signum) is not signal.SIG_IGN
     }
     try:
         yield

@@ -132,6 +132,23 @@ def test_background_children_end_with_the_call_and_are_named(
         assert result["sandbox"] == {"confined": False}
 
 
+def test_a_run_started_under_nohup_outlives_a_hangup(play: PlayRun, sandbox_policy: str) -> None:
+    """SIGHUP ignored when the run starts (``nohup``) stays ignored: the hangup does not end
+    the run, which completes; its twin above, with SIGHUP at its default, is interrupted."""
+    found = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGHUP))
+    timer.start()
+    try:
+        done = play(_bash("sleep 1.5"), policies=[sandbox_policy])
+        after = signal.getsignal(signal.SIGHUP)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGHUP, found)
+    assert done.result.reason != "interrupted"
+    assert _completed(done)["exit_code"] == 0
+    assert after is signal.SIG_IGN
+
+
 def test_a_setsid_child_does_not_escape_the_timeout(play: PlayRun, sandbox_policy: str) -> None:
     marker = f"clearance-timeout-{uuid.uuid4().hex[:8]}"
     command = f"setsid bash -c 'exec -a {marker} sleep 60' & sleep 30"
@@ -146,6 +163,8 @@ def test_sighup_and_sigquit_end_the_run_like_sigterm(
     play: PlayRun, sandbox_policy: str, signum: int
 ) -> None:
     marker = f"clearance-signal-{uuid.uuid4().hex[:8]}"
+    # the suite may itself run under nohup (SIGHUP ignored, which the run respects: below)
+    found = signal.signal(signum, signal.SIG_DFL)
     timer = threading.Timer(0.8, os.kill, (os.getpid(), signum))
     timer.start()
     try:
@@ -153,11 +172,13 @@ def test_sighup_and_sigquit_end_the_run_like_sigterm(
             _bash(f"(exec -a {marker} sleep 60) & sleep 20"),
             policies=[sandbox_policy],
         )
+        restored = signal.getsignal(signum)
     finally:
         timer.cancel()
+        signal.signal(signum, found)
     assert done.result.reason == "interrupted"
     assert done.events[-1]["type"] == "run.finished"
-    assert signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler)
+    assert restored is signal.SIG_DFL
     time.sleep(0.2)
     left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True, check=False)
     assert left.stdout == ""
