@@ -253,6 +253,16 @@ def _git_grep_pathspecs(argv: list[str]) -> list[str]:
 IGNORE_HONOURING_TOOLS = frozenset({"Grep"})
 #: The searchers whose include globs override their ignore rules (ripgrep's ``--glob``).
 _GLOBS_OVERRIDE_IGNORES = frozenset(("rg", "ripgrep")) | IGNORE_HONOURING_TOOLS
+#: Archivers and copiers that store a link met in a tree as a link, and the options (canonical
+#: names) that make them store what it points at instead; scp always does.
+_COPIERS_FOLLOWING: dict[str, tuple[str, ...]] = {
+    "tar": ("--dereference",),
+    "gtar": ("--dereference",),
+    "bsdtar": ("--dereference",),
+    "cp": ("--dereference",),
+    "rsync": ("--copy-links", "--copy-dirlinks", "--copy-unsafe-links"),
+    "scp": (),
+}
 
 
 class _Filters:
@@ -348,6 +358,15 @@ class _Filters:
             self.follow = not any(
                 a == "--symlinks" or (a[:1] == "-" and a[1:2] != "-" and "y" in a[1:]) for a in argv
             )
+        elif program in _COPIERS_FOLLOWING:
+            # archivers and copiers store a link as a link unless told to store what it points
+            # at (``tar -h``, ``cp -L``, ``rsync -L``/``-k``: a link to ``~/.ssh`` copied as
+            # the directory it names); scp always copies what links point at
+            options = fact.options
+            self.follow = program == "scp" or any(o in options for o in _COPIERS_FOLLOWING[program])
+        elif program in ("7z", "7za", "7zr", "7zz"):
+            # 7-Zip stores what links point at unless -snl stores the links
+            self.follow = "-snl" not in argv
 
     def why_excluded(
         self, path: str, root: str, workspace: str | None, home: str = ""
@@ -411,8 +430,11 @@ def _search_tree(
     classifier: Classifier,
     resolver: Resolver,
     name_filter: str | None = None,
+    opened: bool = False,
 ) -> None:
-    """Protected files under ``root`` that the part would read."""
+    """Protected files under ``root`` that the part would read. ``opened``: each path found
+    is given to the program by name (``find … -exec cat {} +``), which opens it and so reads
+    what a link to a file points at, whatever its own options."""
     if not resolver.is_dir(root):
         return
     filters = _Filters(fact)
@@ -423,7 +445,7 @@ def _search_tree(
     skip_hidden = filters.skip_hidden and not filters.includes
     # a reader that follows links to files (``grep -R``, ``rg -L``, ``zip -r``, ``git grep``
     # over a tracked file turned link) reads what they point at, whatever their names
-    links: list[str] | None = [] if filters.follow or filters.tracked else None
+    links: list[str] | None = [] if filters.follow or filters.tracked or opened else None
     workspace = classifier.workspace
     tracked = (
         tracked_secrets(workspace, root, classifier.home, classifier.fold, resolver)
@@ -521,7 +543,24 @@ def _found_by_find(
     if has_glob(root):
         return
     real = resolver.real(root)
-    _search_tree(fact, path, real, classifier, resolver, name_filter=name or None)
+    # a program that reads what it is given (not ``ls -l``, ``stat``: their metadata) opens
+    # each path found, so a link to a file is read through
+    opened = not path.meta
+    _search_tree(fact, path, real, classifier, resolver, name_filter=name or None, opened=opened)
+
+
+def follows_links(argv: list[str]) -> bool:
+    """Whether ``find`` (its arguments after the name) descends into the directories links
+    point at (``-L``, the ``-follow`` test): what it finds is then anywhere those links lead,
+    not under its starting points."""
+    k = 0
+    while k < len(argv) and argv[k].startswith("-"):
+        if argv[k] == "-L":
+            return True
+        if argv[k] not in ("-H", "-P") and not argv[k].startswith(("-D", "-O")):
+            break
+        k += 2 if argv[k] == "-D" else 1
+    return "-follow" in argv
 
 
 def selection_of(find: SimpleCommandFacts, cwd: str | None, home: str) -> list[str]:
@@ -530,6 +569,8 @@ def selection_of(find: SimpleCommandFacts, cwd: str | None, home: str) -> list[s
     from clearance.shellparse.paths import resolve
 
     argv = find.argv[1:]
+    if follows_links(argv):
+        return []
     roots: list[str] = []
     k = 0
     while k < len(argv) and argv[k] in ("-H", "-L", "-P"):

@@ -218,6 +218,9 @@ def find(call: HandlerCall) -> None:
         i < len(args) and args[i].startswith("-O")
     ):
         i += 2 if args[i] == "-D" else 1
+    # ``-L``/``-follow``: links to directories are descended, so what is found is wherever
+    # they lead -- not known from the starting points
+    follows = "-L" in args[:i] or "-follow" in args
     starts: list[tuple[str, int]] = []
     while i < len(args) and not (args[i].startswith("-") or args[i] in ("(", "!", ")", ",")):
         starts.append((args[i], flags[i]))
@@ -246,7 +249,9 @@ def find(call: HandlerCall) -> None:
             program = args[i + 1].rsplit("/", 1)[-1] if i + 1 < j else ""
             spliced = 0 if program in _NAMES_ONLY else DYNAMIC
             inner_flags = [
-                flags[k] | (spliced if args[k] != "{}" and "{}" in args[k] else 0)
+                flags[k]
+                | (spliced if args[k] != "{}" and "{}" in args[k] else 0)
+                | (DYNAMIC if follows and "{}" in args[k] else 0)
                 for k in range(i + 1, j)
             ]
             if inner:
