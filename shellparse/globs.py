@@ -790,6 +790,8 @@ class GlobSet:
             found = any(
                 p.could_match_segments(segments, tree) for p in self.patterns if p.may_meet(lead)
             )
+            if found and not tree and self.excluded:
+                found = not any(_within(segments, e) for e in self.excluded)
             if len(self._could) >= MAX_MEMO:
                 self._could.clear()
             self._could[key] = found
@@ -807,6 +809,35 @@ class GlobSet:
                 memo.clear()
             memo[path] = found
         return found
+
+
+#: What may follow a ``*`` in an exclusion's last segment for ``_within`` to compare it.
+_PLAIN_TAIL = re.compile(r"[A-Za-z0-9._-]+")
+
+
+def _within(shell: list[Segment], excluded: PathPattern) -> bool:
+    """Whether every path the shell glob (cut into ``shell`` segments) can expand to is in
+    ``excluded``: an anchored, exact pattern (``~/.ssh/*.pub$``) of as many segments, each
+    spelling the glob's segment literally, but for a last one ``*TAIL`` that the glob's own
+    last segment ends with (``*.pub``, ``id_*.pub``: whatever fills it, the name ends so). The
+    one narrowing of a glob an exclusion is trusted with; anything else (``**``, a found
+    ``{}``, a wildcard elsewhere, a tree) is not narrowed."""
+    segments = excluded.segments
+    if not (excluded.anchored and excluded.exact) or len(segments) != len(shell):
+        return False
+    last = len(segments) - 1
+    for k, (text, tokens) in enumerate(shell):
+        mine = segments[k]
+        if isinstance(tokens, str):
+            return False  # ``**`` or ``{}``
+        if k < last or not mine.startswith("*"):
+            if _has_wild(mine) or text != mine:
+                return False
+            continue
+        tail = mine[1:]
+        if not _PLAIN_TAIL.fullmatch(tail) or not text.endswith(tail):
+            return False
+    return True
 
 
 class GlobUnion:

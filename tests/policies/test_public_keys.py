@@ -1,5 +1,6 @@
 """Public material is for giving away. Reading a public key in ``~/.ssh`` is no secret read;
-a link named like one that leads to a private key is the key it leads to, and the rest of
+a glob that can only name public keys (``~/.ssh/id_*.pub``) is judged by what it expands to
+here; a link named like one that leads to a private key is the key it leads to, and the rest of
 ``~/.ssh`` (private keys, ``config``, ``known_hosts``) stays secret. ``openssl x509`` (and
 ``verify``, ``crl``) print their input only as a certificate, never as a key: a ``.pem`` it
 reads is judged by its name; the tools that print keys (``asn1parse``, ``rsa``, ``pkey``, ``cat``)
@@ -44,6 +45,13 @@ def policy(world: World) -> PolicySet:
     ("command", "expected"),
     [
         ("cat ~/.ssh/id_ed25519.pub", "allow"),
+        # a glob every expansion of which is a public key's name, today and any day
+        ("cat ~/.ssh/id_*.pub", "allow"),
+        ("ssh-keygen -l -f ~/.ssh/id_*.pub", "allow"),
+        # its twins: today it also expands to the disguised link, or it could match a key
+        ("cat ~/.ssh/*.pub", "deny"),
+        ("cat ~/.ssh/id_*", "deny"),
+        ("cat ~/.ssh/id_*.pu?", "deny"),
         ("ssh-keygen -l -f ~/.ssh/id_ed25519.pub", "allow"),
         ("cat ~/.ssh/id_ed25519", "deny"),
         ("cat ~/.ssh/disguised.pub", "deny"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import re
 
 import pytest
@@ -151,6 +152,42 @@ def test_the_sets_could_match_agrees_with_its_patterns_searched_alone(tree: bool
             assert globs.could_match(glob, tree=tree, globstar=True) == expected, (name, glob)
     assert GlobSet(list(PATH_SETS["secrets"]), HOME, WS).could_match(f"{HOME}/.s*/x")
     assert not GlobSet(list(PATH_SETS["secrets"]), HOME, WS).could_match(f"{WS}/src/*.py")
+
+
+def test_an_exclusion_narrows_a_glob_only_when_it_holds_every_expansion() -> None:
+    """``~/.ssh/*.pub`` can only name public keys (the set excludes ``~/.ssh/*.pub$``), so
+    reading it is no secret read by its text (what it expands to on the machine is judged
+    too); a glob that could name anything else in ``~/.ssh`` still could match, and so does
+    every glob whose expansions may be directories (a tree)."""
+    secrets = GlobSet(list(PATH_SETS["secrets"]), HOME, WS)
+    ssh = f"{HOME}/.ssh"
+    narrowed = [f"{ssh}/*.pub", f"{ssh}/id_*.pub", f"{ssh}/.*.pub", f"{ssh}/id_ed25519.pub"]
+    kept = [
+        f"{ssh}/*",
+        f"{ssh}/*.pu?",
+        f"{ssh}/*.pub*",
+        f"{ssh}/**/*.pub",
+        f"{ssh}/x/*.pub",
+        f"{HOME}/.ss?/*.pub",
+        f"{ssh}/*[.]pub",
+        f"{ssh}/{{}}/*.pub",
+        f"{ssh}/*.pub/*",
+    ]
+    for glob in narrowed:
+        assert not secrets.could_match(glob, globstar=True), glob
+        assert secrets.could_match(glob, tree=True, globstar=True), glob
+    for glob in kept:
+        assert secrets.could_match(glob, globstar=True), glob
+    # the oracle: of a spread of names, those a narrowed glob matches (bash's rule: a leading
+    # dot is matched only by a pattern that spells it) are none of them secrets
+    names = ["id_rsa", "id_rsa.pub", ".x.pub", ".pub", "a.pub", "config", "x.pub.bak", "k.PUB"]
+    for glob in narrowed:
+        last = glob.rsplit("/", 1)[1]
+        for name in names:
+            if name.startswith(".") and not last.startswith("."):
+                continue
+            if fnmatch.fnmatchcase(name, last):
+                assert not secrets.match(f"{ssh}/{name}"), (glob, name)
 
 
 def test_semantics() -> None:
