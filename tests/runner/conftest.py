@@ -7,6 +7,7 @@ that run under the default pack.
 
 from __future__ import annotations
 
+import signal
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -34,6 +35,23 @@ def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, policy_cache: Path
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("CLEARANCE_MANAGED_POLICY", raising=False)
     yield
+
+
+@pytest.fixture(autouse=True)
+def stop_signals_at_their_defaults() -> Iterator[None]:
+    """The runner's tests send this process stop signals and expect what an interactive start
+    gives (SIGINT raises KeyboardInterrupt, the others their defaults); a suite started in the
+    background by a shell without job control inherits SIGINT and SIGQUIT ignored. Restored
+    after each test."""
+    stops = (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTERM)
+    saved = {signum: signal.getsignal(signum) for signum in stops}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for signum in stops[1:]:
+        signal.signal(signum, signal.SIG_DFL)
+    yield
+    for signum, handler in saved.items():
+        if handler is not None:  # (None: a handler not set from Python, left as it is)
+            signal.signal(signum, handler)
 
 
 @pytest.fixture
