@@ -19,6 +19,7 @@ from clearance.shellparse.expand import (
     TILDE_USER,
 )
 from clearance.shellparse.facts import SCP_TARGET, HandlerCall, Nested, PathFact
+from clearance.shellparse.gitcredentials import file_holds_credentials, is_config_file
 from clearance.shellparse.knowledge import lookup, lookup_module, system_program
 from clearance.shellparse.options import parse_program_args
 from clearance.shellparse.paths import (
@@ -318,6 +319,14 @@ class Classifier:
                 secret = holds_secrets(resolved, self.home)
             else:
                 secret = is_secret(resolved, self.home, self.fold)
+            if (
+                not secret
+                and not path.pattern
+                and self.machine
+                and is_config_file(resolved)
+                and file_holds_credentials(resolved, self.home)
+            ):
+                secret = True  # a git configuration file holding a token: a fact of its content
             if secret or _raw_storage(resolved):
                 fact.classes.add("secret_read")
         if access in ("write", "delete", "unknown"):

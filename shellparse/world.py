@@ -22,6 +22,7 @@ import os
 import re
 
 from clearance.shellparse.facts import PathFact
+from clearance.shellparse.gitcredentials import file_holds_credentials
 from clearance.shellparse.paths import anchored_secrets, glob_to_regex, inside, secret_names
 from clearance.shellparse.resolve import Problem, Resolver, has_glob, racy, segment_regex
 from clearance.vocab import READING_PSEUDO_PROGRAMS
@@ -473,6 +474,7 @@ def _search_tree(
         members = [m for m in walked if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)]
         if links is not None:
             links.extend(m for m in walked if resolver.is_file_link(m))
+    members = members + _configurations_with_credentials(root, classifier)
     for member in members:
         if name_filter is not None and not _fnmatch(name_filter, os.path.basename(member)):
             continue
@@ -509,6 +511,18 @@ def _search_tree(
                 "tree",
                 f"{link} (under {root}, which {fact.program} reads) is a link to {target}",
             )
+
+
+def _configurations_with_credentials(root: str, classifier: Classifier) -> list[str]:
+    """The git configuration of a repository searched whole (``root`` its top, or its
+    ``.git``) when it holds a credential: a search that reads it prints the token, whatever
+    the file is called (``gitcredentials``)."""
+    if not classifier.machine:
+        return []
+    found = [os.path.join(root, ".git", "config")]
+    if os.path.basename(root) == ".git":
+        found.append(os.path.join(root, "config"))
+    return [f for f in found if file_holds_credentials(f, classifier.home)]
 
 
 def _filter_fact(

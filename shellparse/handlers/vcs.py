@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from clearance.shellparse import gitcredentials
 from clearance.shellparse.handlers.common import Lazy
 from clearance.shellparse.paths import resolve
 
@@ -185,12 +186,44 @@ def git_config(call: HandlerCall) -> None:
         len(operands) < 2
         and not call.has("--unset", "--unset-all", "--edit", "-e", "--add", "--replace-all")
     ):
+        # what it prints: every entry (``--list``, ``--get-regexp``…), or one key's values
+        one_key = (
+            operands[0]
+            if len(operands) == 1 and not call.has("--get-regexp", "--get-urlmatch")
+            else None
+        )
+        if call.has("--name-only") and one_key is None:
+            return  # the keys alone
+        _prints_configuration(call, one_key)
         return
     fact.classes.add("vcs_write")
     if call.has("--global", "--system", "--file", "-f"):
         fact.classes.add("system")
     if len(operands) >= 2:
         _git_config_value(call, operands[0], operands[1])
+
+
+def _prints_configuration(call: HandlerCall, key: str | None) -> None:
+    """A secret read when the configuration git reads here, as this machine has it, holds a
+    credential (``gitcredentials``), among ``key``'s values when one key is printed. A file
+    given by ``-f`` is judged by its path; ``--blob`` is not known here."""
+    c, fact = call.classifier, call.fact
+    if call.has("--file", "-f") or not c.machine:
+        return
+    cwd = call.env.cwd if call.cwd is None else call.cwd
+    if call.has("--blob") or cwd is None or gitcredentials.holds_credentials(cwd, c.home, key):
+        fact.classes.add("secret_read")
+
+
+def git_remote(call: HandlerCall) -> None:
+    """``git remote -v``, ``get-url``, ``show``: the remotes' URLs, a secret read when one
+    of them (or the ``url.<base>.insteadOf`` that rewrites it) holds a credential."""
+    c, fact = call.classifier, call.fact
+    if not c.machine:
+        return
+    cwd = call.env.cwd if call.cwd is None else call.cwd
+    if cwd is None or gitcredentials.remotes_hold_credentials(cwd, c.home):
+        fact.classes.add("secret_read")
 
 
 def git_clean(call: HandlerCall) -> None:
@@ -371,6 +404,6 @@ def plain_git_dir(path: str | None) -> bool:
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
     git_archive, git_checkout, git_clean, git_clone, git_config, git_global, git_grep, git_push,
-    git_replace, git_revision_paths, git_symbolic_ref,
+    git_remote, git_replace, git_revision_paths, git_symbolic_ref,
 )}
 # fmt: on
