@@ -205,6 +205,50 @@ def kubectl_secrets(call: HandlerCall) -> None:
             return
 
 
+#: One action of a Go template that prints a field: ``{{.State.Status}}``, ``{{json .Mounts}}``.
+_DOCKER_FIELD = Lazy(r"\{\{-?\s*(?:json\s+)?((?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*-?\}\}")
+#: Where an inspected object keeps its environment (a container's, an image's, a service's).
+_DOCKER_ENVIRONMENTS = (
+    ".Config.Env",
+    ".ContainerConfig.Env",
+    ".Spec.TaskTemplate.ContainerSpec.Env",
+)
+
+
+def _prints_no_environment(template: str) -> bool:
+    """Whether a ``--format`` template prints only fields outside the environment: text and
+    actions each naming one field path, none of them the environment or above it (``.Config``
+    whole). Anything else (``{{.}}``, variables, ``range``, ``index``…) is not known."""
+    rest = template
+    for match in _DOCKER_FIELD.rx.finditer(template):
+        field = match.group(1)
+        if "Env" in field or any(place.startswith(field) for place in _DOCKER_ENVIRONMENTS):
+            return False
+        rest = rest.replace(match.group(0), "", 1)
+    return "{{" not in rest and "}}" not in rest
+
+
+#: ``docker inspect --type`` values whose objects have no environment.
+_DOCKER_NO_ENVIRONMENT = word_set("network volume node plugin secret config task")
+
+
+def docker_inspect(call: HandlerCall) -> None:
+    """``docker inspect`` (``container inspect``, ``image inspect``) prints a container's or
+    an image's environment, the variables its secrets are usually given in: a secret read,
+    like ``env``, unless a ``--format`` template picks fields outside it
+    (``-f '{{.State.Status}}'``) or ``--type`` names objects that have none."""
+    fact = call.fact
+    kinds = call.values("--type")
+    if kinds and all(kind in _DOCKER_NO_ENVIRONMENT for kind in kinds):
+        return
+    # ``-f`` is --format here (the shared read flags call it --filter)
+    templates = call.values("--format") + call.values("--filter")
+    known = not any(f & DYNAMIC for f in call.flags)
+    if templates and known and all(_prints_no_environment(t) for t in templates):
+        return
+    fact.classes.add("secret_read")
+
+
 #: Cloud CLI words that fetch a secret's value (not its metadata: ``list-secrets``,
 #: ``describe-secret``, ``secrets list`` only name them).
 _CLOUD_SECRET = Lazy(
@@ -275,7 +319,7 @@ def cloud_cli(call: HandlerCall) -> None:
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
-    cloud_cli, crontab, docker_run, dry_run, ifconfig, kubectl_exec, kubectl_secrets, printenv,
-    service, ssh_add, status_when_bare, sysctl, variables_dump,
+    cloud_cli, crontab, docker_inspect, docker_run, dry_run, ifconfig, kubectl_exec,
+    kubectl_secrets, printenv, service, ssh_add, status_when_bare, sysctl, variables_dump,
 )}
 # fmt: on

@@ -2,7 +2,8 @@
 tables missed, each with a benign twin that stays allowed: ``jq -n`` still reads its files
 (``input``, ``inputs``), ``git archive TREE PATH`` writes the committed content of PATH, and
 ``systemctl show-environment`` prints the service manager's environment as ``env`` prints the
-shell's, and a raw disk or the machine's memory holds every file and key on it.
+shell's, ``docker inspect`` a container's or an image's (unless its ``--format`` template picks
+fields outside it), and a raw disk or the machine's memory holds every file and key on it.
 """
 
 from __future__ import annotations
@@ -45,6 +46,37 @@ TWINS = [
         "deny",
         SECRETS,
         "systemctl list-units --type=service",
+    ),
+    # --- a container's environment: docker inspect prints it, unless a template picks fields
+    (
+        "env/docker-inspect",
+        "docker inspect web",
+        "deny",
+        SECRETS,
+        "docker inspect -f '{{.State.Status}} {{json .NetworkSettings.Networks}}' web",
+    ),
+    ("env/container-inspect", "docker container inspect web", "deny", SECRETS, "docker ps -a"),
+    ("env/image-inspect", "podman image inspect app:1", "deny", SECRETS, "podman images"),
+    (
+        "env/inspect-template-env",
+        "docker inspect -f '{{range .Config.Env}}{{println .}}{{end}}' web",
+        "deny",
+        SECRETS,
+        "docker inspect --format '{{.Config.Image}}' web",
+    ),
+    (
+        "env/inspect-template-config",
+        "docker inspect -f '{{json .Config}}' web",
+        "deny",
+        SECRETS,
+        "docker inspect --type=network bridge",
+    ),
+    (
+        "env/inspect-template-variable",
+        "docker inspect -f '{{ $c := .Config }}{{ $c }}' web",
+        "deny",
+        SECRETS,
+        "docker image inspect -f '{{.Id}}' app:1",
     ),
 ]
 
