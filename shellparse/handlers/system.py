@@ -257,7 +257,7 @@ _CLOUD_SECRET = Lazy(
     r"export-credentials|^configure$|credentials$|^keys$|list-keys|access-secret|"
     r"get-credentials|^decrypt$|get-password-data|connection-string|generate-sas|"
     r"get-authorization-token|get-federation-token|^create-access-key$|^get-token$|"
-    r"^credentials?$|^config-helper$|auth-token$"
+    r"^credentials?$|^config-helper$|auth-token$|^auth:token$|^token$"
 )
 
 

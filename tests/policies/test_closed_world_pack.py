@@ -66,6 +66,12 @@ def test_a_rule_naming_the_marker_can_allow_it(tmp_path: Any) -> None:
         "aws ec2 describe-instances",
         "gcloud compute instances list",
         "az vm list -g rg",
+        "fly status",
+        "flyctl logs -a web",
+        "vercel ls",
+        "netlify status",
+        "heroku logs --tail -a web",
+        "hcloud server list",
         "terraform plan",
         "tofu plan",
         "git fetch origin",
@@ -103,6 +109,12 @@ def test_network_reads_of_developer_clis_run(policy: PolicySet, command: str) ->
         ("gcloud auth print-access-token", "deny"),
         ("terraform output -raw db_password", "deny"),
         ("aws s3api put-object --bucket b --key k --body fileb://.env", "deny"),
+        # the smaller clouds: what is not a read asks, a token printed is a secret
+        ("fly deploy", "ask"),
+        ("vercel env pull", "ask"),
+        ("heroku config:get DATABASE_URL", "ask"),
+        ("heroku auth:token", "deny"),
+        ("fly auth token", "deny"),
     ],
 )
 def test_network_writes_ask_and_secrets_are_denied(
