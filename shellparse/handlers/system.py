@@ -45,6 +45,14 @@ def status_when_bare(call: HandlerCall) -> None:
         fact.paths.clear()
 
 
+def hostname(call: HandlerCall) -> None:
+    """``hostname NAME`` sets the machine's name (as ``hostname -b NAME`` does); a bare
+    ``hostname`` (``-f``, ``-I``…) prints it."""
+    if call.parsed.operands:
+        call.fact.classes.discard("read_only")
+        call.fact.classes.add("system")
+
+
 def service(call: HandlerCall) -> None:
     """``service --status-all`` and ``service NAME status`` only print."""
     fact, operands = call.fact, call.parsed.operands
@@ -319,7 +327,7 @@ def cloud_cli(call: HandlerCall) -> None:
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
-    cloud_cli, crontab, docker_inspect, docker_run, dry_run, ifconfig, kubectl_exec,
+    cloud_cli, crontab, docker_inspect, docker_run, dry_run, hostname, ifconfig, kubectl_exec,
     kubectl_secrets, printenv, service, ssh_add, status_when_bare, sysctl, variables_dump,
 )}
 # fmt: on

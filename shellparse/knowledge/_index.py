@@ -555,6 +555,7 @@ INDEX = {
     'lslocks': 'utilities',
     'lslogins': 'utilities',
     'lsmem': 'utilities',
+    'lsmod': 'utilities',
     'lsns': 'utilities',
     'lsof': 'utilities',
     'lspci': 'utilities',

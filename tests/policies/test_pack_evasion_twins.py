@@ -269,6 +269,9 @@ TWINS = [
         CODE,
         "ava --config-file ava.config.js",
     ),
+    # --- a printer that is also a setter: a name given sets it ---------------------------------
+    ("system/hostname-set", "hostname build-01", "ask", "default", "hostname -f"),
+    ("system/hostname-boot", "hostname -b build-01", "ask", "default", "hostname -I"),
 ]
 
 
