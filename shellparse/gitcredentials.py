@@ -155,32 +155,31 @@ def _git_dir(cwd: str) -> str | None:
     """The repository's git directory for ``cwd``: the nearest ``.git`` above it (a
     directory, or a ``gitdir:`` file followed)."""
     directory = os.path.abspath(cwd)
-    while True:
-        dot_git = os.path.join(directory, ".git")
-        if os.path.isdir(dot_git):
-            return dot_git
-        if os.path.isfile(dot_git):
-            try:
-                with open(dot_git, encoding="utf-8", errors="replace") as handle:
-                    line = handle.readline().strip()
-            except OSError:
-                return None
-            if line.startswith("gitdir:"):
-                return os.path.join(directory, line[len("gitdir:") :].strip())
-            return None
+    while not os.path.lexists(os.path.join(directory, ".git")):
         parent = os.path.dirname(directory)
         if parent == directory:
             return None
         directory = parent
+    dot_git = os.path.join(directory, ".git")
+    if os.path.isdir(dot_git):
+        return dot_git
+    pointer = _first_line(dot_git) or ""
+    if not pointer.startswith("gitdir:"):
+        return None
+    return os.path.join(directory, pointer[len("gitdir:") :].strip())
+
+
+def _first_line(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.readline().strip()
+    except OSError:
+        return None
 
 
 def _common_dir(git_dir: str) -> str:
     """Where a worktree's shared configuration lives (its ``commondir``), else itself."""
-    try:
-        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
-            common = handle.readline().strip()
-    except OSError:
-        return git_dir
+    common = _first_line(os.path.join(git_dir, "commondir"))
     return os.path.normpath(os.path.join(git_dir, common)) if common else git_dir
 
 

@@ -25,6 +25,7 @@ def _git(workspace: str, *args: str) -> None:
 def _world(root: Path, home_files: dict[str, str] | None = None) -> World:
     world = make_world(root, {"src/app.py": "print(1)\n"}, home_files, repository=True)
     _git(world[0], "config", "user.email", "me@example.com")
+    _git(world[0], "config", "user.name", "me")
     return world
 
 
@@ -129,3 +130,23 @@ def test_a_git_told_to_read_other_configuration_is_not_known(
 )
 def test_what_a_credential_is(key: str, value: str, expected: bool) -> None:
     assert is_credential(key, value) is expected
+
+
+def test_a_worktree_reads_its_repository_configuration(tmp_path: Path) -> None:
+    """A linked worktree's ``.git`` is a ``gitdir:`` file, and its configuration is its main
+    repository's (``commondir``): the token there is printed from the worktree too."""
+    workspace, home = _world(tmp_path / "main")
+    _git(workspace, "remote", "add", "origin", "https://ghp_abc@github.com/o/r")
+    _git(workspace, "commit", "-q", "--allow-empty", "-m", "x")
+    linked = str(Path(workspace) / "linked")
+    _git(workspace, "worktree", "add", "-q", linked)
+    assert Path(linked, ".git").is_file()
+    assert (
+        decide_in(default_pack((workspace, home)), (linked, home), "git remote -v").decision
+        == "deny"
+    )
+    _git(workspace, "remote", "set-url", "origin", "https://github.com/o/r")
+    assert (
+        decide_in(default_pack((workspace, home)), (linked, home), "git remote -v").decision
+        == "allow"
+    )
