@@ -303,6 +303,24 @@ class Classifier:
             fact.classes.add(ACCESS_CLASS[access])
         self.judge(fact, path)
 
+    def protected(self, resolved: str) -> bool:
+        """Whether reading the file at ``resolved`` reads a secret: by its name or place, as
+        raw storage, or -- a git configuration file -- by what it holds on this machine."""
+        return (
+            is_secret(resolved, self.home, self.fold)
+            or _raw_storage(resolved)
+            or self._holds_token(resolved)
+        )
+
+    def _holds_token(self, resolved: str) -> bool:
+        """A git configuration file holding a credential (a CI checkout's token): a fact of
+        its content, read here."""
+        return (
+            self.machine
+            and is_config_file(resolved)
+            and file_holds_credentials(resolved, self.home)
+        )
+
     def judge(self, fact: SimpleCommandFacts, path: PathFact) -> None:
         """The classes and markers ``path`` gives ``fact``: a secret read, a write to the
         system or where code runs later. A pattern counts for what it could match."""
@@ -316,17 +334,9 @@ class Classifier:
                     resolved, tree=path.tree, globstar=True
                 )
             elif path.tree:
-                secret = holds_secrets(resolved, self.home)
+                secret = holds_secrets(resolved, self.home) or self._holds_token(resolved)
             else:
-                secret = is_secret(resolved, self.home, self.fold)
-            if (
-                not secret
-                and not path.pattern
-                and self.machine
-                and is_config_file(resolved)
-                and file_holds_credentials(resolved, self.home)
-            ):
-                secret = True  # a git configuration file holding a token: a fact of its content
+                secret = self.protected(resolved)
             if secret or _raw_storage(resolved):
                 fact.classes.add("secret_read")
         if access in ("write", "delete", "unknown"):

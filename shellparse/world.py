@@ -501,7 +501,9 @@ def _search_tree(
         except Problem as problem:
             _unresolved(fact, path, problem)
             continue
-        if target != link:
+        # as for the files met under ``root``, only a protected target is a fact of its own
+        # (a tree of many links -- /etc -- would otherwise carry one per link)
+        if target != link and classifier.protected(target):
             _derived(
                 fact,
                 classifier,
