@@ -257,6 +257,16 @@ def docker_inspect(call: HandlerCall) -> None:
     fact.classes.add("secret_read")
 
 
+def compose_config(call: HandlerCall) -> None:
+    """``docker compose config`` prints the resolved file: the services' environment filled
+    in from ``.env``, their env files and the shell's variables -- a secret read, unless it
+    prints names only (``--services``, ``--volumes``…) or nothing (``-q``)."""
+    if not call.has(
+        "--services", "--volumes", "--profiles", "--images", "--networks", "--quiet", "--hash"
+    ):
+        call.fact.classes.add("secret_read")
+
+
 #: Cloud CLI words that fetch a secret's value (not its metadata: ``list-secrets``,
 #: ``describe-secret``, ``secrets list`` only name them).
 _CLOUD_SECRET = Lazy(
@@ -327,7 +337,8 @@ def cloud_cli(call: HandlerCall) -> None:
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
-    cloud_cli, crontab, docker_inspect, docker_run, dry_run, hostname, ifconfig, kubectl_exec,
-    kubectl_secrets, printenv, service, ssh_add, status_when_bare, sysctl, variables_dump,
+    cloud_cli, compose_config, crontab, docker_inspect, docker_run, dry_run, hostname, ifconfig,
+    kubectl_exec, kubectl_secrets, printenv, service, ssh_add, status_when_bare, sysctl,
+    variables_dump,
 )}
 # fmt: on

@@ -47,6 +47,15 @@ TWINS = [
         SECRETS,
         "systemctl list-units --type=service",
     ),
+    # --- compose fills the services' environment in from .env, env files and the shell
+    ("env/compose-config", "docker compose config", "deny", SECRETS, "docker compose config -q"),
+    (
+        "env/compose-config-out",
+        "docker compose -f prod.yml config -o resolved.yml",
+        "deny",
+        SECRETS,
+        "docker compose -f prod.yml config --services",
+    ),
     # --- a container's environment: docker inspect prints it, unless a template picks fields
     (
         "env/docker-inspect",
