@@ -555,14 +555,14 @@ def _found_by_find(
     classifier.judge(fact, path)
     if path.access not in ("read", "unknown", "exec"):
         return
+    if path.meta and path.access == "read":
+        return  # names and metadata only (``-exec ls -l {}``, ``stat``, ``du``): nothing read
     root = root or "/"
     if has_glob(root):
         return
     real = resolver.real(root)
-    # a program that reads what it is given (not ``ls -l``, ``stat``: their metadata) opens
-    # each path found, so a link to a file is read through
-    opened = not path.meta
-    _search_tree(fact, path, real, classifier, resolver, name_filter=name or None, opened=opened)
+    # the program opens each path found, so a link to a file is read through
+    _search_tree(fact, path, real, classifier, resolver, name_filter=name or None, opened=True)
 
 
 def follows_links(argv: list[str]) -> bool:
