@@ -151,15 +151,24 @@ def _normal_key(key: str) -> str:
     )
 
 
-def _git_dir(cwd: str) -> str | None:
-    """The repository's git directory for ``cwd``: the nearest ``.git`` above it (a
-    directory, or a ``gitdir:`` file followed)."""
+def repository_top(cwd: str) -> str | None:
+    """The directory git takes for the repository's top from ``cwd``: the nearest one at or
+    above it that holds a ``.git`` (``None``: none up to ``/``)."""
     directory = os.path.abspath(cwd)
     while not os.path.lexists(os.path.join(directory, ".git")):
         parent = os.path.dirname(directory)
         if parent == directory:
             return None
         directory = parent
+    return directory
+
+
+def _git_dir(cwd: str) -> str | None:
+    """The repository's git directory for ``cwd``: the nearest ``.git`` above it (a
+    directory, or a ``gitdir:`` file followed)."""
+    directory = repository_top(cwd)
+    if directory is None:
+        return None
     dot_git = os.path.join(directory, ".git")
     if os.path.isdir(dot_git):
         return dot_git

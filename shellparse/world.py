@@ -22,7 +22,7 @@ import os
 import re
 
 from clearance.shellparse.facts import PathFact
-from clearance.shellparse.gitcredentials import file_holds_credentials
+from clearance.shellparse.gitcredentials import file_holds_credentials, repository_top
 from clearance.shellparse.paths import anchored_secrets, glob_to_regex, inside, secret_names
 from clearance.shellparse.resolve import Problem, Resolver, has_glob, racy, segment_regex
 from clearance.vocab import READING_PSEUDO_PROGRAMS
@@ -665,12 +665,9 @@ def printed_toplevel(fact: SimpleCommandFacts, cwd: str | None, home: str, text:
         return None
     if any(name in _GIT_PLACES or name.startswith("GIT_CONFIG") for name in os.environ):
         return None
-    directory = cwd
-    while not os.path.lexists(os.path.join(directory, ".git")):
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+    directory = repository_top(cwd)
+    if directory is None:
+        return None
     dot_git = os.path.join(directory, ".git")
     configs = _user_git_configs(home)
     if os.path.isdir(dot_git):
