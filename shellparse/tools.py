@@ -61,6 +61,8 @@ def file_tool_facts(
         resolver = Resolver()
         fold = case_insensitive(workspace or cwd)
     classifier = Classifier(workspace, home, cwd=cwd, fold=fold)
+    # the file system is in view: what a file holds may be read (a git configuration's token)
+    classifier.machine = resolver is not None
     env = Env(home, cwd)
     values = [value for value, _, _ in targets]
     program = PSEUDO_PROGRAMS[kind]

@@ -226,6 +226,13 @@ def git_remote(call: HandlerCall) -> None:
         fact.classes.add("secret_read")
 
 
+def git_ls_remote(call: HandlerCall) -> None:
+    """``git ls-remote --get-url`` prints a remote's URL (after ``insteadOf``), as ``git
+    remote get-url`` does."""
+    if call.has("--get-url"):
+        git_remote(call)
+
+
 def git_clean(call: HandlerCall) -> None:
     """Without pathspecs, ``git clean`` works on the whole directory it runs in."""
     fact = call.fact
@@ -404,6 +411,6 @@ def plain_git_dir(path: str | None) -> bool:
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
     git_archive, git_checkout, git_clean, git_clone, git_config, git_global, git_grep, git_push,
-    git_remote, git_replace, git_revision_paths, git_symbolic_ref,
+    git_ls_remote, git_remote, git_replace, git_revision_paths, git_symbolic_ref,
 )}
 # fmt: on

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from workspace_support import World, decide_in, default_pack, make_world
 
+from clearance.engine.api import decide
+from clearance.engine.intents import ToolIntent
 from clearance.shellparse.gitcredentials import is_credential
 
 
@@ -67,6 +69,7 @@ CASES = [
     ("git config --name-only --list", "allow", "allow", "allow"),
     ("git remote -v", "allow", "deny", "allow"),
     ("git remote get-url origin", "allow", "deny", "allow"),
+    ("git ls-remote --get-url origin", "allow", "deny", "allow"),
     ("grep -r token .", "deny", "deny", "allow"),
     ("grep -r token .git", "deny", "deny", "allow"),
     ("rg --hidden token", "deny", "deny", "allow"),
@@ -150,3 +153,18 @@ def test_a_worktree_reads_its_repository_configuration(tmp_path: Path) -> None:
         decide_in(default_pack((workspace, home)), (linked, home), "git remote -v").decision
         == "allow"
     )
+
+
+def test_the_agents_read_tool(checkout: World, clean: World) -> None:
+    """Claude Code's ``Read`` of ``.git/config`` is judged by what the file holds, as ``cat``
+    is."""
+
+    def read(world: World) -> str:
+        workspace, home = world
+        intent = ToolIntent("Read", {"file_path": str(Path(workspace) / ".git" / "config")})
+        return decide(
+            intent, default_pack(world), cwd=workspace, workspace=workspace, home=home
+        ).decision
+
+    assert read(checkout) == "deny"
+    assert read(clean) == "allow"
