@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 
-from clearance.shellparse import pysnippet
 from clearance.shellparse.facts import Nested
 from clearance.shellparse.handlers.common import Lazy
 from clearance.shellparse.knowledge import system_program
@@ -186,6 +185,9 @@ def _computes_only(call: HandlerCall, code: str) -> bool:
     fact, parsed = call.fact, call.parsed
     if not call.classifier.machine or not _PYTHONS.rx.fullmatch(fact.program or ""):
         return False
+    # deferred: ``ast`` costs a hook call about 2 ms, and only python programs need it
+    from clearance.shellparse import pysnippet
+
     if "dynamic_argument" in fact.markers or fact.via:
         return False
     if any(spelling not in _PYTHON_PLAIN_OPTIONS for _, spelling, _ in parsed.options):
