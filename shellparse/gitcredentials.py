@@ -19,6 +19,8 @@ from __future__ import annotations
 import os
 import re
 
+from clearance.shellparse.resolve import racy
+
 #: An entry: (``section[.subsection].key`` as written, in lower case but the subsection, value).
 Entry = tuple[str, str]
 
@@ -211,7 +213,9 @@ def _entries(path: str, home: str, depth: int, follow: bool = True) -> list[Entr
         own = _parse(path, info.st_size)
         if len(_READ) >= 256:
             _READ.clear()
-        _READ[path] = (stamp, own)
+        # (a file changed within one tick of its clock may change again unseen: not kept)
+        if not racy(info.st_mtime_ns) and not racy(info.st_ctime_ns):
+            _READ[path] = (stamp, own)
     if own is None:
         return None
     out: list[Entry] = []
