@@ -49,6 +49,8 @@ TWINS = [
     ),
     # --- compose fills the services' environment in from .env, env files and the shell
     ("env/compose-config", "docker compose config", "deny", SECRETS, "docker compose config -q"),
+    ("env/compose-v1-config", "docker-compose config", "deny", SECRETS, "docker-compose ps"),
+    ("env/podman-compose-config", "podman-compose config", "deny", SECRETS, "podman-compose logs"),
     (
         "env/compose-config-out",
         "docker compose -f prod.yml config -o resolved.yml",
