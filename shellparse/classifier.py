@@ -219,6 +219,30 @@ def runs_later(resolved: str, workspace: str | None) -> bool:
 _RUNS_LATER: dict[str, bool] = {}
 
 
+#: In ``Classifier.written``: a part ran that may write files its text does not name.
+MAY_WRITE_ANYTHING = "\0anything"
+
+#: Classes of a part whose writes its text does not say: code that runs, a program not known,
+#: a build or a test, an install.
+_WRITES_UNSAID = frozenset(
+    ("code_exec", "remote_code_exec", "unknown", "build", "test", "package_install")
+)
+
+#: Markers of a part whose writes its text may not say (an option not known may name an
+#: output file; a word or program not known may be anything).
+_WRITES_UNSAID_MARKERS = frozenset(
+    (
+        "unknown_option",
+        "dynamic_program",
+        "dynamic_argument",
+        "dynamic_command",
+        "env_code",
+        "path_modified",
+        "stdin_code",
+    )
+)
+
+
 class Classifier:
     """Classifies commands for one run of the extractor (one cwd, home, workspace)."""
 
@@ -245,6 +269,13 @@ class Classifier:
         #: The facts may come from this machine (the extractor resolves paths): a handler
         #: may then look at the file system (``python -c``: what the cwd would shadow).
         self.machine = False
+        #: What the parts classified so far on the line may have written (resolved paths;
+        #: ``MAY_WRITE_ANYTHING`` when one could write files its text does not name): a file
+        #: in here is not as the machine has it now (``echo … >> x.sh && bash x.sh``).
+        self.written: set[str] = set()
+        #: Scripts read from the machine and judged by what they hold (``bash x.sh``): the
+        #: part, and the script's path, settled against ``written`` when the line is done.
+        self.scripts_read: list[tuple[SimpleCommandFacts, str]] = []
 
     # --- facts ---------------------------------------------------------------------------
 
@@ -302,6 +333,24 @@ class Classifier:
         if access in ACCESS_CLASS:
             fact.classes.add(ACCESS_CLASS[access])
         self.judge(fact, path)
+
+    def note_writes(self, fact: SimpleCommandFacts) -> None:
+        """Keep what a classified part may have written (``written``), for the parts after
+        it: the paths it writes or touches in ways not known, and ``MAY_WRITE_ANYTHING``
+        when it runs code, is not known, or writes a path not known."""
+        if fact.classes & _WRITES_UNSAID or fact.markers & _WRITES_UNSAID_MARKERS:
+            self.written.add(MAY_WRITE_ANYTHING)
+        for path in fact.paths:
+            if path.access in ("write", "unknown"):
+                self.written.add(path.resolved if path.resolved is not None else MAY_WRITE_ANYTHING)
+
+    def settle_scripts(self) -> None:
+        """A script read from the machine (``scripts_read``) that something on the line may
+        have written is code nobody saw after all."""
+        written = self.written
+        for fact, script in self.scripts_read:
+            if MAY_WRITE_ANYTHING in written or script in written:
+                fact.classes.add("code_exec")
 
     def protected(self, resolved: str) -> bool:
         """Whether reading the file at ``resolved`` reads a secret: by its name or place, as

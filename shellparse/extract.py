@@ -15,6 +15,7 @@ import os
 import re
 
 from clearance.shellparse.classifier import (
+    MAY_WRITE_ANYTHING,
     NETWORK_FILES,
     PATH_CHANGED,
     UNKNOWN_CWD,
@@ -222,6 +223,9 @@ class Extractor:
 
     def script(self, script: Script, env: Env, scope: Scope) -> None:
         self.body(script.statements, env, scope)
+        # a script read from the machine is what it ran only if nothing on the whole line
+        # (a later part run again by a loop, the script itself) may have written it
+        self.classifier.settle_scripts()
 
     def body(self, statements: list[Statement], env: Env, scope: Scope) -> None:
         for statement in statements:
@@ -1063,6 +1067,8 @@ class Extractor:
                 fact.classes.update(("code_exec", "remote_code_exec"))
         if _unpacks(fact) and not patched:
             self.rewritten_builds.add(_UNKNOWN_WRITE)  # which files it writes is not in the text
+            self.classifier.written.add(MAY_WRITE_ANYTHING)
+        self.classifier.note_writes(fact)
 
     def _listed_files(self, fact: SimpleCommandFacts, env: Env) -> None:
         """Files named in a list file the command reads them from (``tar -T list``,

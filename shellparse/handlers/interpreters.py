@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
 from clearance.shellparse.facts import Nested
 from clearance.shellparse.handlers.common import Lazy
@@ -148,7 +149,66 @@ def interpreter(call: HandlerCall) -> None:
         if fact.stdin is not None:
             fact.markers.add("stdin_code")
     if parsed.operands and not has_code and "-s" not in fact.options:
+        if _script_read(call):
+            return
         fact.classes.add("code_exec")
+
+
+#: Shells whose script operand is read from the machine and judged by what it holds.
+_SCRIPT_SHELLS = frozenset(("bash", "sh", "dash"))
+#: Their options that leave a script's meaning alone (errexit, nounset, xtrace, verbose).
+_SCRIPT_PLAIN_OPTIONS = frozenset(("-e", "-u", "-x", "-v"))
+#: The largest script read, in bytes; a larger one stays code nobody saw.
+MAX_SCRIPT_BYTES = 64 * 1024
+
+
+def _script_read(call: HandlerCall) -> bool:
+    """``bash x.sh`` (``sh``, ``dash``): the script, read from this machine, is judged as
+    the commands it holds, as ``bash -c`` judges its string. Only with the file system in
+    view, plain options, a script named by a known word, a regular UTF-8 text file of at
+    most ``MAX_SCRIPT_BYTES``; and only if nothing on the whole line may write it, the
+    script itself included (``Classifier.settle_scripts`` decides once the line is done:
+    else it is code nobody saw, as before). Its arguments are not known to it (``$1``)."""
+    fact, parsed, c = call.fact, call.parsed, call.classifier
+    if not c.machine or fact.program not in _SCRIPT_SHELLS:
+        return False
+    if "dynamic_argument" in fact.markers or fact.stdin is not None:
+        return False
+    if any(spelling not in _SCRIPT_PLAIN_OPTIONS for _, spelling, _ in parsed.options):
+        return False
+    scripts = [p for p in fact.paths if p.access == "exec" and p.source == "argument"]
+    if len(scripts) != 1 or scripts[0].pattern or scripts[0].resolved is None:
+        return False
+    script = scripts[0].resolved
+    if "{}" in script:
+        return False
+    real = os.path.realpath(script)
+    try:
+        info = os.stat(real)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SCRIPT_BYTES:
+            return False
+        with open(real, "rb") as handle:
+            data = handle.read(MAX_SCRIPT_BYTES + 1)
+    except OSError:
+        return False
+    if len(data) > MAX_SCRIPT_BYTES or b"\0" in data:
+        return False
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    scripts[0].access = "read"
+    if any(p.access == "exec" for p in fact.paths):
+        scripts[0].access = "exec"
+        return False
+    # the shell only reads its script; what the script runs is judged part by part
+    fact.classes.discard("code_exec")  # (the script's path, taken for one to run, added it)
+    fact.classes.add("read_only")
+    call.nest_shell(f"{fact.program} {parsed.operands[0]}", text)
+    c.scripts_read.append((fact, script))
+    if real != script:
+        c.scripts_read.append((fact, real))
+    return True
 
 
 _PYTHONS = Lazy(r"python(?:[23](?:\.\d+)?)?")
