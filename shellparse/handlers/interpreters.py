@@ -182,7 +182,15 @@ def _script_read(call: HandlerCall) -> bool:
     script = scripts[0].resolved
     if "{}" in script:
         return False
+    from clearance.shellparse.resolve import remote_mounts
+
+    # a network file system's server may not answer within the deadline: not read
+    remote = tuple(point.rstrip("/") + "/" for point, _ in remote_mounts())
+    if remote and script.startswith(remote):
+        return False
     real = os.path.realpath(script)
+    if remote and real.startswith(remote):
+        return False
     try:
         info = os.stat(real)
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SCRIPT_BYTES:
