@@ -58,13 +58,23 @@ try:
 except ImportError:
     from clearance.engine.replay import PolicyCache
 import clearance.engine
+import os
 path, directory = sys.argv[1], sys.argv[2]
 cache = PolicyCache(None)
 lines = open(path, "rb").read().splitlines(keepends=True)
+# the batch's memos as ``gate`` passes them: project roots (older trees had none) and home
+extra = ()
+if hasattr(cache, "workspace"):
+    extra = (None, cache.workspace)
+    try:
+        decide_line(lines[0], 1, directory, cache.get, *extra, os.path.expanduser("~"))
+        extra += (os.path.expanduser("~"),)
+    except TypeError:  # before the batch passed its home
+        pass
 times = []
 for number, raw in enumerate(lines, 1):
     t0 = time.perf_counter()
-    decision, ident, *_ = decide_line(raw, number, directory, cache.get)
+    decision, ident, *_ = decide_line(raw, number, directory, cache.get, *extra)
     json.dumps(line_output(decision, ident, number))
     times.append(time.perf_counter() - t0)
 times.sort()

@@ -28,6 +28,7 @@ from clearance.engine.scopes import discover, workspace_of
 from clearance.engine.views import Context
 from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 from clearance.shellparse import classify
+from clearance.shellparse.paths import absolute
 from clearance.vocab import FILE_TOOL_KINDS, WEB_TOOL_KINDS
 
 TYPE_CHECKING = False
@@ -155,7 +156,7 @@ def decide(
 
     ``workspace``: the project root (default: ``workspace_of(cwd)``); ``""``: there is none,
     the cwd belongs to no project, and nothing is inside a workspace."""
-    cwd = os.path.abspath(cwd or intent.cwd or os.getcwd())
+    cwd = absolute(cwd or intent.cwd or os.getcwd())
     home = home or os.path.expanduser("~")
     if workspace is None:
         workspace = workspace_of(cwd, home)

@@ -97,19 +97,39 @@ def new_decision_id(now: float | None = None) -> str:
         clock.used = 0
     start = clock.used
     clock.used = start + 10
-    value = int.from_bytes(clock.entropy[start : start + 10], "big")
+    entropy = clock.entropy
+    # the 80 bits as two halves of 40, each a machine integer in compiled code (one integer
+    # of 80 bits is a heap object whose every shift allocates)
+    high = int.from_bytes(entropy[start : start + 5], "big")
+    low = int.from_bytes(entropy[start + 5 : start + 10], "big")
     pairs = clock.pairs
     if not pairs:
         if start < 30:  # a process's first ids (a hook makes one): not worth the table
             tail = []
-            for _ in range(16):
-                tail.append(_CROCKFORD[value & 31])
-                value >>= 5
+            for half in (low, high):
+                bits = half
+                for _ in range(8):
+                    tail.append(_CROCKFORD[bits & 31])
+                    bits >>= 5
             return clock.prefix + "".join(reversed(tail))
         pairs = clock.pairs = [a + b for a in _CROCKFORD for b in _CROCKFORD]
-    return clock.prefix + "".join(
-        [pairs[(value >> shift) & 1023] for shift in (70, 60, 50, 40, 30, 20, 10, 0)]
+    return "".join(
+        (
+            clock.prefix,
+            pairs[(high >> 30) & 1023],
+            pairs[(high >> 20) & 1023],
+            pairs[(high >> 10) & 1023],
+            pairs[high & 1023],
+            pairs[(low >> 30) & 1023],
+            pairs[(low >> 20) & 1023],
+            pairs[(low >> 10) & 1023],
+            pairs[low & 1023],
+        )
     )
+
+
+#: ``.000Z`` to ``.999Z``: the milliseconds part of a time, made once.
+_MILLIS = [f".{n:03d}Z" for n in range(1000)]
 
 
 def utc_now(now: float | None = None) -> str:
@@ -121,7 +141,7 @@ def utc_now(now: float | None = None) -> str:
     if clock.second != second:
         clock.second = second
         clock.stamp = _time.strftime("%Y-%m-%dT%H:%M:%S", _time.gmtime(now))
-    return f"{clock.stamp}.{int(now % 1 * 1000):03d}Z"
+    return clock.stamp + _MILLIS[int(now % 1 * 1000)]
 
 
 def stricter(a: Decision, b: Decision) -> Decision:

@@ -46,17 +46,21 @@ def evaluate(
 ) -> ApprovalDecision:
     """The decision on one intent's parts under ``policy``; with ``trace``, also every rule
     considered and why it did or did not match (``explain``)."""
-    tracer = Tracer() if trace else None
     parts = [PartView(f, command_markers) for f in facts_parts]
-    match: PartMatching = _matching if tracer is None else tracer.matching
+    if not trace:  # the fast path: plain filters, called directly
+        judged = [
+            _judge(policy, index, part, _matching(policy, part, ctx))
+            for index, part in enumerate(parts)
+        ]
+        return _combine(policy, ctx, judged, _command_matching(policy, parts, ctx), None)
+    tracer = Tracer()
+    match: PartMatching = tracer.matching
     judged = [
         _judge(policy, index, part, match(policy, part, ctx)) for index, part in enumerate(parts)
     ]
-    match_command: CommandMatching = (
-        _command_matching if tracer is None else tracer.command_matching
-    )
+    match_command: CommandMatching = tracer.command_matching
     command_rules = match_command(policy, parts, ctx)
-    traces = None if tracer is None else tracer.finish([pd for pd, _ in judged], ctx.text)
+    traces = tracer.finish([pd for pd, _ in judged], ctx.text)
     return _combine(policy, ctx, judged, command_rules, traces)
 
 

@@ -23,6 +23,7 @@ from clearance.engine.decision import failure
 from clearance.engine.entry import decide_in_force
 from clearance.engine.intents import ToolIntent
 from clearance.hooks.base import BadPayload, parse_payload
+from clearance.shellparse.paths import normal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def parse_line(raw: bytes, default_cwd: str) -> tuple[ToolIntent, str | None, st
         tool,
         tool_input,
         source="gate",
-        cwd=os.path.normpath(os.path.join(default_cwd, cwd)),
+        cwd=normal(cwd if cwd.startswith("/") else os.path.join(default_cwd, cwd)),
         id=None if ident is None else str(ident),
         session_id=session,
     )
@@ -143,12 +144,14 @@ def decide_line(
     policy_for: Callable[[str], PolicySet | str],
     policy_error: str | None = None,
     workspace_for: Callable[[str], str | None] | None = None,
+    home: str | None = None,
 ) -> tuple[ApprovalDecision, object, ToolIntent | None, str | None, str | None]:
     """One input line decided: ``(decision, echoed id, intent, agent, workspace)``.
 
     ``raw`` is ``None`` for a line longer than :data:`MAX_LINE`; ``policy_for(cwd)`` is the
     policy set in force at a directory (or its load error as text); ``policy_error`` denies
-    every well-formed line; ``workspace_for(cwd)`` is a batch's memo of project roots. Never
+    every well-formed line; ``workspace_for(cwd)`` is a batch's memo of project roots, ``home``
+    the batch's home directory (default: looked up for the line). Never
     raises: a malformed line is ``bad_input``, a bug ``internal_error``.
     """
     ident: object = None
@@ -179,6 +182,7 @@ def decide_line(
                 workspace_for=workspace_for if workspace is None else None,
                 cwd=intent.cwd or os.getcwd(),
                 workspace=workspace,
+                home=home,
             )
     return decision, ident, intent, agent, workspace
 

@@ -11,6 +11,7 @@ from clearance.shellparse.expand import Env
 from clearance.shellparse.extract import AnalysisBudget, Extractor, Scope, unknown_reads
 from clearance.shellparse.facts import CommandFacts, SimpleCommandFacts
 from clearance.shellparse.parser import parse
+from clearance.shellparse.paths import absolute
 from clearance.shellparse.resolve import Resolver, case_insensitive
 
 _FALLBACK_SPLIT = re.compile(r"""(?:"(?:\\.|[^"\\])*"?|'[^']*'?|[^\s;&|()"']+)+|[;&|()\n]""")
@@ -35,9 +36,9 @@ def classify(
     the commands of a best-effort split carry ``parse_error`` so that deny rules still see
     them.
     """
-    cwd = os.path.abspath(cwd or os.getcwd())
+    cwd = absolute(cwd or os.getcwd())
     home = home or os.path.expanduser("~")
-    root = None if workspace == "" else os.path.abspath(workspace or cwd)
+    root = None if workspace == "" else absolute(workspace or cwd)
     result = parse(command)
     facts = CommandFacts(command, [], result.error, cwd, root)
     resolver = None

@@ -555,6 +555,28 @@ def _is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
     return globs is not None and globs.match(resolved)
 
 
+def is_normal(path: str) -> bool:
+    """Whether ``path`` is absolute and surely as ``posixpath.normpath`` leaves it: no empty,
+    ``.`` or ``..`` segment and no trailing slash (checked in C, without splitting). ``False``
+    may also be said of a normal path (a name that starts with a dot)."""
+    if not path.startswith("/"):
+        return False
+    # ``/.`` covers the ``.`` and ``..`` segments (and, to be safe, a hidden name: left to
+    # ``normpath``, which keeps it)
+    return path == "/" or (not path.endswith("/") and "//" not in path and "/." not in path)
+
+
+def normal(path: str) -> str:
+    """``posixpath.normpath`` of an absolute path, the path itself when it is normal already
+    (most are: the call and its split cost more than the rest of a short decision)."""
+    return path if is_normal(path) else posixpath.normpath(path)
+
+
+def absolute(path: str) -> str:
+    """``os.path.abspath``, without its work for a path that is normal already."""
+    return path if is_normal(path) else posixpath.abspath(path)
+
+
 def resolve(path: str, cwd: str | None, home: str) -> str | None:
     """Absolute normalised form of ``path``; ``None`` if it is relative to an unknown cwd."""
     if path.startswith("~/") or path == "~":
@@ -565,7 +587,7 @@ def resolve(path: str, cwd: str | None, home: str) -> str | None:
         if cwd is None:
             return None
         path = cwd.rstrip("/") + "/" + path
-    resolved = posixpath.normpath(path)
+    resolved = normal(path)
     if resolved.startswith("//"):
         resolved = "/" + resolved.lstrip("/")
     return resolved

@@ -23,7 +23,13 @@ import re
 
 from clearance.shellparse.facts import PathFact
 from clearance.shellparse.gitcredentials import file_holds_credentials, repository_top
-from clearance.shellparse.paths import anchored_secrets, glob_to_regex, inside, secret_names
+from clearance.shellparse.paths import (
+    anchored_secrets,
+    glob_to_regex,
+    inside,
+    is_normal,
+    secret_names,
+)
 from clearance.shellparse.resolve import Problem, Resolver, has_glob, racy, segment_regex
 from clearance.vocab import READING_PSEUDO_PROGRAMS
 
@@ -372,7 +378,7 @@ class _Filters:
     def why_excluded(
         self, path: str, root: str, workspace: str | None, home: str = ""
     ) -> str | None:
-        rel = os.path.relpath(path, root)
+        rel = _relative(path, root)
         parts = rel.split("/")
         name = parts[-1]
         if self.skip_hidden and any(p.startswith(".") for p in parts):
@@ -403,6 +409,17 @@ class _Filters:
             if found is not None:
                 return f"{self.program} skips files ignored by default ({found})"
         return None
+
+
+def _relative(path: str, root: str) -> str:
+    """``os.path.relpath(path, root)``, by slicing when ``path`` is below ``root`` and both are
+    normal (every path a walk builds under its root is)."""
+    if is_normal(path) and is_normal(root):
+        if root == "/":
+            return path[1:] or "."
+        if path.startswith(root) and path[len(root) : len(root) + 1] == "/":
+            return path[len(root) + 1 :]
+    return os.path.relpath(path, root)
 
 
 def _values(argv: list[str], names: tuple[str, ...]) -> list[str]:

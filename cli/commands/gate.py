@@ -272,9 +272,10 @@ def _in_order(
     from clearance.hooks.gate import decide_line
 
     settled = False
+    home = os.path.expanduser("~")  # the batch's environment does not change
     for number, raw in lines:
         decision, ident, intent, agent, workspace = decide_line(
-            raw, number, directory, policy_cache.get, policy_error, policy_cache.workspace
+            raw, number, directory, policy_cache.get, policy_error, policy_cache.workspace, home
         )
         if not settled:
             settled = True
@@ -327,9 +328,10 @@ def _decide_chunk(
 
     cache, directory, policy_error = _WORKER[0]
     out = []
+    home = os.path.expanduser("~")
     for number, raw in chunk:
         decision, ident, *_ = decide_line(
-            raw, number, directory, cache.get, policy_error, cache.workspace
+            raw, number, directory, cache.get, policy_error, cache.workspace, home
         )
         out.append((number, decision, ident))
     settle_heap()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from clearance.engine import decision as decision_module
 from clearance.engine.decision import ApprovalDecision, new_decision_id, utc_now
 from clearance.engine.entry import Unreplayable, decide_in_force, decide_intent, redecide
 from clearance.engine.intents import ToolIntent
@@ -111,6 +112,22 @@ def test_decision_ids_are_ulids_unique_and_time_ordered() -> None:
     # the time part is the milliseconds, big-endian in Crockford base32
     assert new_decision_id(0.0)[:10] == "0000000000"
     assert new_decision_id(1.0)[:10] == "00000000Z8"  # 1000 ms = 31*32 + 8
+
+
+def test_the_random_part_is_the_drawn_bytes_in_crockford_base32() -> None:
+    """The 80 random bits are the next 10 bytes the process drew, big-endian, in 16
+    characters of 5 bits -- through the first ids' loop and the later pairs table alike."""
+    crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+    new_decision_id()  # this process has drawn its buffer
+    for _ in range(200):  # past the first ids' way, into the table's
+        start = decision_module._CLOCK.used
+        drawn = decision_module._CLOCK.entropy[start : start + 10]
+        made = new_decision_id()
+        if len(drawn) < 10:  # a fresh buffer was drawn for this id
+            continue
+        value = int.from_bytes(drawn, "big")
+        expected = "".join(crockford[(value >> (5 * k)) & 31] for k in reversed(range(16)))
+        assert made[10:] == expected
 
 
 def test_a_forked_child_draws_its_own_ids() -> None:

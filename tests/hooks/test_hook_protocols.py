@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -309,6 +310,52 @@ def test_payload_limit_and_depth_are_enforced() -> None:
         base.parse_payload(deep)
     with pytest.raises(base.BadPayload, match="not JSON"):
         base.parse_payload(b'{"a": NaN}')
+
+
+#: JSON texts around the edges of the payload reader's own decode (whitespace, trailing
+#: text, constants, surrogates, numbers, nesting, nothing at all).
+_JSON_EDGES = [
+    '{"a": 1}',
+    ' \t\r\n{"a": [1, 2.5e3, -0.0, true, null, "x"]} \n',
+    '{"a": 1} x',
+    '{"a": 1}{"b": 2}',
+    '{"a": 1}\u00a0',
+    "{} \f",
+    "",
+    "   ",
+    "\u00a0{}",
+    '{"a": NaN}',
+    '{"a": -Infinity}',
+    '{"a": "\\ud800"}',
+    '{"a": 123456789012345678901234567890}',
+    '{"a": 1,}',
+    '{"a" 1}',
+    '{"a": "unterminated}',
+    "[1, 2]",
+    '"text"',
+    "nul\u0000l",
+    '{"a": ' * 40 + "1" + "}" * 40,
+    "[" * 3000 + "]" * 3000,
+]
+
+
+@pytest.mark.parametrize("text", _JSON_EDGES)
+def test_the_payload_decode_is_json_decode(text: str) -> None:
+    """The payload reader scans without ``JSONDecoder.decode``'s Python steps: the value, or
+    the error and its message, is what that decoder gives for every edge."""
+    decoder = json.JSONDecoder(parse_constant=base._no_constant)
+
+    def outcome(decode: Callable[[str], object]) -> tuple[str, object]:
+        try:
+            return "value", decode(text)
+        except RecursionError:
+            return "deep", None
+        except ValueError as error:
+            return type(error).__name__, str(error)
+
+    expected = outcome(decoder.decode)
+    assert outcome(base._decode) == expected
+    assert expected[0] != "value" or text.strip(" \t\r\n").startswith(("{", "[", '"'))
 
 
 @pytest.mark.parametrize("agent", AGENTS)
