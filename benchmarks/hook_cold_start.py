@@ -23,7 +23,8 @@ difference is the steadier figure.
 installed with ``CLEARANCE_PURE=1 pip install .`` and one with ``pip install .``): hyperfine
 (``--runs`` runs each, warm cache, after 3 warm-up runs) times ``python -c pass`` and each
 agent's hook of both builds in one run, and prints each median against the bare interpreter and
-compiled against pure.
+compiled against pure. With ``--any-kind`` the two may be of one kind (a baseline's compiled build,
+then the change's): the table still names them "pure" and "compiled", first and second.
 
 ``--policy small`` (default) is a two-rule policy like the e2e tests'; ``--policy default`` is a
 policy that ``extends: default`` (the shipped pack); ``--importtime`` adds the ``python -X
@@ -192,10 +193,11 @@ def kind_of(python: Path) -> str:
     return "compiled" if out.stdout.strip().endswith(".so") else "pure"
 
 
-def compare(pure: Path, compiled: Path, runs: int, policy_text: str) -> int:
-    """hyperfine over the bare interpreter and both builds' hooks, in one run."""
+def compare(pure: Path, compiled: Path, runs: int, policy_text: str, any_kind: bool = False) -> int:
+    """hyperfine over the bare interpreter and both builds' hooks, in one run. ``any_kind``:
+    two builds of any kind (a baseline and a change, both compiled), named as given."""
     kinds = {"pure": kind_of(pure), "compiled": kind_of(compiled)}
-    if kinds != {"pure": "pure", "compiled": "compiled"}:
+    if not any_kind and kinds != {"pure": "pure", "compiled": "compiled"}:
         print(f"the builds are not what they claim: {kinds}", file=sys.stderr)
         return 2
     samples = Path(os.environ.get("CLEARANCE_E2E_DIR", "/work/shared/e2e")) / "samples"
@@ -251,10 +253,15 @@ def main() -> int:
     parser.add_argument("--policy", choices=("small", "default"), default="small")
     parser.add_argument("--importtime", action="store_true")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("PURE_PYTHON", "COMPILED_PYTHON"))
+    parser.add_argument(
+        "--any-kind",
+        action="store_true",
+        help="with --compare: two builds of any kind (a baseline first, then the change)",
+    )
     args = parser.parse_args()
     if args.compare:
         text = SMALL_POLICY if args.policy == "small" else DEFAULT_POLICY
-        return compare(args.compare[0], args.compare[1], args.runs, text)
+        return compare(args.compare[0], args.compare[1], args.runs, text, args.any_kind)
 
     samples = Path(os.environ.get("CLEARANCE_E2E_DIR", "/work/shared/e2e")) / "samples"
     python = (
