@@ -73,8 +73,13 @@ _GLOB_CHARS = frozenset("*?[")
 #: (name, is a directory, is a link to a directory, is a link)
 Entry = tuple[str, bool, bool, bool]
 _LISTINGS: dict[str, tuple[tuple[int, int, int, int], list[Entry]]] = {}
-#: Per listing and name test: (the listing, names it finds secret, its subdirectories).
-_SUMMARIES: dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry], list[str]]] = {}
+#: Per listing and name test: (the listing, names it finds secret, its subdirectories, its
+#: links to files, its files named like git's configuration).
+_SUMMARIES: dict[
+    tuple[str, int], tuple[list[Entry], list[str], list[Entry], list[str], list[str]]
+] = {}
+#: The names git's configuration has in a git directory (``.git``, ``.git/modules/NAME``).
+GIT_CONFIG_NAMES = frozenset(("config", "config.worktree"))
 #: Tree walks that ran past a bound from a fresh budget, per process: (walk, root, follow,
 #: skip_hidden, name test) -> the bound's text. The same walk again fails at once with the same
 #: text instead of spending the bound again (0.3 s, or 50,000 entries, each time a batch meets
@@ -497,17 +502,22 @@ class Resolver:
         follow: bool = False,
         skip_hidden: bool = False,
         links: list[str] | None = None,
+        git_configs: list[str] | None = None,
     ) -> list[str]:
         """The paths under ``root`` whose *name* is a secret's (``is_secret_name``), not
         descending into them: ``walk`` filtered, with each listing's answer kept per process
         beside the listing (a search repeated over an unchanged tree reads one ``stat`` per
         directory). ``key`` identifies the test (its answers are kept under it). ``links``
         collects the links to files met on the way (whatever their names: a reader that
-        follows them reads their targets)."""
+        follows them reads their targets); ``git_configs`` the configuration files of the
+        git directories met (``.git/config`` of every repository below, whose remote URLs
+        and headers may hold a token)."""
         memo = ("secret", root, follow, skip_hidden, key)
         fresh = self._walk_memo(memo)
         try:
-            return self._secret_walk(root, is_secret_name, key, follow, skip_hidden, links)
+            return self._secret_walk(
+                root, is_secret_name, key, follow, skip_hidden, links, git_configs
+            )
         except Problem as problem:
             if fresh:
                 self._remember(memo, problem)
@@ -521,6 +531,7 @@ class Resolver:
         follow: bool,
         skip_hidden: bool,
         links: list[str] | None,
+        git_configs: list[str] | None = None,
     ) -> list[str]:
         out: list[str] = []
         stack = [(root, 0)]
@@ -536,16 +547,19 @@ class Resolver:
                 secret = [n for n, _, _, _ in entries if is_secret_name(n)]
                 subdirs = [e for e in entries if e[1] or e[2]]
                 linked = [n for n, _, via_link, is_link in entries if is_link and not via_link]
-                summary = (entries, secret, subdirs, linked)
+                configs = [n for n, is_dir, _, _ in entries if n in GIT_CONFIG_NAMES and not is_dir]
+                summary = (entries, secret, subdirs, linked, configs)
                 if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
                     _SUMMARIES.clear()
                 _SUMMARIES[(directory, key_of)] = summary
-            _, secret, subdirs, linked = summary
+            _, secret, subdirs, linked, configs = summary
             base = "" if directory == "/" else directory
             hidden = skip_hidden
             out.extend(base + "/" + n for n in secret if not (hidden and n.startswith(".")))
             if links is not None:
                 links.extend(base + "/" + n for n in linked if not (hidden and n.startswith(".")))
+            if git_configs is not None and configs and "/.git/" in base + "/":
+                git_configs.extend(base + "/" + n for n in configs)
             chosen = set(secret)
             for name, is_dir, _via_link, _ in subdirs:
                 if name in chosen or (hidden and name.startswith(".")):

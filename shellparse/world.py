@@ -30,7 +30,14 @@ from clearance.shellparse.paths import (
     is_normal,
     secret_names,
 )
-from clearance.shellparse.resolve import Problem, Resolver, has_glob, racy, segment_regex
+from clearance.shellparse.resolve import (
+    GIT_CONFIG_NAMES,
+    Problem,
+    Resolver,
+    has_glob,
+    racy,
+    segment_regex,
+)
 from clearance.vocab import READING_PSEUDO_PROGRAMS
 
 TYPE_CHECKING = False
@@ -308,7 +315,9 @@ class _Filters:
         self.exclude_dirs: list[str] = []
         argv = fact.argv[1:]
         if program in ("rg", "ripgrep", "ag"):
-            unrestricted = sum(a.count("u") for a in argv if re.fullmatch(r"-u+", a))
+            # ``-u`` in a bundle of short flags counts too (``-iuu``); a letter that is the
+            # value of an earlier one (``-eu``) is counted as well: never fewer than there are
+            unrestricted = sum(a.count("u") for a in argv if re.fullmatch(r"-[A-Za-z0-9]+", a))
             hidden = "--hidden" in argv or "-." in argv or unrestricted >= 2
             # (``--no-ignore-parent``, ``--no-ignore-exclude``: some of the files this reads are
             # left out; taken as none read)
@@ -324,8 +333,14 @@ class _Filters:
                 )
                 for a in argv
             )
-            if program == "ag" and "-a" in argv:
-                hidden = no_ignore = True
+            if program == "ag":
+                # ag's own spellings (its man page): ``-u``/``--unrestricted`` searches every
+                # file, hidden ones too, whatever ignores them; ``-a``/``--all-types`` ignores
+                # the ignore files but still skips hidden ones
+                if unrestricted or "--unrestricted" in argv:
+                    hidden = no_ignore = True
+                if "-a" in argv or "--all-types" in argv:
+                    no_ignore = True
             self.skip_hidden = not hidden
             self.ignore = not no_ignore
             self.follow = "-L" in argv or "--follow" in argv
@@ -470,6 +485,8 @@ def _search_tree(
         if filters.tracked and workspace is not None
         else None
     )
+    #: the configuration files of the git directories the search meets, at any depth
+    git_configs: list[str] = []
     if tracked is not None:
         # ``git grep``: the tracked files, which the index lists -- no directory is read
         members = tracked
@@ -485,13 +502,21 @@ def _search_tree(
             follow=filters.follow,
             skip_hidden=skip_hidden,
             links=links,
+            git_configs=git_configs,
         )
     else:
         walked = resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden)
         members = [m for m in walked if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)]
         if links is not None:
             links.extend(m for m in walked if resolver.is_file_link(m))
-    members = members + _configurations_with_credentials(root, classifier)
+        git_configs = [
+            m
+            for m in walked
+            if "/.git/" in m
+            and m.rsplit("/", 1)[-1] in GIT_CONFIG_NAMES
+            and os.path.isfile(m)  # (a submodule may be called ``config``)
+        ]
+    members = members + _configurations_with_credentials(root, classifier, git_configs)
     for member in members:
         if name_filter is not None and not _fnmatch(name_filter, os.path.basename(member)):
             continue
@@ -532,15 +557,22 @@ def _search_tree(
             )
 
 
-def _configurations_with_credentials(root: str, classifier: Classifier) -> list[str]:
-    """The git configuration of a repository searched whole (``root`` its top, or its
-    ``.git``) when it holds a credential: a search that reads it prints the token, whatever
-    the file is called (``gitcredentials``)."""
+def _configurations_with_credentials(
+    root: str, classifier: Classifier, met: list[str] | None = None
+) -> list[str]:
+    """The git configuration files of the repositories a search reads that hold a
+    credential: ``root``'s own (``root`` a repository's top, or its ``.git``) and those
+    ``met`` below it (every ``.git/config`` of the repositories, submodules and worktrees
+    under a directory of projects). A search that reads one prints the token, whatever the
+    file is called (``gitcredentials``)."""
     if not classifier.machine:
         return []
     found = [os.path.join(root, ".git", "config")]
     if os.path.basename(root) == ".git":
         found.append(os.path.join(root, "config"))
+    for path in met or ():
+        if path not in found:
+            found.append(path)
     return [f for f in found if file_holds_credentials(f, classifier.home)]
 
 

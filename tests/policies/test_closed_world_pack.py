@@ -62,6 +62,9 @@ def test_a_rule_naming_the_marker_can_allow_it(tmp_path: Any) -> None:
         "kubectl apply -f k8s.yaml --dry-run=client",
         "helm list -A",
         "helm status web",
+        # a release's notes and metadata: the twins of its values and manifests below
+        "helm get notes web",
+        "helm get metadata web -n prod",
         "aws s3 ls",
         "aws ec2 describe-instances",
         "gcloud compute instances list",
@@ -115,6 +118,13 @@ def test_network_reads_of_developer_clis_run(policy: PolicySet, command: str) ->
         ("heroku config:get DATABASE_URL", "ask"),
         ("heroku auth:token", "deny"),
         ("fly auth token", "deny"),
+        # a release's values (the chart's passwords), its rendered Secrets, or both
+        ("helm get values web", "deny"),
+        ("helm get values web -a -o json", "deny"),
+        ("helm get manifest web -n prod", "deny"),
+        ("helm get hooks web", "deny"),
+        ("helm get all web --revision 3", "deny"),
+        ("helm get newthing web", "ask"),
     ],
 )
 def test_network_writes_ask_and_secrets_are_denied(

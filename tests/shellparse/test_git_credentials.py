@@ -168,3 +168,49 @@ def test_the_agents_read_tool(checkout: World, clean: World) -> None:
 
     assert read(checkout) == "deny"
     assert read(clean) == "allow"
+
+
+def _projects(root: Path, token: bool) -> World:
+    """A folder of projects (the workspace) holding two clones, one with a submodule: with
+    ``token`` the inner clone was made from a URL with a token and its submodule's git
+    directory (``.git/modules/lib/config``) keeps a CI header; the twin's remotes hold none."""
+    world = make_world(root, {"README.md": "projects\n"}, repository=True)
+    workspace = Path(world[0])
+    for name in ("api", "web"):
+        subprocess.run(["git", "init", "-q", str(workspace / name)], check=True)
+    url = "https://x-access-token:ghs_abc@github.com/o/web" if token else "https://github.com/o/web"
+    _git(str(workspace / "web"), "remote", "add", "origin", url)
+    modules = workspace / "api" / ".git" / "modules" / "lib"
+    modules.mkdir(parents=True)
+    entry = (
+        'http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eA=='
+        if token
+        else ("core]\n\tbare = false")
+    )
+    (modules / "config").write_text(f"[{entry}\n")
+    # a submodule called ``config``: a directory, never taken for a configuration file
+    (workspace / "web" / ".git" / "modules" / "config").mkdir(parents=True)
+    return world
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["grep -r ghs_ .", "grep -r extraheader .", "rg --hidden token", "grep -rl x api", "ag -u x"],
+)
+def test_a_search_of_a_folder_of_repositories_reads_every_git_configuration(
+    command: str, tmp_path: Path
+) -> None:
+    """The configuration of each repository *below* the one searched (clones in a folder of
+    projects, a submodule's git directory) is read by a search that enters ``.git``: denied
+    when one holds a credential, allowed in the twin whose configurations hold none."""
+    with_token = _projects(tmp_path / "token", token=True)
+    twin = _projects(tmp_path / "twin", token=False)
+    found = decide_in(default_pack(with_token), with_token, command)
+    assert found.decision == "deny", (command, found.reason_code, found.reason)
+    assert _decided(twin, command) == "allow", command
+
+
+def test_a_search_that_skips_hidden_files_reads_no_nested_configuration(tmp_path: Path) -> None:
+    """``rg`` without ``--hidden`` never enters ``.git``: the nested tokens are not read."""
+    with_token = _projects(tmp_path / "token", token=True)
+    assert _decided(with_token, "rg ghs_") == "allow"

@@ -263,6 +263,18 @@ class TestTrees:
         assert project.decide(policy, "rg --hidden KEY") == "deny"
         assert project.decide(policy, "rg -uu KEY") == "deny"
         assert project.decide(policy, "rg -g .env KEY") == "deny"
+        # ``-u`` in a bundle of short flags: ``-iuu`` searches hidden files as ``-uu`` does;
+        # one ``u`` lifts the ignore files only, and ``-i`` alone changes nothing
+        assert project.decide(policy, "rg -iuu KEY") == "deny"
+        assert project.decide(policy, "rg -iu KEY") == "allow"
+        assert project.decide(policy, "rg -i KEY") == "allow"
+        # ag's own spellings: ``-u`` (``--unrestricted``) searches hidden files too, ``-a``
+        # (``--all-types``) does not
+        assert project.decide(policy, "ag -u KEY") == "deny"
+        assert project.decide(policy, "ag --unrestricted KEY") == "deny"
+        assert project.decide(policy, "ag --hidden KEY") == "deny"
+        assert project.decide(policy, "ag -a KEY") == "allow"
+        assert project.decide(policy, "ag KEY") == "allow"
         (project.ws / ".gitignore").write_text(".env\n")
         assert project.decide(policy, "rg --hidden KEY") == "allow"  # ignored
         (fact,) = project.facts("rg --hidden KEY")
