@@ -288,7 +288,9 @@ def find(call: HandlerCall) -> None:
         dynamic = bool(flag & DYNAMIC)
         if dynamic:
             fact.markers.add("dynamic_argument")
-        call.add_path(path, "read", dynamic=dynamic)
+        # find itself reads names and metadata under its starting points, as ``ls -R`` does;
+        # what it hands on (``-exec``, a pipe to ``xargs``) is judged where it is read
+        call.add_path(path, "read", dynamic=dynamic, meta=True)
         if deleting:
             # with tests (``-name '*.pyc'``) what goes is under the start point; without,
             # everything there, the start point included

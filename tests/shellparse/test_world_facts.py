@@ -192,6 +192,24 @@ class TestGlobs:
         for command in ("ls .*", "ls -la .env", "stat .env", "du -sh .*", "ls ~/.ssh"):
             assert project.decide(policy, command) == "allow", command
 
+    def test_find_lists_names_what_it_hands_on_is_read(
+        self, project: Project, policy: PolicySet
+    ) -> None:
+        """find reads the names and metadata under its starting points, as ``ls -R`` does:
+        listing ``~/.ssh`` is allowed, while what it hands a reader (``-exec cat``, a pipe to
+        ``xargs cat``, a substitution) is read and denied, and ``-delete`` deletes."""
+        for command in ("find ~/.ssh", "find ~/.ssh -name '*.pub'", "find ~/.ssh -ls", "find ."):
+            assert project.decide(policy, command) == "allow", command
+        for command in (
+            "find ~/.ssh -type f -exec cat {} +",
+            "find ~/.ssh -type f | xargs cat",
+            "cat $(find ~/.ssh -type f)",
+            "find ~ -name id_rsa -exec cat {} \\;",
+            "find ~/.ssh -delete",
+            "find . -name .env -exec cat {} +",
+        ):
+            assert project.decide(policy, command) == "deny", command
+
     def test_globstar_only_when_set(self, project: Project) -> None:
         (fact,) = project.facts("cat src/**/*.py")
         plain = sorted(p.resolved or "" for p in fact.paths if p.source == "glob")
