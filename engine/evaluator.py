@@ -252,6 +252,8 @@ def _session_grant(matched: list[CompiledRule]) -> CompiledRule | None:
 
 def _fail_closed(part: PartView, allowing: list[CompiledRule]) -> Marker | None:
     """The first fail-closed marker of ``part`` that no allowing rule names."""
+    if not part.markers:
+        return None  # (most parts: no walk over the vocabulary)
     for marker in FAIL_CLOSED:
         if marker not in part.markers:
             continue
