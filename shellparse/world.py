@@ -634,8 +634,8 @@ def selection_of(find: SimpleCommandFacts, cwd: str | None, home: str) -> list[s
     from clearance.shellparse.paths import resolve
 
     argv = find.argv[1:]
-    if follows_links(argv):
-        return []
+    if follows_links(argv) or "-files0-from" in argv:
+        return []  # found wherever links lead, or under starting points a file holds
     roots: list[str] = []
     k = 0
     while k < len(argv) and argv[k] in ("-H", "-L", "-P"):

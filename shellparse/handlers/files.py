@@ -221,6 +221,9 @@ def find(call: HandlerCall) -> None:
     # ``-L``/``-follow``: links to directories are descended, so what is found is wherever
     # they lead -- not known from the starting points
     follows = "-L" in args[:i] or "-follow" in args
+    # ``-files0-from FILE``: the starting points are what FILE holds, not known here -- nor,
+    # then, what is found under them
+    follows = follows or "-files0-from" in args
     starts: list[tuple[str, int]] = []
     while i < len(args) and not (args[i].startswith("-") or args[i] in ("(", "!", ")", ",")):
         starts.append((args[i], flags[i]))
@@ -270,6 +273,11 @@ def find(call: HandlerCall) -> None:
         elif token in _FIND_VALUE:
             if token in ("-name", "-iname") and i + 1 < len(args) and "/" not in args[i + 1]:
                 names.append(args[i + 1])
+            if token == "-files0-from" and i + 1 < len(args):
+                # the starting points are read from that file, and each one that does not exist
+                # is printed back in an error: its text is read, not only its name
+                value = args[i + 1]
+                call.add_path(value, "read", source="option", dynamic=bool(flags[i + 1] & DYNAMIC))
             fact.options.append(token)
             filtered = filtered or token not in ("-maxdepth", "-mindepth", "-regextype")
             i += 2

@@ -207,8 +207,25 @@ class TestGlobs:
             "find ~ -name id_rsa -exec cat {} \\;",
             "find ~/.ssh -delete",
             "find . -name .env -exec cat {} +",
+            # the starting points read from a file: its text comes back in find's errors
+            "find -files0-from ~/.ssh/id_rsa",
         ):
             assert project.decide(policy, command) == "deny", command
+
+    def test_find_starting_points_from_a_file_are_not_known(
+        self, project: Project, policy: PolicySet
+    ) -> None:
+        """``-files0-from FILE``: what is found is under whatever FILE lists (``printf
+        '/home/u/.ssh/id_rsa\\0' > l`` first), so a reader of it is not allowed; listing the
+        names, and a reader of what a known start point finds, are."""
+        (project.ws / "starts").write_text("src\0")
+        for command in (
+            "find -files0-from starts -exec cat {} +",
+            "find -files0-from starts | xargs cat",
+        ):
+            assert project.decide(policy, command) != "allow", command
+        assert project.decide(policy, "find -files0-from starts") == "allow"
+        assert project.decide(policy, "find src -name '*.py' -exec cat {} +") == "allow"
 
     def test_globstar_only_when_set(self, project: Project) -> None:
         (fact,) = project.facts("cat src/**/*.py")
