@@ -22,6 +22,7 @@ import os
 import re
 
 from clearance.shellparse.facts import PathFact
+from clearance.shellparse.findexpr import found_paths, printed, starting_points
 from clearance.shellparse.gitcredentials import file_holds_credentials, repository_top
 from clearance.shellparse.paths import (
     anchored_secrets,
@@ -456,6 +457,17 @@ def _fnmatch(glob: str, name: str) -> bool:
     return segment_regex(glob).fullmatch(name) is not None
 
 
+def _selected(name_filter: str, member: str, root: str, deep: bool) -> bool:
+    """Whether what find selected by ``name_filter`` under ``root`` reaches ``member``: by its
+    own name, or (``deep``: a reader of trees) by a directory's above it."""
+    if _fnmatch(name_filter, member.rsplit("/", 1)[-1]):
+        return True
+    if not deep:
+        return False
+    below = member[len(root) :] if member.startswith(root) else member
+    return any(part and _fnmatch(name_filter, part) for part in below.split("/")[:-1])
+
+
 def _search_tree(
     fact: SimpleCommandFacts,
     path: PathFact,
@@ -517,8 +529,12 @@ def _search_tree(
             and os.path.isfile(m)  # (a submodule may be called ``config``)
         ]
     members = members + _configurations_with_credentials(root, classifier, git_configs)
+    # a program that reads trees (``tar``, ``grep -r``, ``cp -r``) given a directory find
+    # selected by name reads everything below it: a member counts when it or a directory above
+    # it (below ``root``) has the name
+    deep = path.tree
     for member in members:
-        if name_filter is not None and not _fnmatch(name_filter, os.path.basename(member)):
+        if name_filter is not None and not _selected(name_filter, member, root, deep):
             continue
         why = filters.why_excluded(member, root, classifier.workspace, classifier.home)
         if why is not None:
@@ -534,7 +550,7 @@ def _search_tree(
             f"{member} is under {root}, which {fact.program} reads",
         )
     for link in links or ():
-        if name_filter is not None and not _fnmatch(name_filter, os.path.basename(link)):
+        if name_filter is not None and not _selected(name_filter, link, root, deep):
             continue
         if filters.why_excluded(link, root, classifier.workspace, classifier.home) is not None:
             continue
@@ -618,14 +634,8 @@ def follows_links(argv: list[str]) -> bool:
     """Whether ``find`` (its arguments after the name) descends into the directories links
     point at (``-L``, the ``-follow`` test): what it finds is then anywhere those links lead,
     not under its starting points."""
-    k = 0
-    while k < len(argv) and argv[k].startswith("-"):
-        if argv[k] == "-L":
-            return True
-        if argv[k] not in ("-H", "-P") and not argv[k].startswith(("-D", "-O")):
-            break
-        k += 2 if argv[k] == "-D" else 1
-    return "-follow" in argv
+    first, _ = starting_points(argv)
+    return "-L" in argv[:first] or "-follow" in argv
 
 
 def selection_of(find: SimpleCommandFacts, cwd: str | None, home: str) -> list[str]:
@@ -636,25 +646,14 @@ def selection_of(find: SimpleCommandFacts, cwd: str | None, home: str) -> list[s
     argv = find.argv[1:]
     if follows_links(argv) or "-files0-from" in argv:
         return []  # found wherever links lead, or under starting points a file holds
-    roots: list[str] = []
-    k = 0
-    while k < len(argv) and argv[k] in ("-H", "-L", "-P"):
-        k += 1
-    while k < len(argv) and not argv[k].startswith(("-", "(", "!", ")")):
-        roots.append(argv[k])
-        k += 1
-    names = [argv[i + 1] for i in range(k, len(argv) - 1) if argv[i] in ("-name", "-iname")]
-    out: list[str] = []
-    for root in roots or ["."]:
+    first, k = starting_points(argv)
+    bases: list[str] = []
+    for root in argv[first:k] or ["."]:
         base = resolve(root, cwd, home)
         if base is None:
             return []
-        base = "" if base == "/" else base
-        if names:
-            out.extend(f"{base}/{{}}/{n}" for n in names)
-        else:
-            out.append(f"{base}/{{}}")
-    return out
+        bases.append(base)
+    return found_paths(bases, printed(argv, k))
 
 
 def add_selection(
@@ -666,7 +665,10 @@ def add_selection(
 ) -> None:
     """``fact`` reads what a ``find`` upstream selected (``find … | xargs cat``,
     ``cat "$(find …)"``)."""
-    access = next((p.access for p in fact.paths if p.path == written), "read")
+    placeholder = next((p for p in fact.paths if p.path == written), None)
+    access = "read" if placeholder is None else placeholder.access
+    # a reader of trees (``xargs tar c``, ``xargs grep -r``) reads below each directory found
+    tree = placeholder is not None and placeholder.tree
     for pattern in patterns:
         tracked = pattern.endswith("/{}/" + TRACKED)
         found = _derived(
@@ -680,6 +682,7 @@ def add_selection(
             if tracked
             else f"the files the line selects upstream: {pattern}",
             pattern=True,
+            tree=tree,
         )
         if found is not None and not tracked:
             try:

@@ -6,6 +6,16 @@ from __future__ import annotations
 
 from clearance.shellparse import archives
 from clearance.shellparse.expand import DYNAMIC
+from clearance.shellparse.findexpr import (
+    EXEC,
+    TESTS,
+    VALUE,
+    WORDS,
+    WRITE,
+    action_bounds,
+    found_paths,
+    starting_points,
+)
 from clearance.shellparse.handlers.common import Lazy
 from clearance.shellparse.handlers.interpreters import credential_variable, environment_read
 from clearance.shellparse.paths import resolve
@@ -81,100 +91,6 @@ def chown(call: HandlerCall) -> None:
         fact.classes.add("privilege")
 
 
-_FIND_EXEC = ("-exec", "-execdir", "-ok", "-okdir")
-
-
-_FIND_WRITE = ("-fprint", "-fprint0", "-fprintf", "-fls")
-
-
-_FIND_VALUE = frozenset(
-    (
-        "-name",
-        "-iname",
-        "-path",
-        "-ipath",
-        "-wholename",
-        "-iwholename",
-        "-regex",
-        "-iregex",
-        "-type",
-        "-xtype",
-        "-size",
-        "-mtime",
-        "-atime",
-        "-ctime",
-        "-mmin",
-        "-amin",
-        "-cmin",
-        "-newer",
-        "-anewer",
-        "-cnewer",
-        "-perm",
-        "-user",
-        "-group",
-        "-uid",
-        "-gid",
-        "-maxdepth",
-        "-mindepth",
-        "-links",
-        "-inum",
-        "-samefile",
-        "-lname",
-        "-ilname",
-        "-fstype",
-        "-used",
-        "-printf",
-        "-regextype",
-        "-context",
-        "-newerXY",
-        "-files0-from",
-    )
-)
-
-
-#: find tests without a value: they select, so ``-delete`` removes only what matches.
-_FIND_TESTS = frozenset(("-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"))
-
-
-#: The rest of find's expression words that take no value (options, operators, actions that
-#: only print or stop); any other ``-word`` is an ``unknown_option``.
-_FIND_WORDS = frozenset(
-    (
-        "-print",
-        "-print0",
-        "-ls",
-        "-prune",
-        "-quit",
-        "-true",
-        "-false",
-        "-not",
-        "-and",
-        "-or",
-        "-a",
-        "-o",
-        "-depth",
-        "-d",
-        "-mount",
-        "-xdev",
-        "-follow",
-        "-noleaf",
-        "-daystart",
-        "-ignore_readdir_race",
-        "-noignore_readdir_race",
-        "-nowarn",
-        "-warn",
-        "-help",
-        "--help",
-        "-version",
-        "--version",
-        "-s",
-        "-x",
-        "-E",
-        "-X",
-    )
-)
-
-
 #: Programs that take every argument as a name or a plain word, never as code to parse.
 _NAMES_ONLY = frozenset(
     (
@@ -213,38 +129,28 @@ _NAMES_ONLY = frozenset(
 
 def find(call: HandlerCall) -> None:
     fact, args, flags = call.fact, call.args, call.flags
-    i = 0
-    while (i < len(args) and args[i] in ("-H", "-L", "-P", "-D", "-O")) or (
-        i < len(args) and args[i].startswith("-O")
-    ):
-        i += 2 if args[i] == "-D" else 1
+    first, i = starting_points(args)
     # ``-L``/``-follow``: links to directories are descended, so what is found is wherever
     # they lead -- not known from the starting points
-    follows = "-L" in args[:i] or "-follow" in args
+    follows = "-L" in args[:first] or "-follow" in args
     # ``-files0-from FILE``: the starting points are what FILE holds, not known here -- nor,
     # then, what is found under them
     follows = follows or "-files0-from" in args
-    starts: list[tuple[str, int]] = []
-    while i < len(args) and not (args[i].startswith("-") or args[i] in ("(", "!", ")", ",")):
-        starts.append((args[i], flags[i]))
-        i += 1
+    starts = [(args[k], flags[k]) for k in range(first, i)]
     if not starts:
         starts = [(".", 0)]
     fact.options = []
     deleting = False
     filtered = False
-    names: list[str] = []
+    # what reaches each action: a file under a starting point, named as the tests before it
+    # allow (``find ~ -name id_rsa -exec cat {} \;``, ``! -name x`` or ``-o`` allow any name)
+    bounds, _ = action_bounds(args, i)
     while i < len(args):
         token = args[i]
-        if token in _FIND_EXEC:
+        if token in EXEC:
             j = i + 1
             while j < len(args) and args[j] not in (";", "+"):
                 j += 1
-            # `{}` is each file found: unknown by name, but under the starting points, and
-            # named as the ``-name`` test says (``find ~ -name id_rsa -exec cat {} \;``)
-            base = starts[0][0].rstrip("/") or "/"
-            found = ("" if base == "/" else base) + "/{}" + (f"/{names[-1]}" if names else "")
-            inner = [a.replace("{}", found) for a in args[i + 1 : j]]
             # a name spliced into a longer word given to a program that may parse it as code
             # (``sh -c 'cat {}'``, a sed script: a file named ``$(rm -rf ~)``) is not known;
             # to a program whose arguments are only names (``mkdir new/{}``, ``mv {}.gz {}``)
@@ -257,22 +163,25 @@ def find(call: HandlerCall) -> None:
                 | (DYNAMIC if follows and "{}" in args[k] else 0)
                 for k in range(i + 1, j)
             ]
-            if inner:
-                call.nest_argv(f"find {token}", inner, inner_flags, markers=("dynamic_argument",))
+            # `{}` is each file found: unknown by name, but under one of the starting points
+            for found in found_paths([s for s, _ in starts], bounds.get(i)):
+                inner = [a.replace("{}", found) for a in args[i + 1 : j]]
+                if inner:
+                    call.nest_argv(
+                        f"find {token}", inner, inner_flags, markers=("dynamic_argument",)
+                    )
             fact.options.append(token)
             i = j + 1
             continue
         if token == "-delete":
             deleting = True
             fact.options.append(token)
-        elif token in _FIND_WRITE and i + 1 < len(args):
+        elif token in WRITE and i + 1 < len(args):
             call.add_path(args[i + 1], "write", source="option")
             fact.options.append(token)
             i += 2
             continue
-        elif token in _FIND_VALUE:
-            if token in ("-name", "-iname") and i + 1 < len(args) and "/" not in args[i + 1]:
-                names.append(args[i + 1])
+        elif token in VALUE:
             if token == "-files0-from" and i + 1 < len(args):
                 # the starting points are read from that file, and each one that does not exist
                 # is printed back in an error: its text is read, not only its name
@@ -282,12 +191,12 @@ def find(call: HandlerCall) -> None:
             filtered = filtered or token not in ("-maxdepth", "-mindepth", "-regextype")
             i += 2
             continue
-        elif token in _FIND_TESTS:
+        elif token in TESTS:
             fact.options.append(token)
             filtered = True
         elif token.startswith("-"):
             fact.options.append(token)
-            if token not in _FIND_WORDS and not (token.startswith("-newer") and i + 1 < len(args)):
+            if token not in WORDS and not (token.startswith("-newer") and i + 1 < len(args)):
                 fact.markers.add("unknown_option")
             elif token.startswith("-newer"):
                 i += 1

@@ -353,6 +353,93 @@ class TestTrees:
         ):
             assert project.decide(policy, command) == "allow", command
 
+    @pytest.mark.parametrize(
+        ("technique", "malicious", "twin"),
+        [
+            # a reader of trees handed a directory find selected by name reads all below it
+            (
+                "tree-reader",
+                "find . -type d -name keys -exec tar czf k.tgz {} +",
+                "find . -type d -name docs -exec tar czf d.tgz {} +",
+            ),
+            (
+                "tree-reader",
+                "find . -type d -name keys -exec grep -r BEGIN {} +",
+                "find . -type d -name docs -exec grep -r TODO {} +",
+            ),
+            (
+                "tree-reader",
+                "find . -type d -name keys -exec cp -r {} out \\;",
+                "find . -type d -name keys -exec ls {} \\;",
+            ),
+            (
+                "tree-reader-pipe",
+                "find . -type d -name keys | xargs tar czf k.tgz",
+                "find . -type d -name docs | xargs tar czf d.tgz",
+            ),
+            # -iname matches whatever the case
+            (
+                "case-folded",
+                "find . -iname '.ENV' -exec cat {} +",
+                "find . -iname '*.MD' -exec cat {} +",
+            ),
+            # either alternative reaches the action
+            (
+                "alternatives",
+                "find . \\( -name '*.py' -o -name .env \\) -exec cat {} +",
+                "find . \\( -name '*.py' -o -name '*.md' \\) -exec cat {} +",
+            ),
+            # what a negated name does not select still reaches the action
+            (
+                "negation",
+                "find . ! -name '*.py' -type f -exec cat {} +",
+                "find src ! -name '*.pyc' -type f -exec cat {} +",
+            ),
+            (
+                "negation-pipe",
+                "find . -type f -not -name '*.py' | xargs cat",
+                "find . -name '*.py' | xargs cat",
+            ),
+            # a test after the action does not filter what the action got
+            (
+                "test-after-action",
+                "find . -exec cat {} + -name '*.py'",
+                "find . -name '*.py' -exec cat {} +",
+            ),
+            # -prune's name is not what the other branch hands on
+            (
+                "prune",
+                "find . -name node_modules -prune -o -type f -exec cat {} +",
+                "find src -name node_modules -prune -o -type f -exec cat {} +",
+            ),
+            # the starting points come after find's own options
+            (
+                "leading-option",
+                "find -O3 deploy -type f | xargs cat",
+                "find -O3 docs -type f | xargs cat",
+            ),
+            # every starting point, not the first only
+            (
+                "second-start",
+                "find src ~/.ssh -type f -exec cat {} +",
+                "find src docs -type f -exec cat {} +",
+            ),
+        ],
+    )
+    def test_what_find_selects_by_technique(
+        self, project: Project, policy: PolicySet, technique: str, malicious: str, twin: str
+    ) -> None:
+        """What reaches a find action is read from its expression as find evaluates it, under
+        each starting point, and a reader of trees reads below each directory it is handed."""
+        (project.ws / "deploy" / "keys").mkdir(parents=True)
+        (project.ws / "deploy" / "keys" / "id_ed25519").write_text(
+            "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+        )
+        (project.ws / "docs").mkdir()
+        (project.ws / "docs" / "guide.md").write_text("guide\n")
+        assert project.decide(policy, malicious) == "deny", (technique, malicious)
+        assert project.decide(policy, twin) == "allow", (technique, twin)
+
     def test_filters_admitting_secrets_count_even_without_files(
         self, project: Project, policy: PolicySet
     ) -> None:
