@@ -218,6 +218,9 @@ class Extractor:
         #: The output of command substitutions whose output is known text (``$(echo rm)``),
         #: by the id of their node.
         self.outputs: dict[int, str] = {}
+        #: ``echo``/``printf`` parts with words the shell expanded as patterns, by the part's
+        #: id: their words as printed (the matches on the machine), ``None`` when not known.
+        self.printed: dict[int, list[str] | None] = {}
 
     # --- structure -----------------------------------------------------------------------
 
@@ -241,7 +244,7 @@ class Extractor:
             cwd = env.cwd
             self.command(commands[0], env, scope)
             produced = self.out[start:]
-            output = _static_output(produced, scope.stdin_text)
+            output = _static_output(produced, scope.stdin_text, self.printed)
             if output is None and self.resolver is not None and len(produced) == 1:
                 # a fact of this machine: ``cd "$(git rev-parse --show-toplevel)"``
                 output = printed_toplevel(produced[0], cwd, self.home, self.text)
@@ -275,13 +278,46 @@ class Extractor:
             upstream_everything = upstream_everything or any(
                 self._lists_everything(f) for f in produced
             )
-            stdin_text = _static_output(produced, stdin_text)
+            stdin_text = _static_output(produced, stdin_text, self.printed)
             if k and selected is not None:
                 self._read_selection(produced, selected)
             if selected is None and self.resolver is not None:
                 self._remember_selection(-1, produced, env)
                 selected = self.selections.pop(-1, None)
         return stdin_text
+
+    def _matched_words(self, argv: list[str], flags: list[int], env: Env) -> list[str] | None:
+        """``argv`` with each pattern replaced by what it matches on the machine, sorted, as
+        bash does (a pattern that matches nothing stays as written); ``None`` without the
+        machine, or where a pattern's matches are not known."""
+        resolver = self.resolver
+        if resolver is None:
+            return None
+        shell = self.classifier.shell_options
+        out = argv[:1]
+        for word, flag in zip(argv[1:], flags[1:], strict=True):
+            if not flag & GLOB:
+                out.append(word)
+                continue
+            pattern = resolve(word, env.cwd, self.home)
+            if flag & DYNAMIC or pattern is None or env.cwd is None:
+                return None
+            try:
+                matches = resolver.expand(
+                    pattern,
+                    globstar="globstar" in shell,
+                    dotglob="dotglob" in shell,
+                    nocase="nocaseglob" in shell,
+                )
+            except Problem:
+                return None
+            if not matches:
+                out.append(word)
+            elif word.startswith("/"):
+                out.extend(matches)
+            else:
+                out.extend(os.path.relpath(m, env.cwd) for m in matches)
+        return out
 
     def _read_selection(self, produced: list[SimpleCommandFacts], patterns: list[str]) -> None:
         """``find … | xargs cat``: what xargs hands its command is what find selected."""
@@ -790,6 +826,8 @@ class Extractor:
             return
         self.pending_selections = self._selected_words(command.words) if self.selections else {}
         self.emit(fact, argv, flags, env, scope, stdin_text)
+        if fact.program in ("echo", "printf") and any(f & GLOB for f in flags[1:]):
+            self.printed[id(fact)] = self._matched_words(argv, flags, env)
         if _prints_environment(fact, command, env):
             fact.classes.add("secret_read")
         runs_code = (
@@ -1688,7 +1726,11 @@ def _static_parts(parts: list[Part]) -> str | None:
     return "".join(out)
 
 
-def _static_output(produced: list[SimpleCommandFacts], stdin_text: str | None) -> str | None:
+def _static_output(
+    produced: list[SimpleCommandFacts],
+    stdin_text: str | None,
+    printed: dict[int, list[str] | None] | None = None,
+) -> str | None:
     """What a pipeline stage writes, when it is plain text transformed in a known way.
 
     ``echo 'rm -rf /' | sh`` and ``echo cm0gLXJmIC8= | base64 -d | sh`` both hand ``sh`` a
@@ -1705,6 +1747,13 @@ def _static_output(produced: list[SimpleCommandFacts], stdin_text: str | None) -
         stdin_text = fact.stdin_text
     argv = fact.argv
     program = fact.program
+    if printed is not None and id(fact) in printed:
+        # ``echo keys/* | xargs cat``: the shell replaced a pattern by the file names it
+        # matches before echo ran -- those of the machine, or not known
+        words = printed[id(fact)]
+        if words is None:
+            return None
+        argv = words
     if program == "echo":
         words = argv[1:]
         newline = True

@@ -217,6 +217,10 @@ def find(call: HandlerCall) -> None:
             call.add_path(target, "delete", dynamic=dynamic)
 
 
+#: What fd replaces in the command it runs by the path found (or a part of it).
+_FD_PLACEHOLDERS = ("{}", "{/}", "{//}", "{.}", "{/.}")
+
+
 def fd_exec(call: HandlerCall) -> None:
     args, flags = call.args, call.flags
     for i, arg in enumerate(args):
@@ -229,6 +233,9 @@ def fd_exec(call: HandlerCall) -> None:
                 inner_flags = [
                     flags[k] | (DYNAMIC if "{" in args[k] else 0) for k in range(i + 1, j)
                 ]
+                if not any(p in a for a in inner for p in _FD_PLACEHOLDERS):
+                    # without a placeholder fd adds the path found at the end (``fd -x cat``)
+                    inner, inner_flags = [*inner, "{}"], [*inner_flags, DYNAMIC]
                 call.nest_argv("fd --exec", inner, inner_flags)
             break
 

@@ -440,6 +440,37 @@ class TestTrees:
         assert project.decide(policy, malicious) == "deny", (technique, malicious)
         assert project.decide(policy, twin) == "allow", (technique, twin)
 
+    @pytest.mark.parametrize(
+        ("technique", "malicious", "verdict", "twin"),
+        [
+            # the shell replaced the pattern by the names it matches before echo printed them
+            ("printed-pattern", "echo .env* | xargs cat", "deny", "echo src/*.py | xargs cat"),
+            (
+                "printed-pattern",
+                "printf '%s\\0' .e* | xargs -0 cat",
+                "deny",
+                "printf '%s\\0' src/* | xargs -0 wc -l",
+            ),
+            # a quoted pattern is printed as written, and xargs does not expand it
+            ("printed-pattern", "cat $(echo .e*)", "deny", "echo '.e*' | xargs cat"),
+            # diff -r reads both trees (and prints a file one side lacks, with -N)
+            ("tree-diff", "diff -ruN . ../elsewhere", "deny", "diff -r src ../elsewhere"),
+            # fd adds the path found when the command has no placeholder
+            ("implicit-placeholder", "fd -H -t f . -x cat", "ask", "fd -H -t f ."),
+        ],
+    )
+    def test_what_readers_are_handed_by_technique(
+        self,
+        project: Project,
+        policy: PolicySet,
+        technique: str,
+        malicious: str,
+        verdict: str,
+        twin: str,
+    ) -> None:
+        assert project.decide(policy, malicious) == verdict, (technique, malicious)
+        assert project.decide(policy, twin) == "allow", (technique, twin)
+
     def test_filters_admitting_secrets_count_even_without_files(
         self, project: Project, policy: PolicySet
     ) -> None:
