@@ -133,25 +133,14 @@ def opaque_tool_facts(tool: str) -> SimpleCommandFacts:
     return fact
 
 
-#: Credential-shaped strings: a web query or URL carrying one sends the secret out.
-_CREDENTIAL = re.compile(
-    r"AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}"
-    r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_-]{20,}"
-    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}"
-    r"|AIza[0-9A-Za-z_-]{35}|ya29\.[0-9A-Za-z_-]{20,}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}"
-    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
-    r"|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
-    r"|(?:password|passwd|secret|token|api[_-]?key)[=:]\s*[^\s&]{8,}",
-    re.IGNORECASE,
-)
-
-
 def carries_secret(text: str, home: str) -> bool:
     """Whether a query or URL carries secret material: a credential-shaped string, or the
     path of a secret (``file:///home/u/.aws/credentials``)."""
-    if _CREDENTIAL.search(text):
-        return True
+    from clearance.shellparse.credentials import credential_shaped
     from clearance.shellparse.paths import is_secret
+
+    if credential_shaped(text):
+        return True
 
     for word in re.findall(r"(?:file://)?(~?/[^\s\"'<>?#]+)", text):
         path = word.replace("file://", "")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 
+from clearance.shellparse.credentials import holds_credential
 from clearance.shellparse.facts import PathFact
 from clearance.shellparse.findexpr import found_paths, printed, starting_points
 from clearance.shellparse.gitcredentials import file_holds_credentials, repository_top
@@ -186,8 +187,24 @@ def _ground_path(
             meta=path.meta,
         )
         target = linked or path
-    if path.tree and path.access in ("read", "unknown", "exec") and not path.meta:
-        _search_tree(fact, target, real, classifier, resolver)
+    if path.access in ("read", "unknown", "exec") and not path.meta:
+        if path.tree:
+            _search_tree(fact, target, real, classifier, resolver)
+        elif "secret_read" not in fact.classes:
+            _hard_linked_secret(fact, target, real, resolver)
+
+
+def _hard_linked_secret(
+    fact: SimpleCommandFacts, path: PathFact, real: str, resolver: Resolver
+) -> None:
+    """A file with other names (a hard link, ``ln ~/.ssh/id_rsa notes.txt``) is whatever
+    they are: its own name says nothing, so it is judged by its content -- a read of a
+    credential-shaped one is a secret read."""
+    others = resolver.other_names(real)
+    if others and holds_credential(real):
+        fact.classes.add("secret_read")
+        note = f"{real} has {others} other name(s) (a hard link) and holds a credential"
+        path.why = f"{path.why}; {note}" if path.why else note
 
 
 # --- trees ----------------------------------------------------------------------------------

@@ -471,6 +471,30 @@ class TestTrees:
         assert project.decide(policy, malicious) == verdict, (technique, malicious)
         assert project.decide(policy, twin) == "allow", (technique, twin)
 
+    @pytest.mark.parametrize(
+        ("technique", "content"),
+        [
+            ("hard-link-to-private-key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n"),
+            ("hard-link-to-env", "DB_PASSWORD=hunter2\nexport API_TOKEN=abc\n"),
+            ("hard-link-to-ini", "[default]\naws_secret_access_key = wJalrXUtnFEMI\n"),
+            ("hard-link-to-netrc", "machine api.example.com login me password p4ss\n"),
+        ],
+    )
+    def test_a_hard_link_is_judged_by_its_content(
+        self, project: Project, policy: PolicySet, technique: str, content: str
+    ) -> None:
+        """A second name for a secret's file (``ln ~/.ssh/id_rsa notes.txt``) says nothing of
+        what it is: a read of a file with other names is judged by what it holds."""
+        secret = project.home / "held"
+        secret.write_text(content)
+        os.link(secret, project.ws / "notes.txt")
+        (project.ws / "guide.md").write_text("# a guide\nsee the README\n")
+        os.link(project.ws / "guide.md", project.ws / "guide-copy.md")
+        for command in ("cat notes.txt", "grep -n a notes.txt", "cp notes.txt /tmp/out"):
+            assert project.decide(policy, command) == "deny", (technique, command)
+        assert project.decide(policy, "ls -l notes.txt") == "allow", technique  # names only
+        assert project.decide(policy, "cat guide-copy.md") == "allow", technique
+
     def test_filters_admitting_secrets_count_even_without_files(
         self, project: Project, policy: PolicySet
     ) -> None:

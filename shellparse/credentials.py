@@ -1,0 +1,73 @@
+"""What a credential looks like as text: the one matcher of credential-shaped strings.
+
+A query or URL carrying one sends the secret out (``tools.carries_secret``); a file whose
+name is not a secret's but that shares its content with another name (a hard link: what it
+is cannot be told from this name) is judged by what it holds (``world``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+#: Tokens of the common services, private keys and JWTs, by their shape.
+_TOKENS = (
+    r"AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}"
+    r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_-]{20,}"
+    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}"
+    r"|AIza[0-9A-Za-z_-]{35}|ya29\.[0-9A-Za-z_-]{20,}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}"
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
+    r"|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
+)
+
+#: Credential-shaped strings in a query or URL: a token, or a secret-named parameter with a
+#: value (``?api_key=…``, ``password:…``).
+CREDENTIAL = re.compile(
+    _TOKENS + r"|(?:password|passwd|secret|token|api[_-]?key)[=:]\s*[^\s&]{8,}",
+    re.IGNORECASE,
+)
+
+#: Credential-shaped text in a file: a token, or a line of a credential file's own format --
+#: dotenv (``DB_PASSWORD=…``, ``export API_TOKEN=…``: upper case, no space around ``=``, so
+#: not a program's constant), AWS's INI (``aws_secret_access_key = …``), ``.netrc``
+#: (``machine H login U password P``). Code that merely names a password is none of these.
+_IN_FILE = re.compile(
+    r"(?i:" + _TOKENS + r")"
+    r"|^(?:export[ \t]+)?[A-Z0-9_]*"
+    r"(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)"
+    r"[A-Z0-9_]*=[^\s=]"
+    r"|^[ \t]*(?i:aws_secret_access_key|aws_session_token)[ \t]*=[ \t]*\S"
+    r"|^[ \t]*(?:machine[ \t]+\S+|default)\b.*\bpassword[ \t]+\S",
+    re.MULTILINE,
+)
+
+#: How much of a file is looked at: a credential file is small, and its secret near the top.
+SNIFF_BYTES = 64 * 1024
+
+
+def credential_shaped(text: str) -> bool:
+    return CREDENTIAL.search(text) is not None
+
+
+def holds_credential(path: str) -> bool:
+    """Whether the regular file ``path`` holds credential-shaped text in its first
+    ``SNIFF_BYTES`` (a token, a private key, a credential file's line). ``False`` when
+    it is not a regular file or cannot be read (the command could not read it either)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        data = os.read(fd, SNIFF_BYTES)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    text = data.decode("utf-8", "replace")
+    return _IN_FILE.search(text) is not None
+
+
+__all__ = ["CREDENTIAL", "SNIFF_BYTES", "credential_shaped", "holds_credential"]
