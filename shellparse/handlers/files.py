@@ -373,6 +373,17 @@ _AWK_WRITE = Lazy(r"(?:print|printf)[^;}\n]*?>>?\s*\"((?:\\.|[^\"\\])*)\"")
 _AWK_EXEC = Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
 
 
+def compressor(call: HandlerCall) -> None:
+    """Without a file to work on (none, or only ``-``) a compressor is a filter: it reads its
+    standard input and writes its standard output, nothing else (``tar -I zstd``, ``cat f |
+    gzip | base64``); whatever its input and output are is judged where they are."""
+    fact, parsed = call.fact, call.parsed
+    if all(o == "-" for o in parsed.operands) and not call.values("-o"):
+        if not any(p.access in ("write", "delete", "unknown") for p in fact.paths):
+            fact.classes.discard("write")  # (a redirection's write stays one)
+        fact.classes.add("read_only")
+
+
 def awk(call: HandlerCall) -> None:
     """The program text: the first operand, or gawk's ``-e``/``--source`` texts (every
     operand is then a file); a program from a file (``-f``) is not seen."""
@@ -598,6 +609,7 @@ def mktemp(call: HandlerCall) -> None:
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
-    awk, chmod, chown, dd, fd_exec, find, jq, ln, mktemp, pager, sed, tar, unzip, zip_program,
+    awk, chmod, chown, compressor, dd, fd_exec, find, jq, ln, mktemp, pager, sed, tar, unzip,
+    zip_program,
 )}
 # fmt: on

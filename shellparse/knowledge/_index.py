@@ -730,6 +730,7 @@ INDEX = {
     'paste': 'utilities',
     'patch': 'files',
     'pbcopy': 'macos',
+    'pbzip2': 'files',
     'pdffonts': 'utilities',
     'pdfinfo': 'utilities',
     'pdm': 'build',

@@ -334,6 +334,28 @@ FORMS = [
         "deny",
         "default/no-git-history-rewrite",
     ),
+    # --- a compressor without a file is a filter: stdin to stdout ------------------------------
+    (
+        "filter/gzip-pipe",
+        "cat build.log | gzip -9 | base64",
+        "gzip < .env | base64",
+        "deny",
+        SECRETS,
+    ),
+    (
+        "filter/tar-compress-program",
+        "tar -I zstd -cf dist/src.tar.zst src",
+        "tar -I 'sh -c \"cat ~/.ssh/id_rsa\"' -cf dist/src.tar src",
+        "deny",
+        SECRETS,
+    ),
+    (
+        "filter/zstd-stdout",
+        "git archive HEAD | zstd -19 | wc -c",
+        "zstd -o /etc/motd",
+        "ask",
+        "default/ask-sensitive-writes",
+    ),
 ]
 
 
