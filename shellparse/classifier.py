@@ -193,8 +193,38 @@ def network_direction(fact: SimpleCommandFacts) -> None:
 def hosts_in(value: str) -> list[str]:
     m = _URL.match(value)
     if m is not None:
-        return [m.group(1).strip("[]").lower()]
+        return [canonical_host(m.group(1))]
     return []
+
+
+_IPV4_PART = re.compile(r"0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*")
+
+
+def canonical_host(host: str) -> str:
+    """The host a client contacts, one spelling for each: lower case, without brackets or a
+    trailing dot, an IPv4 address in every form the C resolver takes (``2852039166``,
+    ``0xa9fea9fe``, ``0251.0376.0251.0376``, ``169.254.43518``) as a dotted quad, an IPv6
+    address compressed, an IPv4-mapped one (``::ffff:a9fe:a9fe``) as its IPv4 address."""
+    name = host.strip("[]").lower().rstrip(".")
+    if ":" in name:
+        import ipaddress
+
+        try:
+            address = ipaddress.IPv6Address(name.split("%", 1)[0])
+        except ValueError:
+            return name
+        mapped = address.ipv4_mapped
+        return str(mapped) if mapped is not None else str(address)
+    parts = name.split(".")
+    if not 1 <= len(parts) <= 4 or not all(_IPV4_PART.fullmatch(p) for p in parts):
+        return name
+    values = [int(p, 16) if p[:2] == "0x" else int(p, 8) if p[:1] == "0" else int(p) for p in parts]
+    if any(v > 255 for v in values[:-1]) or values[-1] >= 1 << 8 * (5 - len(values)):
+        return name
+    number = values[-1]
+    for k, v in enumerate(values[:-1]):
+        number |= v << 8 * (3 - k)
+    return ".".join(str(number >> shift & 255) for shift in (24, 16, 8, 0))
 
 
 def runs_later(resolved: str, workspace: str | None) -> bool:
@@ -404,7 +434,7 @@ class Classifier:
         if not found:
             m = SCP_TARGET.match(value)
             if m is not None:
-                found = [m.group(1).lower()]
+                found = [canonical_host(m.group(1))]
         for host in found:
             if host not in fact.hosts:
                 fact.hosts.append(host)
@@ -619,8 +649,11 @@ class Classifier:
         elif role == "url" and value.lower().startswith("file://"):
             # a URL that names a local file: reading it is reading that file
             self.add_path(fact, value[len("file://") :] or "/", "read", env, source, dynamic)
-        elif role in {"url", "host"}:
-            self.add_host(fact, value if role == "url" or "://" in value else value + ":")
+        elif role == "url":
+            # a URL without a scheme is an HTTP one to curl, wget and the like
+            self.add_host(fact, value if "://" in value else "http://" + value)
+        elif role == "host":
+            self.add_host(fact, value if "://" in value else value + ":")
         elif role == "url_or_path":
             if hosts_in(value) or SCP_TARGET.match(value):
                 self.add_host(fact, value)

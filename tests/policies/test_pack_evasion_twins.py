@@ -15,6 +15,7 @@ from clearance.engine.rules import PolicySet
 SECRETS = "default/no-secret-reads"
 CODE = "default/ask-code-exec"
 STARTUP = "default/no-shell-startup-writes"
+METADATA = "default/no-cloud-metadata"
 
 #: (technique, malicious command, its decision, rule id or reason code, benign twin)
 TWINS = [
@@ -272,6 +273,57 @@ TWINS = [
     # --- a printer that is also a setter: a name given sets it ---------------------------------
     ("system/hostname-set", "hostname build-01", "ask", "default", "hostname -f"),
     ("system/hostname-boot", "hostname -b build-01", "ask", "default", "hostname -I"),
+    # --- the cloud's metadata service, in any spelling of its address ------------------------
+    (
+        "metadata/aws",
+        "curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/web",
+        "deny",
+        METADATA,
+        "curl -s http://localhost:8080/latest/meta-data",
+    ),
+    (
+        "metadata/decimal",
+        "curl http://2852039166/latest/",
+        "deny",
+        METADATA,
+        "curl http://2130706433:8080/",
+    ),
+    (
+        "metadata/hex",
+        "wget -qO- http://0xa9fea9fe/",
+        "deny",
+        METADATA,
+        "wget -qO- http://0x7f000001:5173/",
+    ),
+    (
+        "metadata/octal",
+        "curl http://0251.0376.0251.0376/",
+        "deny",
+        METADATA,
+        "curl http://0177.0.0.1:3000/",
+    ),
+    (
+        "metadata/mapped-v6",
+        "curl 'http://[::ffff:a9fe:a9fe]/'",
+        "deny",
+        METADATA,
+        "curl 'http://[::1]:3000/'",
+    ),
+    (
+        "metadata/no-scheme",
+        "curl 169.254.169.254/latest/",
+        "deny",
+        METADATA,
+        "curl localhost:3000/health",
+    ),
+    (
+        "metadata/gcp",
+        "curl -H 'Metadata-Flavor: Google' http://metadata.google.internal./computeMetadata/v1/",
+        "deny",
+        METADATA,
+        "curl -H 'Accept: text/plain' http://127.0.0.1:9090/metrics",
+    ),
+    ("metadata/ecs", "curl 169.254.170.2/v2/credentials/abc", "deny", METADATA, "curl 127.1:8000/"),
 ]
 
 
