@@ -37,6 +37,29 @@ HARMLESS_COMMANDS = frozenset(
     ("", "cat", "less", "more", "less -R", "less -FRX", "less -FR", "less -r", "tee", "true")
 )
 
+#: Values that make a ``code`` variable harmless, by name (the whole value, stripped): make's
+#: parallelism and output flags (``MAKEFLAGS=-j8``; any other flag or an assignment may name
+#: a shell or a makefile), and a compiler by its name, a cross compiler's target prefix, the
+#: system's bin directories, ccache (``CC=clang``, ``CC=aarch64-linux-gnu-gcc``; another path or
+#: wrapper is a program of the variable's choosing).
+_COMPILER = (
+    r"(?:(?:ccache|sccache)\s+)?(?:/usr(?:/local)?/bin/)?(?:[a-z0-9_]+-)*"
+    r"(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|clang-cl|tcc|icx|icpx|gfortran)(?:-[0-9]+(?:\.[0-9]+)*)?"
+)
+_MAKE_FLAGS = (
+    r"(?:\s*(?:-j[0-9]*|--jobs(?:=[0-9]+)?|-l[0-9.]*|-k|--keep-going|-s|--silent|-w"
+    r"|--no-print-directory|-O(?:line|target|recurse|none)?|--output-sync(?:=[a-z]+)?))*\s*"
+)
+HARMLESS_VALUES: dict[str, str] = {
+    "MAKEFLAGS": _MAKE_FLAGS,
+    "MFLAGS": _MAKE_FLAGS,
+    "GNUMAKEFLAGS": _MAKE_FLAGS,
+    "CC": _COMPILER,
+    "CXX": _COMPILER,
+    "HOSTCC": _COMPILER,
+    "FC": _COMPILER,
+}
+
 #: (pattern, verdict): the first match wins, so specific names come before their family.
 FAMILIES: tuple[tuple[str, str], ...] = (
     # --- commands run by the program (the value is a shell command line) -------------------
@@ -216,6 +239,11 @@ FAMILIES: tuple[tuple[str, str], ...] = (
     ("GOMAXPROCS", "harmless"),
     ("MAKEFLAGS", "code"),
     ("MAKEFILES", "code"),
+    # the compiler a build runs: a program of the variable's choosing (CC=clang is harmless)
+    ("CC", "code"),
+    ("CXX", "code"),
+    ("HOSTCC", "code"),
+    ("FC", "code"),
     ("MFLAGS", "code"),
     ("GNUMAKEFLAGS", "code"),
     ("GRADLE_*", "code"),
@@ -308,6 +336,20 @@ FAMILIES: tuple[tuple[str, str], ...] = (
     ("TIMEFORMAT", "harmless"),
     ("POSIXLY_CORRECT", "harmless"),
     ("GPG_TTY", "harmless"),
+    # --- the clouds' CLIs: which profile, project or region (the command itself is judged) --
+    ("AWS_PAGER", "command"),
+    ("AWS_PROFILE", "harmless"),
+    ("AWS_REGION", "harmless"),
+    ("AWS_DEFAULT_REGION", "harmless"),
+    ("AWS_DEFAULT_OUTPUT", "harmless"),
+    ("AWS_PAGE_SIZE", "harmless"),
+    ("CLOUDSDK_CORE_PROJECT", "harmless"),
+    ("CLOUDSDK_COMPUTE_REGION", "harmless"),
+    ("CLOUDSDK_COMPUTE_ZONE", "harmless"),
+    ("CLOUDSDK_CORE_DISABLE_PROMPTS", "harmless"),
+    ("GOOGLE_CLOUD_PROJECT", "harmless"),
+    ("AZURE_CORE_OUTPUT", "harmless"),
+    ("AZURE_CORE_NO_COLOR", "harmless"),
 )
 
 
@@ -335,6 +377,12 @@ def judge(
     ``dynamic``: the value is not in the text.
     """
     verdict = family_verdict(name)
+    harmless = HARMLESS_VALUES.get(name)
+    if harmless is not None and value is not None and not dynamic:
+        import re
+
+        if re.fullmatch(harmless, value.strip()):
+            return "harmless"
     if verdict == "command":
         if value is not None and not dynamic and value.strip() in HARMLESS_COMMANDS:
             return "harmless"

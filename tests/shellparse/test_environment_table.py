@@ -156,3 +156,31 @@ def test_first_matching_pattern_wins() -> None:
     for name in ("GIT_WORK_TREE", "NODE_EXTRA_CA_CERTS", "MY_TOOL_OPTIONS", "ACME_OPTS", "LC_X"):
         expected = next((v for p, v in FAMILIES if fnmatchcase(name, p)), "unknown")
         assert family_verdict(name) == expected, name
+
+
+@pytest.mark.parametrize(
+    ("name", "harmless", "code"),
+    [
+        ("MAKEFLAGS", "-j8", "-j8 SHELL=/tmp/x"),
+        ("MAKEFLAGS", "-j4 --no-print-directory -k", "-f /tmp/evil.mk"),
+        ("GNUMAKEFLAGS", "--output-sync=target", "--eval=$(shell id)"),
+        ("CC", "clang", "/tmp/gcc"),
+        ("CC", "aarch64-linux-gnu-gcc-12", "gcc -B/tmp/tools"),
+        ("CXX", "ccache g++", "sh -c id"),
+        ("CC", "/usr/bin/clang-17", "./cc"),
+    ],
+)
+def test_values_that_make_a_code_variable_harmless(name: str, harmless: str, code: str) -> None:
+    def where(path: str) -> bool | None:
+        return True
+
+    assert judge(name, harmless, False, where) == "harmless", (name, harmless)
+    assert judge(name, code, False, where) == "code", (name, code)
+    assert judge(name, harmless, True, where) == "code", (name, "dynamic")
+
+
+def test_the_clouds_selectors_are_harmless_and_their_pager_a_command() -> None:
+    for name in ("AWS_PROFILE", "AWS_REGION", "CLOUDSDK_CORE_PROJECT", "GOOGLE_CLOUD_PROJECT"):
+        assert family_verdict(name) == "harmless", name
+    assert judge("AWS_PAGER", "", False, lambda path: True) == "harmless"
+    assert judge("AWS_PAGER", "sh -c id", False, lambda path: True) == "command"
