@@ -34,7 +34,13 @@ from clearance.shellparse.expand import (
     expand_word,
     word_text,
 )
-from clearance.shellparse.facts import Nested, PathFact, RedirectFact, SimpleCommandFacts
+from clearance.shellparse.facts import (
+    METADATA_WRITERS,
+    Nested,
+    PathFact,
+    RedirectFact,
+    SimpleCommandFacts,
+)
 from clearance.shellparse.handlers.common import PLACEHOLDER, Lazy
 from clearance.shellparse.knowledge import (
     BUILD_DEFINITIONS,
@@ -1641,14 +1647,10 @@ _FIND_FILTERS = frozenset(
 _EVERYTHING = Lazy(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
 
 
-#: Programs whose writes change metadata or create empty files, not contents.
-_METADATA_WRITERS = frozenset(("chmod", "chown", "chgrp", "touch", "setfacl", "chattr", "xattr"))
-
-
 def _destroys_items(fact: SimpleCommandFacts) -> bool:
     """Whether ``fact`` deletes, or overwrites the contents of, the files it is handed (by
     ``find -exec``'s ``{}`` or ``xargs``'s input) -- not a redirection of its own output."""
-    if fact.program in _METADATA_WRITERS:
+    if fact.program in METADATA_WRITERS:
         return False
     return any(
         p.access == "delete" or (p.access == "write" and p.source != "redirect")

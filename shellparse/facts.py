@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CLASSES",
     "MARKERS",
+    "METADATA_WRITERS",
     "SCP_TARGET",
     "CommandFacts",
     "HandlerCall",
@@ -115,6 +116,10 @@ class PathFact:
             "metadata_only": self.meta,
             "why": self.why,
         }
+
+
+#: Programs whose writes change metadata or create empty files, not contents.
+METADATA_WRITERS = frozenset(("chmod", "chown", "chgrp", "touch", "setfacl", "chattr", "xattr"))
 
 
 class RedirectFact:

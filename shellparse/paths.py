@@ -81,6 +81,18 @@ SECRET_PATTERNS = (
     "terraform.tfstate.d",
     "*.tfvars",
     "*.tfvars.json",
+    # local secrets files of frameworks and platforms (their templates ignore them in git)
+    ".dev.vars*",  # Cloudflare Wrangler
+    "local.settings.json",  # Azure Functions
+    "wp-config.php",  # WordPress: the database password and the auth keys
+    # Ansible Vault's password file (by its usual names: a pattern ending in .txt would make
+    # every *.txt a possible secret where names are not known)
+    ".vault_pass*",
+    ".vault-pass*",
+    ".vault_password*",
+    "vault_pass",
+    "vault-pass",
+    "vault_password",
     # coding agents' own token stores
     "~/.claude/.credentials.json",
     "~/.claude.json",
@@ -119,8 +131,19 @@ SECRET_PATTERNS = (
     "/var/run/secrets",
     "/run/secrets",
     "~/.terraform.d/credentials*",
+    "~/.terraformrc",
+    "~/.pulumi/credentials.json",
+    "~/.config/hcloud",
+    "~/.tsh",
+    "~/.config/ngrok",
+    "~/.ngrok2",
+    "~/.config/stripe",
+    "~/.sentryclirc",
+    "~/.circleci/cli.yml",
+    "~/.config/configstore",  # npm CLIs' token stores (firebase-tools…)
     # forges, registries and package managers
     "~/.config/gh",
+    "~/.yarnrc",  # yarn 1's user configuration: registry tokens (_authToken)
     "~/.config/hub",
     "~/.config/glab-cli",
     "~/.config/git/credentials",
@@ -587,10 +610,49 @@ def resolve(path: str, cwd: str | None, home: str) -> str | None:
         if cwd is None:
             return None
         path = cwd.rstrip("/") + "/" + path
+    if path.startswith(("/proc/", "//")) and "self/" in path:
+        own = _own_process(path, cwd)
+        if own is not None:
+            return own or None
     resolved = normal(path)
     if resolved.startswith("//"):
         resolved = "/" + resolved.lstrip("/")
+    if resolved.startswith(("/proc/self/", "/proc/thread-self/")):
+        own = _own_process(resolved, cwd)  # reached by ``..`` (``../../proc/self/cwd``)
+        if own is not None:
+            return own or None
     return resolved
+
+
+#: Paths that name the running process's own files: the command's, not clearance's.
+OWN_PROCESS = (
+    "/proc/self/",
+    "/proc/thread-self/",
+    "/dev/fd/",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/stderr",
+)
+
+
+def _own_process(path: str, cwd: str | None) -> str | None:
+    """``/proc/self/cwd/…`` is under the command's working directory (``""`` when that is not
+    known), ``/proc/self/root/…`` under ``/`` -- taken before ``..`` is, as the kernel does;
+    ``None`` for the rest of ``/proc/self``, which stays as written (what the command's own
+    process holds, judged by name: ``/proc/self/environ``)."""
+    segments = [s for s in path.split("/") if s not in ("", ".")]
+    if len(segments) < 3 or segments[0] != "proc" or segments[1] not in ("self", "thread-self"):
+        return None
+    if segments[2] == "cwd":
+        if cwd is None:
+            return ""
+        base = cwd
+    elif segments[2] == "root":
+        base = "/"
+    else:
+        return None
+    rest = "/".join(segments[3:])
+    return normal(base.rstrip("/") + "/" + rest) if rest else normal(base)
 
 
 def inside(resolved: str | None, workspace: str | None) -> bool | None:

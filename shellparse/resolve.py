@@ -30,6 +30,8 @@ import re
 import stat
 import time
 
+from clearance.shellparse.paths import OWN_PROCESS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -220,6 +222,8 @@ class Resolver:
         Raises ``Problem``."""
         if path in self._plain:
             return path
+        if path.startswith(OWN_PROCESS):
+            return path  # the command's own process, not this one (``/dev/fd/3``)
         known = self._reals.get(path)
         if known is not None:
             return known
@@ -349,6 +353,11 @@ class Resolver:
         except Problem:
             return False
         return info is not None and stat.S_ISLNK(info.st_mode) and not self.is_dir(path)
+
+    def lstat(self, path: str) -> os.stat_result | None:
+        """What the kernel says of ``path`` itself (a link is not followed), once per
+        decision; ``None`` when it does not exist. Raises ``Problem``."""
+        return self._lstat(path)
 
     def other_names(self, path: str) -> int:
         """How many other names the regular file ``path`` has (hard links: 0 for most

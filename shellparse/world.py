@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
 from clearance.shellparse.credentials import holds_credential
-from clearance.shellparse.facts import PathFact
+from clearance.shellparse.facts import METADATA_WRITERS, PathFact
 from clearance.shellparse.findexpr import found_paths, printed, starting_points
 from clearance.shellparse.gitcredentials import file_holds_credentials, repository_top
 from clearance.shellparse.paths import (
@@ -187,11 +188,46 @@ def _ground_path(
             meta=path.meta,
         )
         target = linked or path
+    if path.access == "write" and not path.tree:
+        _overwritten_secret(fact, target, real, classifier, resolver)
+    elif path.access == "delete" and not path.tree:
+        # what is deleted is the name itself (a link, not what it points at), in its directory
+        parent, name = resolved.rsplit("/", 1)
+        directory = resolver.real(parent or "/")
+        _overwritten_secret(fact, path, directory.rstrip("/") + "/" + name, classifier, resolver)
     if path.access in ("read", "unknown", "exec") and not path.meta:
         if path.tree:
             _search_tree(fact, target, real, classifier, resolver)
         elif "secret_read" not in fact.classes:
             _hard_linked_secret(fact, target, real, resolver)
+
+
+def _overwritten_secret(
+    fact: SimpleCommandFacts,
+    path: PathFact,
+    real: str,
+    classifier: Classifier,
+    resolver: Resolver,
+) -> None:
+    """A write over, or a delete of, a credentials file that exists here and holds something
+    (``> .env``, ``cp x .env``, ``rm deploy/key.pem``, the Write tool): no version control
+    keeps it, so what it held is lost. An append (``>> .env``), a file not there yet (``cp
+    .env.example .env``) and a change of metadata (``chmod 600 .env``) lose nothing."""
+    if fact.program in METADATA_WRITERS or not classifier.protected(real):
+        return
+    if path.source == "redirect" and any(
+        r.mode == "append" and r.target == path.path for r in fact.redirects
+    ):
+        return
+    try:
+        info = resolver.lstat(real)
+    except Problem:
+        return
+    if info is None or not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+        return
+    fact.markers.add("secret_overwrite")
+    note = f"{real} is a credentials file that exists here ({info.st_size} bytes)"
+    path.why = f"{path.why}; {note}" if path.why else note
 
 
 def _hard_linked_secret(

@@ -98,6 +98,7 @@ if TYPE_CHECKING:
         "workspace_wide",
         "unresolved_path",
         "archive_escape",
+        "secret_overwrite",
     ]
     Access: TypeAlias = Literal["read", "write", "delete", "exec", "unknown"]
     ToolKind: TypeAlias = Literal[
@@ -197,6 +198,7 @@ MARKERS: dict[Marker, str] = {
     "workspace_wide": "deletes, truncates or rewrites the workspace, every file in it, or .git",
     "unresolved_path": "a path could not be resolved here (permission, link loop, a bound hit)",
     "archive_escape": "an extracted archive holds a member landing outside its destination",
+    "secret_overwrite": "overwrites, truncates or deletes a credentials file that exists here",
 }
 
 #: Markers that can never be allowed by a default or by a rule that does not name them, in

@@ -370,6 +370,11 @@ _AWK_PIPE = Lazy(r"\"((?:\\.|[^\"\\])*)\"\s*\|\s*getline|\|\s*&?\s*\"((?:\\.|[^\
 _AWK_WRITE = Lazy(r"(?:print|printf)[^;}\n]*?>>?\s*\"((?:\\.|[^\"\\])*)\"")
 
 
+#: ``getline [var] < FILE``: a file read by the program text (a name in quotes, or ``None`` for
+#: an expression: a variable, a concatenation -- not known before it runs).
+_AWK_READ = Lazy(r"\bgetline\b[^;}\n<|]*<\s*(?:\"((?:\\.|[^\"\\])*)\"(?=\s*[;})\n]|\s*$)|(\S))")
+
+
 _AWK_EXEC = Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
 
 
@@ -413,6 +418,11 @@ def awk(call: HandlerCall) -> None:
                 call.nest_shell("awk pipe", text.replace('\\"', '"'))
         for m in _AWK_WRITE.rx.finditer(program):
             call.add_path(m.group(1), "write", source="script")
+        for m in _AWK_READ.rx.finditer(program):
+            if m.group(1) is not None:
+                call.add_path(m.group(1).replace('\\"', '"'), "read", source="script")
+            else:
+                fact.markers.add("unresolved_path")  # ``getline < f``: a name made at run time
     if "inplace" in call.values("--include"):
         for value in files:
             call.add_path(value, "write")

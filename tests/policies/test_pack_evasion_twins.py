@@ -324,6 +324,28 @@ TWINS = [
         "curl -H 'Accept: text/plain' http://127.0.0.1:9090/metrics",
     ),
     ("metadata/ecs", "curl 169.254.170.2/v2/credentials/abc", "deny", METADATA, "curl 127.1:8000/"),
+    # --- a file read by awk's own program text ---------------------------------------------
+    (
+        "awk/getline-file",
+        "awk 'BEGIN{while((getline l < \".env\")>0) print l}'",
+        "deny",
+        SECRETS,
+        "awk 'BEGIN{while((getline l < \"README.md\")>0) print l}'",
+    ),
+    (
+        "awk/getline-variable",
+        "awk -v f=.env 'BEGIN{while((getline l < f)>0) print l}'",
+        "ask",
+        "unresolved_path",
+        "awk 'BEGIN { if (n < 3) getline; print }' README.md",
+    ),
+    # --- the local secrets files of frameworks and tools, by name --------------------------
+    ("name/wrangler-dev-vars", "cat .dev.vars", "deny", SECRETS, "cat wrangler.toml"),
+    ("name/azure-functions", "cat local.settings.json", "deny", SECRETS, "cat host.json"),
+    ("name/wordpress", "cat wp-config.php", "deny", SECRETS, "cat wp-config-sample.php"),
+    ("name/ansible-vault", "cat .vault_pass.txt", "deny", SECRETS, "cat src/vault_passthrough.py"),
+    ("name/terraformrc", "cat ~/.terraformrc", "deny", SECRETS, "cat .terraform.lock.hcl"),
+    ("name/yarnrc-home", "cat ~/.yarnrc", "deny", SECRETS, "cat .yarnrc"),
 ]
 
 

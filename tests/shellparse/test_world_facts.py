@@ -495,6 +495,42 @@ class TestTrees:
         assert project.decide(policy, "ls -l notes.txt") == "allow", technique  # names only
         assert project.decide(policy, "cat guide-copy.md") == "allow", technique
 
+    @pytest.mark.parametrize(
+        ("technique", "loses", "keeps"),
+        [
+            ("truncate-by-redirect", "> .env", "echo 'A=1' >> .env"),
+            ("overwrite-by-copy", "cp README.md .env", "cp .env.example .env.local"),
+            ("overwrite-by-move", "mv README.md .env", "mv README.md README.txt"),
+            ("truncate", "truncate -s0 .env", "touch .env"),
+            ("delete", "rm -f .env", "chmod 600 .env"),
+            ("delete-key", "rm deploy/id_ed25519", "rm deploy/notes.md"),
+        ],
+    )
+    def test_a_credentials_file_that_exists_is_not_lost_unasked(
+        self, project: Project, policy: PolicySet, technique: str, loses: str, keeps: str
+    ) -> None:
+        """No version control holds .env or a key: overwriting, truncating or deleting one
+        that exists asks; appending, a new file and a change of mode lose nothing."""
+        (project.ws / "deploy").mkdir()
+        (project.ws / "deploy" / "id_ed25519").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+        (project.ws / "deploy" / "notes.md").write_text("notes\n")
+        found = project.decision(policy, loses)
+        assert (found.decision, found.policy_id) == (  # type: ignore[attr-defined]
+            "ask",
+            "default/ask-secret-overwrites",
+        ), (technique, loses)
+        assert project.decide(policy, keeps) == "allow", (technique, keeps)
+        (project.ws / "empty.pem").write_text("")
+        assert project.decide(policy, "cp README.md empty.pem") == "allow"  # nothing to lose
+
+    def test_the_write_tool_over_a_credentials_file_asks(
+        self, project: Project, policy: PolicySet
+    ) -> None:
+        env = str(project.ws / ".env")
+        assert project.tool(policy, "Write", {"file_path": env, "content": "A=1"}) == "ask"
+        new = str(project.ws / ".env.production")
+        assert project.tool(policy, "Write", {"file_path": new, "content": "A=1"}) == "allow"
+
     def test_filters_admitting_secrets_count_even_without_files(
         self, project: Project, policy: PolicySet
     ) -> None:
