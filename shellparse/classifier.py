@@ -197,6 +197,9 @@ def hosts_in(value: str) -> list[str]:
     return []
 
 
+#: A git URL that names its remote helper: ``ext::sh -c …``, ``fd::3``, ``hg::https://…``.
+_REMOTE_HELPER = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*::")
+
 _IPV4_PART = re.compile(r"0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*")
 
 
@@ -643,6 +646,10 @@ class Classifier:
             fact.classes.update(("code_exec", "remote_code_exec"))
         elif access is not None:
             self.add_path(fact, value, access, env, source, dynamic, cwd[0], tree)
+        elif role in ("remote", "url_or_path") and _REMOTE_HELPER.match(value):
+            # git's ``<transport>::<address>``: git runs ``git-remote-<transport>``, a program
+            # of the URL's choosing (``ext::`` runs the command it names)
+            fact.classes.add("code_exec")
         elif role == "remote":
             if hosts_in(value) or SCP_TARGET.match(value):
                 self.add_host(fact, value)

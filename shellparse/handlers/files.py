@@ -18,7 +18,7 @@ from clearance.shellparse.findexpr import (
 )
 from clearance.shellparse.handlers.common import Lazy
 from clearance.shellparse.handlers.interpreters import credential_variable, environment_read
-from clearance.shellparse.paths import resolve
+from clearance.shellparse.paths import HARMLESS_DEVICES, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -378,6 +378,19 @@ _AWK_READ = Lazy(r"\bgetline\b[^;}\n<|]*<\s*(?:\"((?:\\.|[^\"\\])*)\"(?=\s*[;})\
 _AWK_EXEC = Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
 
 
+def tee(call: HandlerCall) -> None:
+    """``tee`` to nothing but the terminal's streams (``| tee /dev/stderr |``, ``tee
+    /dev/null``, or no file at all) copies its input to its output: a filter, writing no
+    file (what its output reaches is judged where it goes)."""
+    fact, parsed = call.fact, call.parsed
+    if all(o in HARMLESS_DEVICES for o in parsed.operands) and not any(
+        p.access in ("write", "delete", "unknown")
+        for p in fact.paths  # a redirection's
+    ):
+        fact.classes.discard("write")
+        fact.classes.add("read_only")
+
+
 def compressor(call: HandlerCall) -> None:
     """Without a file to work on (none, or only ``-``) a compressor is a filter: it reads its
     standard input and writes its standard output, nothing else (``tar -I zstd``, ``cat f |
@@ -568,6 +581,9 @@ _JQ_ENV = Lazy(r"(?<![\w$.])(?:\$ENV|env)\b(?:\s*(?:\.|\[\s*\"?)\s*([A-Za-z_][A-
 #: yq's environment operators: ``env(NAME)``, ``strenv(NAME)``, and ``envsubst`` (every
 #: ``${NAME}`` in the data, which clearance does not see).
 _YQ_ENV = Lazy(r"\b(?:str)?env\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)?|\b(envsubst)\b")
+#: yq's file operators (``load("f")``, ``load_str``, ``load_xml``, ``load_props``,
+#: ``load_base64``): a file the program reads, named in quotes or by an expression.
+_YQ_LOAD = Lazy(r"\bload(?:_[a-z0-9]+)?\s*\(\s*(?:\"((?:\\.|[^\"\\])*)\"\s*\)|(\S))")
 
 
 def jq(call: HandlerCall) -> None:
@@ -586,6 +602,11 @@ def jq(call: HandlerCall) -> None:
         for m in _YQ_ENV.rx.finditer(program):
             if m.group(2) or not m.group(1) or credential_variable(m.group(1)):
                 fact.classes.add("secret_read")
+        for m in _YQ_LOAD.rx.finditer(program):
+            if m.group(1) is not None:
+                call.add_path(m.group(1), "read", source="script")
+            else:
+                fact.markers.add("unresolved_path")  # ``load(.file)``: a name from the data
         return
     for m in _JQ_ENV.rx.finditer(program):
         if not m.group(1) or credential_variable(m.group(1)):
@@ -619,7 +640,7 @@ def mktemp(call: HandlerCall) -> None:
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
-    awk, chmod, chown, compressor, dd, fd_exec, find, jq, ln, mktemp, pager, sed, tar, unzip,
-    zip_program,
+    awk, chmod, chown, compressor, dd, fd_exec, find, jq, ln, mktemp, pager, sed, tar, tee,
+    unzip, zip_program,
 )}
 # fmt: on

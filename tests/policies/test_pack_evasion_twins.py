@@ -346,6 +346,29 @@ TWINS = [
     ("name/ansible-vault", "cat .vault_pass.txt", "deny", SECRETS, "cat src/vault_passthrough.py"),
     ("name/terraformrc", "cat ~/.terraformrc", "deny", SECRETS, "cat .terraform.lock.hcl"),
     ("name/yarnrc-home", "cat ~/.yarnrc", "deny", SECRETS, "cat .yarnrc"),
+    # --- a file read by yq's program, a program named by a git URL -------------------------
+    ("yq/load", "yq -n 'load(\".env\")'", "deny", SECRETS, "yq -n 'load(\"deploy/values.yaml\")'"),
+    (
+        "yq/load-str",
+        "yq -n 'load_str(\"/home/u/.ssh/id_rsa\")'",
+        "deny",
+        SECRETS,
+        "yq '.a' deploy/values.yaml",
+    ),
+    (
+        "git/ext-transport",
+        "git clone 'ext::sh -c touch% /tmp/pwned' x",
+        "deny",
+        "default/no-git-config-code",
+        "git clone https://github.com/o/r x",
+    ),
+    (
+        "git/fd-transport",
+        "git ls-remote fd::3",
+        "deny",
+        "default/no-git-config-code",
+        "git ls-remote origin",
+    ),
 ]
 
 

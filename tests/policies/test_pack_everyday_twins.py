@@ -356,6 +356,20 @@ FORMS = [
         "ask",
         "default/ask-sensitive-writes",
     ),
+    (
+        "filter/tee-stderr",
+        "sha256sum dist/app.tar | tee /dev/stderr | grep -q abc",
+        "sha256sum dist/app.tar | tee /dev/stderr ~/.bashrc",
+        "deny",
+        STARTUP,
+    ),
+    (
+        "filter/tee-null",
+        "echo ready | tee /dev/null",
+        "echo x | tee /dev/null /dev/sda",
+        "deny",
+        "default/no-disk-tools",
+    ),
 ]
 
 
