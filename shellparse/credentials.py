@@ -11,6 +11,8 @@ import os
 import re
 import stat
 
+from clearance.shellparse.handlers.common import Lazy
+
 #: Tokens of the common services, private keys and JWTs, by their shape.
 _TOKENS = (
     r"AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}"
@@ -23,7 +25,7 @@ _TOKENS = (
 
 #: Credential-shaped strings in a query or URL: a token, or a secret-named parameter with a
 #: value (``?api_key=…``, ``password:…``).
-CREDENTIAL = re.compile(
+CREDENTIAL = Lazy(
     _TOKENS + r"|(?:password|passwd|secret|token|api[_-]?key)[=:]\s*[^\s&]{8,}",
     re.IGNORECASE,
 )
@@ -32,7 +34,7 @@ CREDENTIAL = re.compile(
 #: dotenv (``DB_PASSWORD=…``, ``export API_TOKEN=…``: upper case, no space around ``=``, so
 #: not a program's constant), AWS's INI (``aws_secret_access_key = …``), ``.netrc``
 #: (``machine H login U password P``). Code that merely names a password is none of these.
-_IN_FILE = re.compile(
+_IN_FILE = Lazy(
     r"(?i:" + _TOKENS + r")"
     r"|^(?:export[ \t]+)?[A-Z0-9_]*"
     r"(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)"
@@ -47,7 +49,7 @@ SNIFF_BYTES = 64 * 1024
 
 
 def credential_shaped(text: str) -> bool:
-    return CREDENTIAL.search(text) is not None
+    return CREDENTIAL.rx.search(text) is not None
 
 
 def holds_credential(path: str) -> bool:
@@ -67,7 +69,7 @@ def holds_credential(path: str) -> bool:
     finally:
         os.close(fd)
     text = data.decode("utf-8", "replace")
-    return _IN_FILE.search(text) is not None
+    return _IN_FILE.rx.search(text) is not None
 
 
 __all__ = ["CREDENTIAL", "SNIFF_BYTES", "credential_shaped", "holds_credential"]
