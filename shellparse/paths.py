@@ -84,7 +84,6 @@ SECRET_PATTERNS = (
     # local secrets files of frameworks and platforms (their templates ignore them in git)
     ".dev.vars*",  # Cloudflare Wrangler
     "local.settings.json",  # Azure Functions
-    "wp-config.php",  # WordPress: the database password and the auth keys
     # Ansible Vault's password file (by its usual names: a pattern ending in .txt would make
     # every *.txt a possible secret where names are not known)
     ".vault_pass*",

@@ -37,11 +37,11 @@ HARMLESS_COMMANDS = frozenset(
     ("", "cat", "less", "more", "less -R", "less -FRX", "less -FR", "less -r", "tee", "true")
 )
 
-#: Values that make a ``code`` variable harmless, by name (the whole value, stripped): make's
+#: Values that make a variable harmless, by name (the whole value, stripped): make's
 #: parallelism and output flags (``MAKEFLAGS=-j8``; any other flag or an assignment may name
 #: a shell or a makefile), and a compiler by its name, a cross compiler's target prefix, the
-#: system's bin directories, ccache (``CC=clang``, ``CC=aarch64-linux-gnu-gcc``; another path or
-#: wrapper is a program of the variable's choosing).
+#: system's bin directories, ccache (``CC=clang``, ``CC=aarch64-linux-gnu-gcc``; another value
+#: is what its family says: MAKEFLAGS code, the compilers unknown).
 _COMPILER = (
     r"(?:(?:ccache|sccache)\s+)?(?:/usr(?:/local)?/bin/)?(?:[a-z0-9_]+-)*"
     r"(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|clang-cl|tcc|icx|icpx|gfortran)(?:-[0-9]+(?:\.[0-9]+)*)?"
@@ -239,11 +239,6 @@ FAMILIES: tuple[tuple[str, str], ...] = (
     ("GOMAXPROCS", "harmless"),
     ("MAKEFLAGS", "code"),
     ("MAKEFILES", "code"),
-    # the compiler a build runs: a program of the variable's choosing (CC=clang is harmless)
-    ("CC", "code"),
-    ("CXX", "code"),
-    ("HOSTCC", "code"),
-    ("FC", "code"),
     ("MFLAGS", "code"),
     ("GNUMAKEFLAGS", "code"),
     ("GRADLE_*", "code"),

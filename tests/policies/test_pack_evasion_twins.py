@@ -342,7 +342,6 @@ TWINS = [
     # --- the local secrets files of frameworks and tools, by name --------------------------
     ("name/wrangler-dev-vars", "cat .dev.vars", "deny", SECRETS, "cat wrangler.toml"),
     ("name/azure-functions", "cat local.settings.json", "deny", SECRETS, "cat host.json"),
-    ("name/wordpress", "cat wp-config.php", "deny", SECRETS, "cat wp-config-sample.php"),
     ("name/ansible-vault", "cat .vault_pass.txt", "deny", SECRETS, "cat src/vault_passthrough.py"),
     ("name/terraformrc", "cat ~/.terraformrc", "deny", SECRETS, "cat .terraform.lock.hcl"),
     ("name/yarnrc-home", "cat ~/.yarnrc", "deny", SECRETS, "cat .yarnrc"),
