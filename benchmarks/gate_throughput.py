@@ -23,8 +23,9 @@ Targets (each may be repeated; the default is this checkout):
 Rounds run round-robin (one run of each target per round, bashlex once per round); every figure
 is the median over ``--rounds``, and each ratio is taken within a round, then the median.
 The input file and the gate's output are also checked: every target must print one decision per
-line; ``--diff`` compares the targets' decisions (ids and times left out) and counts lines that
-differ.
+line; ``--diff`` compares the targets' decisions (ids, times and the policy digest left out),
+counts lines that differ, and lists every change of decision or deciding rule (before -> after,
+with commands): what a change of the tables or the pack allows or blocks that it did not.
 
 Run: python benchmarks/gate_throughput.py [-n 20000] [--rounds 3] [--tree DIR]... [--python PY]...
 """
@@ -196,11 +197,33 @@ TIME_BOUND = re.compile(r"\(more than [0-9.]+s\)")
 
 
 def comparable(line: bytes) -> str:
-    """The decision without its id and time."""
+    """The decision without its id, time and policy digest (a pack that changed carries
+    another digest in every answer)."""
     data = json.loads(line)
     data.pop("decision_id", None)
     data.pop("time", None)
+    data.pop("policy_digest", None)
     return json.dumps(data, sort_keys=True)
+
+
+def verdict(line: bytes) -> tuple[str, str, str]:
+    """What decided a line: (decision, the rule id or reason code, the command)."""
+    data = json.loads(line)
+    return (
+        str(data["decision"]),
+        str(data["policy_id"] or data["reason_code"]),
+        str(data["subject"]),
+    )
+
+
+def transitions(base: list[bytes], other: list[bytes]) -> dict[tuple[str, str], list[str]]:
+    """Lines whose decision or deciding rule changed, by (before, after): the commands."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for a, b in zip(base, other, strict=True):
+        (da, ra, command), (db, rb, _) = verdict(a), verdict(b)
+        if (da, ra) != (db, rb):
+            out.setdefault((f"{da} {ra}", f"{db} {rb}"), []).append(command)
+    return out
 
 
 def main() -> int:
@@ -211,7 +234,11 @@ def main() -> int:
     parser.add_argument("--tree", action="append", default=[], help="a source tree to run")
     parser.add_argument("--python", action="append", default=[], help="an installed build")
     parser.add_argument("--no-latency", action="store_true", help="skip the p50/p99 pass")
-    parser.add_argument("--diff", action="store_true", help="compare the targets' decisions")
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="compare the targets' decisions, and list every change of decision or deciding rule",
+    )
     args = parser.parse_args()
 
     targets = [Target(f"tree {t}", sys.executable, os.path.abspath(t)) for t in args.tree]
@@ -317,6 +344,12 @@ def main() -> int:
                 + (f" (lines {real[:10]})" if real else "")
                 + f"; {len(timed)} more where a walk hit its time bound (0.3 s) on one side"
             )
+            # what a reviewer reads before landing: every change of decision or deciding rule
+            changed = transitions(base, other)
+            for (before, after), commands in sorted(changed.items(), key=lambda c: -len(c[1])):
+                print(f"  {len(commands):>5}  {before}  ->  {after}")
+                for command in commands[:3]:
+                    print(f"           {command[:100]}")
     subprocess.run(["uptime"], check=False)
     return 0
 
