@@ -75,6 +75,7 @@ from clearance.shellparse.paths import inside, resolve
 from clearance.shellparse.resolve import Problem
 from clearance.shellparse.world import (
     add_selection,
+    expand_pattern,
     ground,
     mark_trees,
     printed_toplevel,
@@ -299,7 +300,6 @@ class Extractor:
         resolver = self.resolver
         if resolver is None:
             return None
-        shell = self.classifier.shell_options
         out = argv[:1]
         for word, flag in zip(argv[1:], flags[1:], strict=True):
             if not flag & GLOB:
@@ -309,12 +309,7 @@ class Extractor:
             if flag & DYNAMIC or pattern is None or env.cwd is None:
                 return None
             try:
-                matches = resolver.expand(
-                    pattern,
-                    globstar="globstar" in shell,
-                    dotglob="dotglob" in shell,
-                    nocase="nocaseglob" in shell,
-                )
+                matches = expand_pattern(pattern, self.classifier, resolver)
             except Problem:
                 return None
             if not matches:

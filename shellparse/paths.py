@@ -609,17 +609,11 @@ def resolve(path: str, cwd: str | None, home: str) -> str | None:
         if cwd is None:
             return None
         path = cwd.rstrip("/") + "/" + path
-    if path.startswith(("/proc/", "//")) and "self/" in path:
-        own = _own_process(path, cwd)
-        if own is not None:
-            return own or None
+    if "/proc/" in path and "self" in path:
+        return _own_process(path, cwd)
     resolved = normal(path)
     if resolved.startswith("//"):
         resolved = "/" + resolved.lstrip("/")
-    if resolved.startswith(("/proc/self/", "/proc/thread-self/")):
-        own = _own_process(resolved, cwd)  # reached by ``..`` (``../../proc/self/cwd``)
-        if own is not None:
-            return own or None
     return resolved
 
 
@@ -635,23 +629,34 @@ OWN_PROCESS = (
 
 
 def _own_process(path: str, cwd: str | None) -> str | None:
-    """``/proc/self/cwd/…`` is under the command's working directory (``""`` when that is not
-    known), ``/proc/self/root/…`` under ``/`` -- taken before ``..`` is, as the kernel does;
-    ``None`` for the rest of ``/proc/self``, which stays as written (what the command's own
-    process holds, judged by name: ``/proc/self/environ``)."""
-    segments = [s for s in path.split("/") if s not in ("", ".")]
-    if len(segments) < 3 or segments[0] != "proc" or segments[1] not in ("self", "thread-self"):
-        return None
-    if segments[2] == "cwd":
-        if cwd is None:
-            return ""
-        base = cwd
-    elif segments[2] == "root":
-        base = "/"
-    else:
-        return None
-    rest = "/".join(segments[3:])
-    return normal(base.rstrip("/") + "/" + rest) if rest else normal(base)
+    """The absolute ``path`` normalised as the kernel walks it, for a path that may pass
+    through ``/proc/self``: ``/proc/self/cwd`` is the command's working directory (``None``
+    when that is not known) and ``/proc/self/root`` is ``/``, each taken before a ``..`` after
+    it (``/proc/self/cwd/../x`` is beside the working directory, not ``/proc/self/x``); the
+    rest of ``/proc/self`` stays as written (what the command's own process holds, judged by
+    name: ``/proc/self/environ``)."""
+    segments: list[str] = []
+    for segment in path.split("/"):
+        if segment in ("", "."):
+            continue
+        if segment == "..":
+            if segments:
+                segments.pop()
+            continue
+        segments.append(segment)
+        if (
+            len(segments) == 3
+            and segments[0] == "proc"
+            and segments[1] in ("self", "thread-self")
+            and segments[2] in ("cwd", "root")
+        ):
+            if segments[2] == "root":
+                segments = []
+            elif cwd is None:
+                return None
+            else:
+                segments = [s for s in normal(cwd).split("/") if s]
+    return "/" + "/".join(segments)
 
 
 def inside(resolved: str | None, workspace: str | None) -> bool | None:

@@ -359,17 +359,6 @@ class Resolver:
         decision; ``None`` when it does not exist. Raises ``Problem``."""
         return self._lstat(path)
 
-    def other_names(self, path: str) -> int:
-        """How many other names the regular file ``path`` has (hard links: 0 for most
-        files, and for what is not a regular file or does not exist)."""
-        try:
-            info = self._lstat(path)
-        except Problem:
-            return 0
-        if info is None or not stat.S_ISREG(info.st_mode):
-            return 0
-        return info.st_nlink - 1
-
     def is_dir(self, path: str) -> bool:
         try:
             real = self.real(path)

@@ -93,8 +93,24 @@ def ground(fact: SimpleCommandFacts, classifier: Classifier, resolver: Resolver)
 
 def _unresolved(fact: SimpleCommandFacts, path: PathFact, problem: Problem) -> None:
     fact.markers.add("unresolved_path")
-    note = f"not resolved ({problem.kind}: {problem.path})"
+    _note(path, f"not resolved ({problem.kind}: {problem.path})")
+
+
+def _note(path: PathFact, note: str) -> None:
+    """Add ``note`` to what the answer says of ``path``."""
     path.why = f"{path.why}; {note}" if path.why else note
+
+
+def expand_pattern(pattern: str, classifier: Classifier, resolver: Resolver) -> list[str]:
+    """What the absolute pattern ``pattern`` expands to on the machine, under the line's
+    shell options (``globstar``, ``dotglob``, ``nocaseglob``). Raises ``Problem``."""
+    shell = classifier.shell_options
+    return resolver.expand(
+        pattern,
+        globstar="globstar" in shell,
+        dotglob="dotglob" in shell,
+        nocase="nocaseglob" in shell,
+    )
 
 
 def _short(fact: SimpleCommandFacts, letter: str) -> bool:
@@ -151,14 +167,7 @@ def _ground_path(
     if path.pattern:
         if path.meta and path.access == "read":
             return  # names only (``ls *``, ``Glob``): what they list reads nothing
-        shell = classifier.shell_options
-        matches = resolver.expand(
-            resolved,
-            globstar="globstar" in shell,
-            dotglob="dotglob" in shell,
-            nocase="nocaseglob" in shell,
-        )
-        for match in matches:
+        for match in expand_pattern(resolved, classifier, resolver):
             found = _derived(
                 fact,
                 classifier,
@@ -226,8 +235,7 @@ def _overwritten_secret(
     if info is None or not stat.S_ISREG(info.st_mode) or info.st_size == 0:
         return
     fact.markers.add("secret_overwrite")
-    note = f"{real} is a credentials file that exists here ({info.st_size} bytes)"
-    path.why = f"{path.why}; {note}" if path.why else note
+    _note(path, f"{real} is a credentials file that exists here ({info.st_size} bytes)")
 
 
 def _hard_linked_secret(
@@ -236,11 +244,16 @@ def _hard_linked_secret(
     """A file with other names (a hard link, ``ln ~/.ssh/id_rsa notes.txt``) is whatever
     they are: its own name says nothing, so it is judged by its content -- a read of a
     credential-shaped one is a secret read."""
-    others = resolver.other_names(real)
-    if others and holds_credential(real):
+    try:
+        info = resolver.lstat(real)
+    except Problem:
+        return
+    if info is None or not stat.S_ISREG(info.st_mode) or info.st_nlink < 2:
+        return
+    if holds_credential(real):
         fact.classes.add("secret_read")
-        note = f"{real} has {others} other name(s) (a hard link) and holds a credential"
-        path.why = f"{path.why}; {note}" if path.why else note
+        others = info.st_nlink - 1
+        _note(path, f"{real} has {others} other name(s) (a hard link) and holds a credential")
 
 
 # --- trees ----------------------------------------------------------------------------------

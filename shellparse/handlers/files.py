@@ -22,7 +22,7 @@ from clearance.shellparse.paths import HARMLESS_DEVICES, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from clearance.shellparse.facts import HandlerCall
+    from clearance.shellparse.facts import HandlerCall, SimpleCommandFacts
     from clearance.shellparse.options import ParsedArgs
 
     Args = list[str]
@@ -378,28 +378,27 @@ _AWK_READ = Lazy(r"\bgetline\b[^;}\n<|]*<\s*(?:\"((?:\\.|[^\"\\])*)\"(?=\s*[;})\
 _AWK_EXEC = Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
 
 
+def _a_filter(fact: SimpleCommandFacts) -> None:
+    """A program given no file to write is a filter: it reads its standard input and writes
+    its standard output, and whatever those are is judged where they are (a redirection's
+    write stays one)."""
+    if not any(p.access in ("write", "delete", "unknown") for p in fact.paths):
+        fact.classes.discard("write")
+    fact.classes.add("read_only")
+
+
 def tee(call: HandlerCall) -> None:
     """``tee`` to nothing but the terminal's streams (``| tee /dev/stderr |``, ``tee
-    /dev/null``, or no file at all) copies its input to its output: a filter, writing no
-    file (what its output reaches is judged where it goes)."""
-    fact, parsed = call.fact, call.parsed
-    if all(o in HARMLESS_DEVICES for o in parsed.operands) and not any(
-        p.access in ("write", "delete", "unknown")
-        for p in fact.paths  # a redirection's
-    ):
-        fact.classes.discard("write")
-        fact.classes.add("read_only")
+    /dev/null``, or no file at all) copies its input to its output."""
+    if all(o in HARMLESS_DEVICES for o in call.parsed.operands):
+        _a_filter(call.fact)
 
 
 def compressor(call: HandlerCall) -> None:
-    """Without a file to work on (none, or only ``-``) a compressor is a filter: it reads its
-    standard input and writes its standard output, nothing else (``tar -I zstd``, ``cat f |
-    gzip | base64``); whatever its input and output are is judged where they are."""
-    fact, parsed = call.fact, call.parsed
-    if all(o == "-" for o in parsed.operands) and not call.values("-o"):
-        if not any(p.access in ("write", "delete", "unknown") for p in fact.paths):
-            fact.classes.discard("write")  # (a redirection's write stays one)
-        fact.classes.add("read_only")
+    """Without a file to work on (none, or only ``-``) a compressor is a filter (``tar -I
+    zstd``, ``cat f | gzip | base64``)."""
+    if all(o == "-" for o in call.parsed.operands) and not call.values("-o"):
+        _a_filter(call.fact)
 
 
 def awk(call: HandlerCall) -> None:
