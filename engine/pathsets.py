@@ -15,12 +15,26 @@ from clearance.shellparse.paths import (
     USER_SHELL_STARTUP,
 )
 
+#: Where other users' homes lie (``~user`` is resolved to its home on the machine; a path
+#: may also spell one out): a start-up file or a login key is persistence in any home.
+OTHER_HOMES = ("/root/", "/home/*/", "/Users/*/", "/var/root/")
+
+
+def every_home(patterns: tuple[str, ...]) -> tuple[str, ...]:
+    """``patterns`` in the user's home and in every other one (``OTHER_HOMES``)."""
+    out = list(patterns)
+    for pattern in patterns:
+        if pattern.startswith("~/"):
+            out.extend(home + pattern[2:] for home in OTHER_HOMES)
+    return tuple(out)
+
+
 PATH_SETS: dict[str, tuple[str, ...]] = {
     # credentials and keys
     "secrets": SECRET_PATTERNS,
     # files a shell runs at start-up: writing one is persistence
     "shell_startup": (
-        *USER_SHELL_STARTUP,
+        *every_home(USER_SHELL_STARTUP),
         "/etc/profile",
         "/etc/profile.d",
         "/etc/bash.bashrc",
@@ -70,9 +84,7 @@ PATH_SETS: dict[str, tuple[str, ...]] = {
         "~/Library/LaunchAgents",
         "/Library/LaunchAgents",
         "/Library/LaunchDaemons",
-        "~/.ssh/authorized_keys",
-        "~/.ssh/authorized_keys2",
-        "~/.ssh/rc",
+        *every_home(("~/.ssh/authorized_keys", "~/.ssh/authorized_keys2", "~/.ssh/rc")),
         "/etc/ld.so.preload",
         "/etc/sudoers",
         "/etc/sudoers.d",

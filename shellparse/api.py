@@ -47,16 +47,18 @@ def classify(
         resolver = Resolver()
         fold = case_insensitive(root or cwd)
     extractor = Extractor(command, root, home, cwd=cwd, resolver=resolver, fold=fold)
+    # ``~user`` is a fact of the machine's user database, looked up only when resolving
+    homes: dict[str, str | None] | None = {} if resolve else None
     if result.script is None:
         facts.markers.add("parse_error")
-        facts.commands = _fallback(command, extractor, Env(home, cwd))
+        facts.commands = _fallback(command, extractor, Env(home, cwd, homes=homes))
         if result.error is not None and result.error.code == "input_too_large":
             facts.markers.add("too_large")
             for fact in facts.commands:
                 fact.markers.add("too_large")
         return facts
     try:
-        extractor.script(result.script, Env(home, cwd), Scope())
+        extractor.script(result.script, Env(home, cwd, homes=homes), Scope())
     except AnalysisBudget as exc:
         facts.error = ParseError.at(command, "input_too_large", str(exc), 0)
         facts.markers.add("too_large")

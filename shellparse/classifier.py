@@ -96,6 +96,9 @@ UNKNOWN_CWD = "\0unknown"
 
 #: An argument that, alone, makes a program print its usage or version and exit.
 PRINT_ONLY = frozenset(("--help", "-h", "-help", "--version", "-V", "-version", "--usage"))
+#: Programs that put the file they copy in place of the destination (a new file renamed
+#: over it, or the old one unlinked first) where ``cp`` writes into it.
+REPLACE_DESTINATION = frozenset(("install", "ginstall", "rsync"))
 #: Operand roles that hand the rest of the line to another command.
 _RUNS = ("command", "shell_words", "remote_shell", "remote_command", "shell", "code", "exec")
 #: Subcommands that print usage or version where a program's table does not list them.
@@ -336,8 +339,8 @@ class Classifier:
         else:
             base = env.cwd if cwd is None else (None if cwd == UNKNOWN_CWD else cwd)
             resolved = resolve(value, base, self.home)
-        if resolved in HARMLESS_DEVICES:
-            return
+        if resolved in HARMLESS_DEVICES and access != "delete":
+            return  # opened, read or written: no file; its name removed is the device's
         if resolved == PROCESS_SUBSTITUTION_FILE and access == "read":
             # reading a process substitution's pipe reads what its script prints (judged as
             # a command of its own); anything else done to that name, or written as it by
@@ -742,9 +745,23 @@ class Classifier:
                         self.role(fact, "delete", value, env, dyn, cwd_box, nested)
                 else:
                     self.role(fact, "write", value, env, dyn, cwd_box, nested)
+                    if role == "move" or fact.program in REPLACE_DESTINATION:
+                        self._replaced_device(fact, value, env, dyn, cwd_box[0])
             else:
                 self.role(fact, role, value, env, dyn, cwd_box, nested)
             k += 1
+
+    def _replaced_device(
+        self, fact: SimpleCommandFacts, value: str, env: Env, dyn: bool, cwd: str | None
+    ) -> None:
+        """A destination that a rename puts a new file in place of: where it is a device
+        (``mv f /dev/null``), the device's name is removed -- not written through, as
+        ``cp f /dev/null`` does."""
+        if dyn:
+            return
+        base = env.cwd if cwd is None else (None if cwd == UNKNOWN_CWD else cwd)
+        if resolve(value, base, self.home) in HARMLESS_DEVICES:
+            self.add_path(fact, value, "delete", env, cwd=cwd)
 
     def _rest(
         self,

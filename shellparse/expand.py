@@ -14,6 +14,8 @@ computation: ``a=x; a=$a$a; a=$a$a; …`` doubles nothing past the first 64 KB.
 
 from __future__ import annotations
 
+import re
+
 from clearance.shellparse.nodes import (
     AnsiCQuoted,
     DoubleQuoted,
@@ -35,7 +37,7 @@ GLOB = 2  # an unquoted *, ? or [ … ]: the shell may replace the word by file 
 TILDE = 4  # a leading ~ was expanded (or could not be: see TILDE_USER)
 BRACE = 8  # brace expansion produced the fields
 TRUNCATED = 16  # brace expansion produced more fields than MAX_FIELDS
-TILDE_USER = 32  # ~user: another user's home, not known here
+TILDE_USER = 32  # ~user: another user's home, not known (the text alone, or no such user)
 INVALID = 64  # ${…} that bash rejects when it runs
 RESOLVED = 128  # a variable was replaced by the value assigned earlier on the line
 
@@ -64,7 +66,7 @@ class Env:
     longer be resolved.
     """
 
-    __slots__ = ("budget", "cwd", "home", "vars")
+    __slots__ = ("budget", "cwd", "home", "homes", "vars")
 
     def __init__(
         self,
@@ -72,15 +74,40 @@ class Env:
         cwd: str | None,
         variables: dict[str, str] | None = None,
         budget: list[int] | None = None,
+        homes: dict[str, str | None] | None = None,
     ):
         self.home = home
         self.cwd = cwd
         self.vars: dict[str, str] = {} if variables is None else variables
         #: Steps left for the whole analysis (shared by every copy).
         self.budget = [MAX_STEPS] if budget is None else budget
+        #: Other users' homes (``~user``) as this machine's user database gives them, looked
+        #: up once per line (shared by every copy); ``None``: the text alone is judged, and
+        #: ``~user`` is not known.
+        self.homes = homes
 
     def copy(self) -> Env:
-        return Env(self.home, self.cwd, dict(self.vars), self.budget)
+        return Env(self.home, self.cwd, dict(self.vars), self.budget, self.homes)
+
+    def home_of(self, user: str) -> str | None:
+        """The home of ``user`` on this machine, ``None`` when it is not known (the text
+        alone is judged, no such user, a name bash would not look up)."""
+        homes = self.homes
+        if homes is None or _USER_NAME.fullmatch(user) is None:
+            return None
+        if user not in homes:
+            import pwd
+
+            try:
+                found: str | None = pwd.getpwnam(user).pw_dir
+            except (KeyError, OSError):
+                found = None
+            homes[user] = found if found and found.startswith("/") else None
+        return homes[user]
+
+
+#: A name ``~NAME`` looks up in the user database (POSIX's portable user names).
+_USER_NAME = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*")
 
 
 # A segment: (text, quoted, dynamic, splits). ``splits``: an unquoted variable value, which the
@@ -201,7 +228,12 @@ def _finish(field: list[Segment], env: Env, flags: list[int]) -> list[str]:
             field = [(env.cwd, True, False, False), *tail, *field[1:]]
             flags[0] |= TILDE
         elif len(field) == 1 or slash >= 0:
-            flags[0] |= TILDE | TILDE_USER
+            other = env.home_of(user)
+            if other is None:
+                flags[0] |= TILDE | TILDE_USER
+            else:
+                field = [(other, True, False, False), *tail, *field[1:]]
+                flags[0] |= TILDE
     # glob, field splitting
     if _has_glob(field):
         flags[0] |= GLOB

@@ -346,14 +346,6 @@ class Resolver:
                 self._states[walked] = (at, _MISSING)
             return os.path.normpath(at)
 
-    def is_file_link(self, path: str) -> bool:
-        """Whether ``path`` is a link that does not lead to a directory."""
-        try:
-            info = self._lstat(path)
-        except Problem:
-            return False
-        return info is not None and stat.S_ISLNK(info.st_mode) and not self.is_dir(path)
-
     def lstat(self, path: str) -> os.stat_result | None:
         """What the kernel says of ``path`` itself (a link is not followed), once per
         decision; ``None`` when it does not exist. Raises ``Problem``."""
@@ -581,19 +573,30 @@ class Resolver:
                 stack.append((path, depth + 1))
         return out
 
-    def walk(self, root: str, *, follow: bool = False, skip_hidden: bool = False) -> list[str]:
+    def walk(
+        self,
+        root: str,
+        *,
+        follow: bool = False,
+        skip_hidden: bool = False,
+        links: list[str] | None = None,
+    ) -> list[str]:
         """Every path under ``root`` (directories included, ``root`` excluded), depth first,
-        within the bounds. ``skip_hidden``: hidden names are neither listed nor entered."""
+        within the bounds. ``skip_hidden``: hidden names are neither listed nor entered.
+        ``links`` collects the paths walked that are links to files (as ``secret_walk``'s),
+        told by the listing, without a ``stat`` of each."""
         memo = ("walk", root, follow, skip_hidden, 0)
         fresh = self._walk_memo(memo)
         try:
-            return self._walk(root, follow, skip_hidden)
+            return self._walk(root, follow, skip_hidden, links)
         except Problem as problem:
             if fresh:
                 self._remember(memo, problem)
             raise
 
-    def _walk(self, root: str, follow: bool, skip_hidden: bool) -> list[str]:
+    def _walk(
+        self, root: str, follow: bool, skip_hidden: bool, links: list[str] | None
+    ) -> list[str]:
         out: list[str] = []
         stack = [(root, 0)]
         seen: set[tuple[int, int]] = set()
@@ -602,11 +605,13 @@ class Resolver:
             if depth > MAX_DEPTH:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
             base = "" if directory == "/" else directory
-            for name, is_dir, via_link, _ in self._list(directory):
+            for name, is_dir, via_link, is_link in self._list(directory):
                 if skip_hidden and name.startswith("."):
                     continue
                 path = base + "/" + name
                 out.append(path)
+                if links is not None and is_link and not via_link:
+                    links.append(path)
                 if is_dir or (follow and via_link):
                     if follow and not _first_visit(path, seen):
                         continue

@@ -63,7 +63,7 @@ def file_tool_facts(
     classifier = Classifier(workspace, home, cwd=cwd, fold=fold)
     # the file system is in view: what a file holds may be read (a git configuration's token)
     classifier.machine = resolver is not None
-    env = Env(home, cwd)
+    env = Env(home, cwd, homes={} if resolver is not None else None)
     values = [value for value, _, _ in targets]
     program = PSEUDO_PROGRAMS[kind]
     fact = SimpleCommandFacts([program, *values], " ".join(values), 0, 0)

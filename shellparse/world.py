@@ -583,10 +583,8 @@ def _search_tree(
             git_configs=git_configs,
         )
     else:
-        walked = resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden)
+        walked = resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden, links=links)
         members = [m for m in walked if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)]
-        if links is not None:
-            links.extend(m for m in walked if resolver.is_file_link(m))
         git_configs = [
             m
             for m in walked

@@ -62,6 +62,85 @@ def embedded_commands(code: str, label: str) -> list[Nested]:
     return found[:16]
 
 
+#: What a call names as its first argument, a string literal: quote, text, quote.
+_LITERAL = r"""\s*\(\s*[rbuf]?(['"`])((?:\\.|(?!\1).)+)\1"""
+
+#: File operations of interpreter code (python, node, ruby, perl, php) on a literal path, by
+#: what they do to it: (access, everything below it too, the calls' pattern).
+_FILE_CALLS = (
+    (
+        "delete",
+        True,
+        Lazy(
+            r"\b(?:rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmSync|"
+            r"rmdirSync|rimraf(?:\.sync)?|removedirs|rmdir|fs\.rm|promises\.rm)" + _LITERAL
+        ),
+    ),
+    (
+        "delete",
+        False,
+        Lazy(r"\b(?:os\.remove|unlinkSync|unlink|File\.delete|FileUtils\.rm)" + _LITERAL),
+    ),
+    (
+        "write",
+        False,
+        Lazy(
+            r"\b(?:writeFileSync|appendFileSync|writeFile|appendFile|file_put_contents|"
+            r"File\.write|IO\.write|createWriteStream)" + _LITERAL
+        ),
+    ),
+    (
+        "read",
+        False,
+        Lazy(
+            r"\b(?:readFileSync|readFile|file_get_contents|File\.read|File\.readlines|IO\.read|"
+            r"IO\.readlines|File\.foreach|createReadStream|readfile)" + _LITERAL
+        ),
+    ),
+)
+
+#: ``Path("…").unlink()`` and its kin: the method says what is done to the path.
+_PATH_METHOD = Lazy(
+    r"""\bPath\s*\(\s*[rbuf]?(['"])((?:\\.|(?!\1).)+)\1\s*\)\s*\.\s*"""
+    r"(unlink|rmdir|write_text|write_bytes|touch|read_text|read_bytes|open)\b"
+)
+_PATH_METHOD_ACCESS = {
+    "unlink": "delete",
+    "rmdir": "delete",
+    "write_text": "write",
+    "write_bytes": "write",
+    "touch": "write",
+    "read_text": "read",
+    "read_bytes": "read",
+    "open": "read",
+}
+
+
+#: ``open("…")`` and ``open("…", "w")`` (python, ruby's ``File.open``, php's ``fopen``): the
+#: mode says which.
+_OPEN_CALL = Lazy(
+    r"""\b(?:open|File\.open|fopen)\s*\(\s*[rbuf]?(['"])((?:\\.|(?!\1).)+)\1"""
+    r"""(?:\s*,\s*(?:mode\s*=\s*)?[rbuf]?(['"])([^'"]*)\3)?"""
+)
+
+
+def embedded_paths(code: str) -> list[tuple[str, str, bool]]:
+    """Files interpreter code names with a literal path in a call that deletes, writes or
+    reads it (``shutil.rmtree("/home")``, ``fs.rmSync("/", …)``, ``File.read(".env")``):
+    ``(path, access, the whole tree below it)``. Best effort, as ``embedded_commands``: what
+    is found is judged beside the code, which stays code that runs."""
+    found: list[tuple[str, str, bool]] = []
+    for access, tree, pattern in _FILE_CALLS:
+        for m in pattern.rx.finditer(code):
+            found.append((m.group(2), access, tree))
+    for m in _OPEN_CALL.rx.finditer(code):
+        mode = m.group(4) or "r"
+        found.append((m.group(2), "write" if set(mode) & set("waxc+") else "read", False))
+    for m in _PATH_METHOD.rx.finditer(code):
+        found.append((m.group(2), _PATH_METHOD_ACCESS[m.group(3)], False))
+    return found[:32]
+
+
 #: Names of variables that hold credentials by the look of them (``AWS_SECRET_ACCESS_KEY``,
 #: ``GITHUB_TOKEN``, ``DATABASE_URL``); printing one is reading a secret.
 CREDENTIAL_NAME = Lazy(
@@ -142,6 +221,11 @@ def interpreter(call: HandlerCall) -> None:
         codes = [v for opt, _, v in parsed.options if opt is not None and opt.role == "code"]
         if len(codes) == 1 and codes[0] and _computes_only(call, codes[0]):
             return
+        # code that runs: the files it names in calls that delete, write or read them are
+        # judged beside it (``shutil.rmtree("/home")`` is a delete of /home, whatever else)
+        for code in codes:
+            for named, access, tree in embedded_paths(code or ""):
+                call.add_path(named, access, source="option", tree=tree)
     elif reads_stdin and fact.stdin_text is not None and _computes_only(call, fact.stdin_text):
         return  # ``python3 - <<'EOF'``: a program given whole on stdin, read like ``-c``'s
     if reads_stdin:

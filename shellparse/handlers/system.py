@@ -289,6 +289,39 @@ _CLOUD_READ = word_set(
     "describe list ls get show info status logs whoami version help --version config-list tail read"
 )
 _CLOUD_DELETE = Lazy(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
+#: Verbs that copy files between the machine and a service (``aws s3 cp``, ``gsutil rsync``,
+#: ``rclone copy``, ``s3cmd put``, ``mc mirror``, ``azcopy sync``): the local operands are
+#: sent up (read, a whole tree for a sync) or written by what comes down.
+_CLOUD_TRANSFER = word_set("cp mv sync rsync copy copyto move moveto put get mirror")
+_CLOUD_SYNC = word_set("sync rsync mirror")
+#: Options that name a local file a call sends up (``az storage blob upload -f FILE``).
+_CLOUD_UPLOAD_FILE = frozenset(("-f", "--file", "--source", "-s", "--local-path", "--data-file"))
+#: A service's own address: ``s3://``, ``gs://`` and the like, or rclone's ``remote:path``.
+_CLOUD_REMOTE = Lazy(r"^(?:[a-z][a-z0-9+.-]*://|[A-Za-z0-9_-]+:(?!//))")
+
+
+def _cloud_transfer(call: HandlerCall, words: list[str], args: list[str]) -> None:
+    """The local files of a transfer verb (the first of ``words[:3]`` that is one) and of an
+    upload's file options."""
+    verb = next((k for k, w in enumerate(words[:3]) if w in _CLOUD_TRANSFER), None)
+    # a transfer names the service's side (``s3://``, ``remote:``; mc's aliases look like
+    # paths): without one, ``get`` is a read of the service (``doctl d db get ID NAME``)
+    remote = call.fact.program == "mc" or any(_CLOUD_REMOTE.rx.match(w) for w in words)
+    if verb is not None and remote and len(words) - verb >= 3:
+        after = words[verb:]
+        sources, target = after[1:-1], after[-1]
+        tree = after[0] in _CLOUD_SYNC or bool({"--recursive", "-r", "-R"} & set(args))
+        for source in sources:
+            if _CLOUD_REMOTE.rx.match(source) is None:
+                call.add_path(source, "read", tree=tree)
+        if _CLOUD_REMOTE.rx.match(target) is None and any(
+            _CLOUD_REMOTE.rx.match(s) for s in sources
+        ):
+            call.add_path(target, "write")
+    if any(w.startswith("upload") for w in words[:4]):
+        for k, value in enumerate(args[:-1]):
+            if value in _CLOUD_UPLOAD_FILE:
+                call.add_path(args[k + 1], "read", source="option")
 
 
 def cloud_cli(call: HandlerCall) -> None:
@@ -307,6 +340,7 @@ def cloud_cli(call: HandlerCall) -> None:
             fact.classes.add("network_write")
     if any(spelling in _CLOUD_REDIRECT for _, spelling, _ in parsed.options):
         fact.markers.add("unknown_option")
+    _cloud_transfer(call, words, args)
     if fact.program == "aws" and words == ["configure", "list-profiles"]:
         # the names of the profiles in the local configuration, not their keys
         fact.classes.discard("network")

@@ -346,6 +346,7 @@ INDEX = {
     'gettext': 'utilities',
     'gfind': 'files',
     'gforth': 'interpreters',
+    'gfortran': 'build',
     'gh': 'network',
     'ghc': 'build',
     'ginkgo': 'build',
