@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 _EMBEDDED_CALL = Lazy(
     r"""(?:\b(?:system|popen|popen2|popen3|check_output|check_call|getoutput|getstatusoutput|
     run|call|Popen|spawn|spawnSync|exec|execSync|execFile|execFileSync|shell_exec|passthru|
-    proc_open|qx|backticks|execute|execl|execlp|execvp|startProcess|ProcessBuilder)\s*\(\s*)\s*[rbuf]?(['"`])((?:\\.|(?!\1).)*)\1""",
+    proc_open|qx|backticks|execute|execl|execlp|execvp|startProcess|ProcessBuilder)\s*\(\s*|
+    \b(?:system|exec|spawn)[ \t]+)\s*[rbuf]?(['"`])((?:\\.|(?!\1).)*)\1""",
     re.VERBOSE | re.DOTALL,
 )
 

@@ -281,11 +281,14 @@ def git_revision_paths(call: HandlerCall) -> None:
         for value in parsed.operands:
             call.add_path(value, "read", cwd=call.cwd)
         return
+    # ``git blame [REV] FILE`` prints the file, line by line: its operands are files read
+    # (a revision among them is a name that is no file)
+    whole = call.fact.subcommand in ("blame", "annotate")
     for value in parsed.operands:
         rev, colon, path = value.partition(":")
         if colon and path and not rev.startswith(("http", "git@")) and "/" not in rev:
             call.add_path(path, "read", source="revision", cwd=call.cwd)
-        elif value in after_dashes:
+        elif value in after_dashes or whole:
             call.add_path(value, "read", cwd=call.cwd)
 
 
