@@ -800,6 +800,46 @@ def printed_toplevel(fact: SimpleCommandFacts, cwd: str | None, home: str, text:
     return directory + "\n"
 
 
+#: The most tracked secrets a history printer is said to read (more: the first ones, sorted).
+MAX_TRACKED_SECRETS = 64
+
+
+def tracked_secret_files(root: str, home: str, fold: bool) -> list[str]:
+    """The files the index of the repository at ``root`` tracks that are secrets, by name or
+    by a fixed place: what ``git show``, ``git log -p`` or ``git diff`` may print from the
+    repository's objects. The working tree is not listed (history does not come from it), so
+    this costs the index's reading, kept while it is unchanged, and a name test per entry."""
+    index = _index_file(root)
+    if index is None:
+        return []
+    stamp = _stamp(index)
+    key = (index, stamp, home, fold)
+    known = _TRACKED_SECRET_FILES.get(key)
+    if known is not None:
+        return known
+    tracked = _index(root)
+    if stamp is None or tracked is None:
+        return []
+    names = secret_names(fold)
+    placed = anchored_secrets(root, home, fold)
+    top = root.rstrip("/")
+    found: list[str] = []
+    for entry in tracked[0]:
+        full = top + "/" + entry
+        if names.match(entry.rpartition("/")[2]) or (placed is not None and placed.match(full)):
+            found.append(full)
+    found = sorted(found)[:MAX_TRACKED_SECRETS]
+    if len(_TRACKED_SECRET_FILES) >= 64:
+        _TRACKED_SECRET_FILES.clear()
+    _TRACKED_SECRET_FILES[key] = found
+    return found
+
+
+_TRACKED_SECRET_FILES: dict[
+    tuple[str, tuple[int, int, int, int, int] | None, str, bool], list[str]
+] = {}
+
+
 def tracked_selection(root: str, cwd: str, home: str, fold: bool, resolver: Resolver) -> list[str]:
     """What ``git ls-files`` without a pathspec prints in ``cwd`` of the repository at
     ``root``, as a selection: each tracked file below ``cwd`` that is a secret (by name, or by

@@ -4,6 +4,7 @@ and remotes of git's subcommands.
 
 from __future__ import annotations
 
+import os
 import re
 
 from clearance.shellparse import gitcredentials
@@ -283,6 +284,7 @@ def git_revision_paths(call: HandlerCall) -> None:
         return
     # ``git blame [REV] FILE`` prints the file, line by line: its operands are files read
     # (a revision among them is a name that is no file)
+    _history_reads(call, after_dashes)
     whole = call.fact.subcommand in ("blame", "annotate")
     for value in parsed.operands:
         rev, colon, path = value.partition(":")
@@ -290,6 +292,45 @@ def git_revision_paths(call: HandlerCall) -> None:
             call.add_path(path, "read", source="revision", cwd=call.cwd)
         elif value in after_dashes or whole:
             call.add_path(value, "read", cwd=call.cwd)
+
+
+#: Options that make a history command print the changes themselves.
+_PATCH = frozenset(("--patch", "-p", "-u", "--patch-with-stat", "--patch-with-raw", "-L"))
+#: The commands that print the whole history with them (``git show`` prints one commit,
+#: ``git diff`` the changes not committed yet: most often not a tracked secret's, and judging
+#: them so would deny every diff of a project that tracks a test key).
+_WHOLE_HISTORY = frozenset(("log", "whatchanged"))
+
+
+def _prints_changes(call: HandlerCall) -> bool:
+    """Whether the command prints the content of every commit it walks."""
+    return (call.fact.subcommand or "") in _WHOLE_HISTORY and bool(set(call.fact.options) & _PATCH)
+
+
+def _history_reads(call: HandlerCall, after_dashes: list[str]) -> None:
+    """``git log -p`` over the whole repository prints what its commits hold: every secret
+    the index tracks is read (the commit that added ``.env`` shows it whole). A pathspec
+    (after ``--``, or an operand naming a file or directory here) narrows that to what it
+    names, read as such. Secrets committed once and no longer tracked are not known here."""
+    c = call.classifier
+    if not c.machine or c.workspace is None or after_dashes or not _prints_changes(call):
+        return
+    cwd = call.cwd
+    if cwd is not None and cwd != c.workspace:
+        return  # another repository (``git -C``), or not known which
+    here = call.env.cwd
+    for value in call.parsed.operands:
+        if ":" in value:
+            return  # ``REV:PATH``: read as it says
+        place = resolve(value, here, c.home) if here is not None else None
+        if place is None or os.path.lexists(place):
+            if place is not None:
+                call.add_path(value, "read", source="revision")
+            return
+    from clearance.shellparse.world import tracked_secret_files
+
+    for path in tracked_secret_files(c.workspace, c.home, c.fold):
+        call.add_path(path, "read", source="revision")
 
 
 def git_archive(call: HandlerCall) -> None:
