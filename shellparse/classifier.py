@@ -149,6 +149,13 @@ def only_prints(spec: Spec, args: list[str]) -> bool:
     return False
 
 
+def _base(env: Env, cwd: str | None) -> str | None:
+    """Where a relative path of a part is taken from: the directory the program's own options
+    moved it to (``cwd``; ``None`` where none did, ``UNKNOWN_CWD`` where that is not known),
+    else the shell's."""
+    return env.cwd if cwd is None else (None if cwd == UNKNOWN_CWD else cwd)
+
+
 def _raw_storage(resolved: str) -> bool:
     """Whether ``resolved`` is a raw disk or memory (``RAW_STORAGE``, ``RAW_MEMORY``)."""
     return (
@@ -337,8 +344,7 @@ class Classifier:
         if dynamic or ("$" in value and not value.startswith("/")):
             resolved = None
         else:
-            base = env.cwd if cwd is None else (None if cwd == UNKNOWN_CWD else cwd)
-            resolved = resolve(value, base, self.home)
+            resolved = resolve(value, _base(env, cwd), self.home)
         if resolved in HARMLESS_DEVICES and access != "delete":
             return  # opened, read or written: no file; its name removed is the device's
         if resolved == PROCESS_SUBSTITUTION_FILE and access == "read":
@@ -677,8 +683,7 @@ class Classifier:
                 self.add_path(fact, value, "read", env, source, dynamic, cwd[0])
                 place = posixpath.dirname(value.rstrip("/")) or "."
             self.add_path(fact, place, "read", env, "cwd", dynamic, cwd[0], meta=True)
-            base = env.cwd if cwd[0] is None else (None if cwd[0] == UNKNOWN_CWD else cwd[0])
-            where = None if dynamic else resolve(place, base, self.home)
+            where = None if dynamic else resolve(place, _base(env, cwd[0]), self.home)
             cwd[0] = UNKNOWN_CWD if where is None else where
         elif role == "code":
             fact.classes.add("code_exec")
@@ -757,10 +762,7 @@ class Classifier:
         """A destination that a rename puts a new file in place of: where it is a device
         (``mv f /dev/null``), the device's name is removed -- not written through, as
         ``cp f /dev/null`` does."""
-        if dyn:
-            return
-        base = env.cwd if cwd is None else (None if cwd == UNKNOWN_CWD else cwd)
-        if resolve(value, base, self.home) in HARMLESS_DEVICES:
+        if not dyn and resolve(value, _base(env, cwd), self.home) in HARMLESS_DEVICES:
             self.add_path(fact, value, "delete", env, cwd=cwd)
 
     def _rest(

@@ -806,38 +806,18 @@ MAX_TRACKED_SECRETS = 64
 
 def tracked_secret_files(root: str, home: str, fold: bool) -> list[str]:
     """The files the index of the repository at ``root`` tracks that are secrets, by name or
-    by a fixed place: what ``git show``, ``git log -p`` or ``git diff`` may print from the
-    repository's objects. The working tree is not listed (history does not come from it), so
-    this costs the index's reading, kept while it is unchanged, and a name test per entry."""
+    by a fixed place: what ``git log -p`` prints from the repository's objects. The working
+    tree is not listed (history does not come from it): this costs the index's reading and
+    the name test of ``tracked_secrets``, both kept while the index is unchanged."""
     index = _index_file(root)
     if index is None:
         return []
     stamp = _stamp(index)
-    key = (index, stamp, home, fold)
-    known = _TRACKED_SECRET_FILES.get(key)
-    if known is not None:
-        return known
     tracked = _index(root)
     if stamp is None or tracked is None:
         return []
-    names = secret_names(fold)
-    placed = anchored_secrets(root, home, fold)
-    top = root.rstrip("/")
-    found: list[str] = []
-    for entry in tracked[0]:
-        full = top + "/" + entry
-        if names.match(entry.rpartition("/")[2]) or (placed is not None and placed.match(full)):
-            found.append(full)
-    found = sorted(found)[:MAX_TRACKED_SECRETS]
-    if len(_TRACKED_SECRET_FILES) >= 64:
-        _TRACKED_SECRET_FILES.clear()
-    _TRACKED_SECRET_FILES[key] = found
-    return found
-
-
-_TRACKED_SECRET_FILES: dict[
-    tuple[str, tuple[int, int, int, int, int] | None, str, bool], list[str]
-] = {}
+    found = _secret_entries(root, tracked[0], "", root, home, fold, (index, stamp, "", home, fold))
+    return found[:MAX_TRACKED_SECRETS]
 
 
 def tracked_selection(root: str, cwd: str, home: str, fold: bool, resolver: Resolver) -> list[str]:
@@ -895,27 +875,48 @@ def tracked_secrets(
             return None
         if any(is_link and name in names_there for name, _, _, is_link in listing):
             return None
+    found = _secret_entries(root, entries, prefix, directory, home, fold, key)
+    return None if len(found) > MAX_MATCHES else found
+
+
+def _secret_entries(
+    root: str,
+    entries: set[str],
+    prefix: str,
+    directory: str,
+    home: str,
+    fold: bool,
+    key: tuple[str, tuple[int, int, int, int, int], str, str, bool],
+) -> list[str]:
+    """The index's ``entries`` below ``prefix`` that are secrets (a name on their way, or a
+    fixed place under ``directory``), as paths under ``root``, sorted; at most one more than
+    ``MAX_MATCHES`` (more than that: too many to say). Kept under ``key`` (the index and its
+    stamp, ``prefix``, ``home``, ``fold``) while the index is unchanged."""
+    from clearance.shellparse.resolve import MAX_MATCHES
+
     found = _TRACKED_SECRETS.get(key)
-    if found is None:
-        names = secret_names(fold)
-        placed = anchored_secrets(directory, home, fold)
-        top = root.rstrip("/")
-        found = []
-        for entry in entries:
-            if prefix and not entry.startswith(prefix):
-                continue
-            path = top + "/" + entry
-            if any(names.match(part) for part in entry.split("/")) or (
-                placed is not None and placed.match(path)
-            ):
-                found.append(path)
-                if len(found) > MAX_MATCHES:
-                    return None
-        found.sort()
-        if len(_TRACKED_SECRETS) >= 64:
-            _TRACKED_SECRETS.clear()
-        if not racy(stamp[3]) and not racy(stamp[4]):
-            _TRACKED_SECRETS[key] = found
+    if found is not None:
+        return found
+    names = secret_names(fold)
+    placed = anchored_secrets(directory, home, fold)
+    top = root.rstrip("/")
+    found = []
+    for entry in entries:
+        if prefix and not entry.startswith(prefix):
+            continue
+        path = top + "/" + entry
+        if any(names.match(part) for part in entry.split("/")) or (
+            placed is not None and placed.match(path)
+        ):
+            found.append(path)
+            if len(found) > MAX_MATCHES:
+                break
+    found.sort()
+    if len(_TRACKED_SECRETS) >= 64:
+        _TRACKED_SECRETS.clear()
+    stamp = key[1]
+    if not racy(stamp[3]) and not racy(stamp[4]):
+        _TRACKED_SECRETS[key] = found
     return found
 
 

@@ -63,8 +63,9 @@ def embedded_commands(code: str, label: str) -> list[Nested]:
     return found[:16]
 
 
-#: What a call names as its first argument, a string literal: quote, text, quote.
-_LITERAL = r"""\s*\(\s*[rbuf]?(['"`])((?:\\.|(?!\1).)+)\1"""
+#: A string literal (groups 1 and 2: its quote, its text) and a call's first argument as one.
+_QUOTED = r"""[rbuf]?(['"`])((?:\\.|(?!\1).)+)\1"""
+_LITERAL = r"\s*\(\s*" + _QUOTED
 
 #: File operations of interpreter code (python, node, ruby, perl, php) on a literal path, by
 #: what they do to it: (access, everything below it too, the calls' pattern).
@@ -101,10 +102,6 @@ _FILE_CALLS = (
 )
 
 #: ``Path("…").unlink()`` and its kin: the method says what is done to the path.
-_PATH_METHOD = Lazy(
-    r"""\bPath\s*\(\s*[rbuf]?(['"])((?:\\.|(?!\1).)+)\1\s*\)\s*\.\s*"""
-    r"(unlink|rmdir|write_text|write_bytes|touch|read_text|read_bytes|open)\b"
-)
 _PATH_METHOD_ACCESS = {
     "unlink": "delete",
     "rmdir": "delete",
@@ -115,13 +112,17 @@ _PATH_METHOD_ACCESS = {
     "read_bytes": "read",
     "open": "read",
 }
+_PATH_METHOD = Lazy(
+    r"\bPath" + _LITERAL + r"\s*\)\s*\.\s*(" + "|".join(_PATH_METHOD_ACCESS) + r")\b"
+)
 
 
 #: ``open("…")`` and ``open("…", "w")`` (python, ruby's ``File.open``, php's ``fopen``): the
 #: mode says which.
 _OPEN_CALL = Lazy(
-    r"""\b(?:open|File\.open|fopen)\s*\(\s*[rbuf]?(['"])((?:\\.|(?!\1).)+)\1"""
-    r"""(?:\s*,\s*(?:mode\s*=\s*)?[rbuf]?(['"])([^'"]*)\3)?"""
+    r"\b(?:open|File\.open|fopen)"
+    + _LITERAL
+    + r"""(?:\s*,\s*(?:mode\s*=\s*)?[rbuf]?(['"])([^'"]*)\3)?"""
 )
 
 

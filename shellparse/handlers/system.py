@@ -304,19 +304,17 @@ def _cloud_transfer(call: HandlerCall, words: list[str], args: list[str]) -> Non
     """The local files of a transfer verb (the first of ``words[:3]`` that is one) and of an
     upload's file options."""
     verb = next((k for k, w in enumerate(words[:3]) if w in _CLOUD_TRANSFER), None)
+    remote = {w for w in words if _CLOUD_REMOTE.rx.match(w)}
     # a transfer names the service's side (``s3://``, ``remote:``; mc's aliases look like
     # paths): without one, ``get`` is a read of the service (``doctl d db get ID NAME``)
-    remote = call.fact.program == "mc" or any(_CLOUD_REMOTE.rx.match(w) for w in words)
-    if verb is not None and remote and len(words) - verb >= 3:
+    if verb is not None and (remote or call.fact.program == "mc") and len(words) - verb >= 3:
         after = words[verb:]
         sources, target = after[1:-1], after[-1]
         tree = after[0] in _CLOUD_SYNC or bool({"--recursive", "-r", "-R"} & set(args))
         for source in sources:
-            if _CLOUD_REMOTE.rx.match(source) is None:
+            if source not in remote:
                 call.add_path(source, "read", tree=tree)
-        if _CLOUD_REMOTE.rx.match(target) is None and any(
-            _CLOUD_REMOTE.rx.match(s) for s in sources
-        ):
+        if target not in remote and remote.intersection(sources):
             call.add_path(target, "write")
     if any(w.startswith("upload") for w in words[:4]):
         for k, value in enumerate(args[:-1]):

@@ -282,9 +282,9 @@ def git_revision_paths(call: HandlerCall) -> None:
         for value in parsed.operands:
             call.add_path(value, "read", cwd=call.cwd)
         return
+    _history_reads(call, after_dashes)
     # ``git blame [REV] FILE`` prints the file, line by line: its operands are files read
     # (a revision among them is a name that is no file)
-    _history_reads(call, after_dashes)
     whole = call.fact.subcommand in ("blame", "annotate")
     for value in parsed.operands:
         rev, colon, path = value.partition(":")

@@ -473,6 +473,13 @@ TWINS = [
         "g++ -std=c++17 -pthread -Iinclude -DNDEBUG=1 a.cpp",
     ),
     ("build/gcc-spec-file", "gcc -specs=x.specs x.c", "ask", "unknown_option", "cc -c x.c"),
+    (
+        "build/clang-linker-program",
+        "clang -fuse-ld=./ld x.c",
+        "ask",
+        "unknown_option",
+        "clang -funroll-loops -fno-omit-frame-pointer -c x.c",
+    ),
     # --- a device's name replaced or moved away (as root, /dev/null is then a file) ---------
     ("devices/rename-over-null", "mv build.log /dev/null", "ask", "default", "cp b.log /dev/null"),
     ("devices/null-moved-away", "mv /dev/null x", "ask", "default", "mv x.txt y.txt"),
