@@ -40,6 +40,9 @@ MAX_ENTRIES = 50_000
 MAX_MATCHES = 1_000
 MAX_LINKS = 40
 MAX_DEPTH = 32
+#: ``Resolver.real`` looks this many levels up for a directory the line already resolved;
+#: further up, the kernel resolves the path at once (three system calls, whatever its depth).
+MAX_ASCENT = 3
 DEADLINE = 0.3
 #: A cached listing or file is trusted only if it last changed longer ago than this.
 RACY_NS = 2_000_000_000
@@ -145,6 +148,7 @@ class Resolver:
     __slots__ = (
         "_plain",
         "_reals",
+        "_seeded",
         "_states",
         "_stats",
         "deadline",
@@ -161,6 +165,8 @@ class Resolver:
         #: What the kernel said of a path this line: (resolved, ``_DIR``/``_OTHER``/
         #: ``_MISSING``/``_UNKNOWN``) -- so that its entries need one ``lstat`` each.
         self._states: dict[str, tuple[str, int]] = {}
+        #: Whether ``_states`` holds the process's working directory yet (``_seed``).
+        self._seeded = False
         #: lstat results of this command line, by path (a path is read once per decision)
         self._stats: dict[str, os.stat_result | None] = {}
         self.deadline = time.monotonic() + DEADLINE
@@ -214,6 +220,7 @@ class Resolver:
         self._plain.clear()
         self._reals.clear()
         self._states.clear()
+        self._seeded = False
         self._stats.clear()
 
     def real(self, path: str) -> str:
@@ -266,31 +273,62 @@ class Resolver:
         return resolved or "/"
 
     def _real_fast(self, path: str) -> str | None:
-        """``real`` by the kernel, reusing what this line already resolved: a path whose
-        directory is known costs one ``lstat`` (none when the directory does not exist).
-        ``None``: ask the walk instead (a link that dangles, a file where a directory
-        should be, no ``/proc``)."""
+        """``real`` by the kernel, reusing what this line already resolved: below the nearest
+        directory it knows (a few levels up at most; the working directory from the start),
+        one ``lstat`` per level, none below a level that does not exist. ``None``: ask the
+        walk instead (a link that dangles, a file where a directory should be, no
+        ``/proc``)."""
         known = self._states.get(path)
         if known is not None:
             return known[0]
-        parent, _, name = path.rpartition("/")
-        above = self._states.get(parent or "/")
-        if above is not None and name not in ("", ".", ".."):
-            real_parent, state = above
-            base = real_parent.rstrip("/")
-            if state == _MISSING:
-                self._states[path] = (base + "/" + name, _MISSING)
-                return base + "/" + name
+        if not self._seeded:
+            self._seed()
+        below: list[str] = []
+        at = path
+        above: tuple[str, int] | None = None
+        for _ in range(MAX_ASCENT):
+            parent, _, name = at.rpartition("/")
+            if name in ("", ".", ".."):
+                break
+            below.append(name)
+            at = parent or "/"
+            above = self._states.get(at)
+            if above is not None or at == "/":
+                break
+        if above is None or above[1] not in (_DIR, _MISSING):
+            return self._real_by_kernel(path)
+        real_at, state = above
+        walked = at
+        for index in range(len(below) - 1, -1, -1):
+            name = below[index]
+            walked = ("" if walked == "/" else walked) + "/" + name
+            real_at = real_at.rstrip("/") + "/" + name
             if state == _DIR:
-                info = self._lstat(path)
+                info = self._lstat(walked)
                 if info is None:
-                    self._states[path] = (base + "/" + name, _MISSING)
-                    return base + "/" + name
-                if not stat.S_ISLNK(info.st_mode):
-                    kind = _DIR if stat.S_ISDIR(info.st_mode) else _OTHER
-                    self._states[path] = (base + "/" + name, kind)
-                    return base + "/" + name
-        return self._real_by_kernel(path)
+                    state = _MISSING
+                elif stat.S_ISLNK(info.st_mode):
+                    return self._real_by_kernel(path)
+                elif stat.S_ISDIR(info.st_mode):
+                    state = _DIR
+                elif index:
+                    return self._real_by_kernel(path)  # a file where a directory should be
+                else:
+                    state = _OTHER
+            self._states[walked] = (real_at, state)
+        return real_at
+
+    def _seed(self) -> None:
+        """The working directory as the kernel names it (``getcwd``: its path without a link
+        on it): a directory this line resolves paths below without asking the kernel for
+        the directory itself again."""
+        self._seeded = True
+        try:
+            here = os.getcwd()
+        except OSError:  # deleted, or not reachable from this root
+            return
+        if here.startswith("/") and here not in self._states:
+            self._states[here] = (here, _DIR)
 
     def _real_by_kernel(self, path: str) -> str | None:
         """The kernel's own resolution (``open(O_PATH)``, then the name of what it opened),
