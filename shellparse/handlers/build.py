@@ -28,6 +28,16 @@ _CHECK_OPTIONS = (
 )
 
 
+def response_files(call: HandlerCall) -> None:
+    """``gcc @FILE``, ``javac @argfile``, ``ld @FILE``: the file's words are more arguments,
+    read at run time -- options this line does not show (``-fplugin=x.so``, ``-wrapper``), so
+    judged as an unknown option; the file itself is read."""
+    for value in call.parsed.operands:
+        if value.startswith("@") and len(value) > 1:
+            call.fact.markers.add("unknown_option")
+            call.add_path(value[1:], "read", source="option")
+
+
 def check_only(call: HandlerCall) -> None:
     fact = call.fact
     if call.has(*_CHECK_OPTIONS):
@@ -303,6 +313,6 @@ def task_runner(call: HandlerCall) -> None:
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
     check_only, cmake_tool, configuration_runs, go_fmt, go_test, gradle, make, maven,
-    runs_what_it_reads, task_runner,
+    response_files, runs_what_it_reads, task_runner,
 )}
 # fmt: on

@@ -316,9 +316,9 @@ def _history_reads(call: HandlerCall, after_dashes: list[str]) -> None:
     if not c.machine or c.workspace is None or after_dashes or not _prints_changes(call):
         return
     cwd = call.cwd
-    if cwd is not None and cwd != c.workspace:
-        return  # another repository (``git -C``), or not known which
-    here = call.env.cwd
+    if cwd is not None and not _in_repository(cwd, c.workspace):
+        return  # another repository (``git -C``)
+    here = cwd if cwd is not None else call.env.cwd
     for value in call.parsed.operands:
         if ":" in value:
             return  # ``REV:PATH``: read as it says
@@ -331,6 +331,23 @@ def _history_reads(call: HandlerCall, after_dashes: list[str]) -> None:
 
     for path in tracked_secret_files(c.workspace, c.home, c.fold):
         call.add_path(path, "read", source="revision")
+
+
+def _in_repository(directory: str, top: str) -> bool:
+    """Whether git working in ``directory`` (``git -C``) works in the repository whose top is
+    ``top``: the directory is ``top`` or below it, as the machine resolves both, and no
+    directory on the way holds a ``.git`` of its own (a nested repository, a submodule)."""
+    real, root = os.path.realpath(directory), os.path.realpath(top)
+    if real == root:
+        return True
+    if not real.startswith(root.rstrip("/") + "/") or not os.path.isdir(real):
+        return False
+    at = real
+    while at != root:
+        if os.path.lexists(os.path.join(at, ".git")):
+            return False
+        at = os.path.dirname(at)
+    return True
 
 
 def git_archive(call: HandlerCall) -> None:

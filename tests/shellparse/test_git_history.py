@@ -56,3 +56,29 @@ def test_no_patch_or_a_pathspec_reads_no_secret(command: str, tracked: Path) -> 
 def test_the_text_alone_reads_no_index(tracked: Path) -> None:
     facts = classify("git log -p", cwd=str(tracked), home="/home/u", resolve=False)
     assert [p for c in facts.commands for p in c.paths] == []
+
+
+@pytest.mark.parametrize("command", ["git -C src log -p", "cd src && git log -p"])
+def test_from_a_subdirectory_the_whole_history_still(command: str, tracked: Path) -> None:
+    """``git -C src log -p`` walks the same repository's whole history: ``src`` is no
+    pathspec."""
+    assert (str(tracked / ".env"), "revision") in _reads(command, tracked)
+
+
+@pytest.mark.parametrize(
+    "command", ["git -C src log --oneline", "git -C src log -p app.py", "git -C src log -p -- ."]
+)
+def test_from_a_subdirectory_a_pathspec_narrows(command: str, tracked: Path) -> None:
+    assert all(path != str(tracked / ".env") for path, _ in _reads(command, tracked))
+
+
+def test_a_nested_repository_is_another_history(tracked: Path) -> None:
+    """A repository inside the workspace (its own ``.git``) has its own history: the
+    workspace's tracked secret is not in it."""
+    nested = tracked / "vendor" / "lib"
+    nested.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(nested)], check=True)
+    assert all(
+        path != str(tracked / ".env") for path, _ in _reads("git -C vendor/lib log -p", tracked)
+    )
+    assert (str(tracked / ".env"), "revision") in _reads("git -C vendor log -p", tracked)
