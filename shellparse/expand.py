@@ -146,16 +146,64 @@ def _segments(parts: list[Part], env: Env, flags: list[int], quoted: bool) -> li
 
 
 def _parameter(part: ParamExpansion, env: Env) -> str | None:
-    if part.op or part.indirect or part.length or part.subscript is not None or part.invalid:
+    """The value of ``$x``/``${x}``, and of ``${x:-word}``, ``${x:?}``, ``${x:+word}`` and
+    their kin when the variable's value is known (``None``: not known before it runs). An
+    unknown variable may be set or not, so its default is no more known than its value."""
+    if part.indirect or part.length or part.subscript is not None or part.invalid:
         return None
     name = part.name
+    value: str | None = None
     if name in env.vars:
-        return env.vars[name]
-    if name == "HOME":
-        return env.home
-    if name == "PWD" and env.cwd is not None:
-        return env.cwd
-    return None
+        value = env.vars[name]
+    elif name == "HOME":
+        value = env.home
+    elif name == "PWD" and env.cwd is not None:
+        value = env.cwd
+    op = part.op
+    if not op or value is None:
+        return value if not op else None
+    if op in ("-", "=", "?"):
+        return value  # set: its value, empty or not
+    if op in (":-", ":="):
+        if value:
+            return value
+        default = _default_word(part, env)
+        if op == ":=":  # the variable is given the default, for the rest of the line
+            if default is None:
+                env.vars.pop(name, None)
+            else:
+                env.vars[name] = default
+        return default
+    if op == ":?":
+        return value or None  # empty: the shell stops there with the error
+    if op == ":+":
+        return _default_word(part, env) if value else ""
+    if op == "+":
+        return _default_word(part, env)
+    return None  # a pattern removed or replaced, a case changed: not worked out here
+
+
+def _default_word(part: ParamExpansion, env: Env) -> str | None:
+    """The word of ``${x:-word}`` as the shell expands it, when it holds no expansion of its
+    own (one level only: a nested default stays unknown)."""
+    arg = part.arg
+    if arg is None:
+        return ""
+    if not all(
+        isinstance(p, (Literal, SingleQuoted, AnsiCQuoted, DoubleQuoted)) for p in arg.parts
+    ):
+        return None
+    if any(
+        not isinstance(q, Literal)
+        for p in arg.parts
+        if isinstance(p, DoubleQuoted)
+        for q in p.parts
+    ):
+        return None
+    fields, flags = expand_word(arg, env)
+    if flags & (DYNAMIC | INVALID):
+        return None
+    return " ".join(fields)
 
 
 def expand_word(word: Word, env: Env) -> tuple[list[str], int]:

@@ -16,6 +16,7 @@ SECRETS = "default/no-secret-reads"
 CODE = "default/ask-code-exec"
 STARTUP = "default/no-shell-startup-writes"
 METADATA = "default/no-cloud-metadata"
+HOME_DELETE = "default/no-delete-root-or-home"
 
 #: (technique, malicious command, its decision, rule id or reason code, benign twin)
 TWINS = [
@@ -493,6 +494,17 @@ TWINS = [
     # a response file's words are more options, which the line does not show
     ("build/gcc-response-file", "gcc @opts.rsp x.c", "ask", "unknown_option", "gcc -O2 x.c"),
     ("build/javac-argfile", "javac @argfile", "ask", "unknown_option", "javac A.java"),
+    # --- a parameter's default, check or alternative, with the variable's value known -------
+    ("vars/checked-home", 'rm -rf "${HOME:?}"/', "deny", HOME_DELETE, 'D=b; rm -rf "${D:?}/"'),
+    ("vars/default-of-empty", 'D=; rm -rf "${D:-/}"', "deny", HOME_DELETE, 'D=; rm -rf "${D:-b}"'),
+    (
+        "vars/default-assigned",
+        "D=; : ${D:=/}; rm -rf $D",
+        "deny",
+        HOME_DELETE,
+        "D=; : ${D:=b}; rm $D",
+    ),
+    ("vars/alternative-value", "D=x; rm -rf ${D:+/}", "deny", HOME_DELETE, "D=x; ls ${D:+src}"),
     # --- a device's name replaced or moved away (as root, /dev/null is then a file) ---------
     ("devices/rename-over-null", "mv build.log /dev/null", "ask", "default", "cp b.log /dev/null"),
     ("devices/null-moved-away", "mv /dev/null x", "ask", "default", "mv x.txt y.txt"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from clearance.shellparse import classify
 from clearance.shellparse.expand import (
     BRACE,
     DYNAMIC,
@@ -138,10 +139,51 @@ def test_unquoted_variable_splits_into_fields_quoted_does_not() -> None:
 
 
 def test_operators_on_parameters_are_not_resolved() -> None:
-    for source in ("${A:-x}", "${#A}", "${!A}", "${A[0]}"):
+    for source in ("${A#v}", "${A%v}", "${A/v/w}", "${A^^}", "${#A}", "${!A}", "${A[0]}"):
         found, flag = expand(source, {"A": "v"})
         assert flag & DYNAMIC, source
         assert found == [source]
+
+
+@pytest.mark.parametrize(
+    ("source", "variables", "expected"),
+    [
+        ("${A:-x}", {"A": "v"}, "v"),
+        ("${A:-x}", {"A": ""}, "x"),
+        ("${A-x}", {"A": ""}, ""),
+        ("${A:=x}", {"A": ""}, "x"),
+        ("${A:?}", {"A": "v"}, "v"),
+        ("${A?}", {"A": ""}, ""),
+        ("${A:+x}", {"A": "v"}, "x"),
+        ("${A:+x}", {"A": ""}, ""),
+        ("${A+x}", {"A": ""}, "x"),
+        ("${A:-'a b'}", {"A": ""}, "a b"),
+        ("${HOME:?}/.ssh", {}, HOME + "/.ssh"),
+    ],
+)
+def test_defaults_of_a_known_variable_are_what_the_shell_gives(
+    source: str, variables: dict[str, str], expected: str
+) -> None:
+    found, flag = expand('"' + source + '"', variables)
+    assert found == [expected] and not flag & DYNAMIC
+
+
+@pytest.mark.parametrize(
+    ("source", "variables"),
+    [
+        ("${X:-/}", {}),  # unknown: set or not, nobody knows
+        ("${A:?}", {"A": ""}),  # the shell stops with an error
+        ("${A:-$B}", {"A": ""}),  # a default of its own expansion
+        ("${A:-$(cmd)}", {"A": ""}),
+    ],
+)
+def test_defaults_not_known_stay_dynamic(source: str, variables: dict[str, str]) -> None:
+    assert expand(source, variables)[1] & DYNAMIC
+
+
+def test_an_assigned_default_holds_for_the_rest_of_the_line() -> None:
+    facts = classify("D=; : ${D:=/tmp/x}; rm -rf $D", cwd="/work/p", home=HOME, resolve=False)
+    assert facts.commands[-1].argv == ["rm", "-rf", "/tmp/x"]
 
 
 def test_invalid_substitution_is_flagged() -> None:
