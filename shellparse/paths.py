@@ -379,11 +379,15 @@ def is_secret(resolved: str, home: str, fold: bool = False) -> bool:
     return secret_set(home, fold).match(resolved)
 
 
+#: What separates the literal runs of a glob: ``*``, ``?`` and a bracket expression.
+_WILDCARDS = re.compile(r"[*?]|\[[^\]]*\]")
+
+
 class SecretNames:
     """The secret patterns that name a file anywhere (``.env*``, ``id_rsa*``, ``*.pem``) as
     plain string tests on one name: what a tree search asks of every entry it reads."""
 
-    __slots__ = ("fold", "literal", "negated", "others", "prefixes", "suffixes")
+    __slots__ = ("fold", "hints", "literal", "negated", "others", "prefixes", "suffixes")
 
     others: re.Pattern[str] | None
 
@@ -427,6 +431,18 @@ class SecretNames:
         self.suffixes = tuple(suffixes)
         self.others = one(others)
         self.negated = one(negated)
+        #: A piece of each of ``others``' patterns that a name it matches holds as it is (the
+        #: longest run between wildcards): a name holding none of them needs no regex.
+        #: ``None`` where a pattern has none, or escapes (the regex decides alone).
+        hints: list[str] = []
+        for name in others:
+            pieces = [] if "\\" in name else _WILDCARDS.split(name)
+            longest = max(pieces, key=len, default="")
+            if not longest:
+                hints = []
+                break
+            hints.append(longest)
+        self.hints: tuple[str, ...] | None = tuple(hints) if hints else None
 
     def match(self, name: str) -> bool:
         if self.fold:
@@ -435,7 +451,11 @@ class SecretNames:
             name in self.literal
             or name.startswith(self.prefixes)
             or name.endswith(self.suffixes)
-            or (self.others is not None and self.others.fullmatch(name) is not None)
+            or (
+                self.others is not None
+                and (self.hints is None or any(h in name for h in self.hints))
+                and self.others.fullmatch(name) is not None
+            )
         )
         return hit and (self.negated is None or self.negated.fullmatch(name) is None)
 

@@ -583,10 +583,20 @@ class Resolver:
             entries = self._list(directory)
             summary = _SUMMARIES.get((directory, key_of))
             if summary is None or summary[0] is not entries:
-                secret = [n for n, _, _, _ in entries if is_secret_name(n)]
-                subdirs = [e for e in entries if e[1] or e[2]]
-                linked = [n for n, _, via_link, is_link in entries if is_link and not via_link]
-                configs = [n for n, is_dir, _, _ in entries if n in GIT_CONFIG_NAMES and not is_dir]
+                secret: list[str] = []
+                subdirs: list[Entry] = []
+                linked: list[str] = []
+                configs: list[str] = []
+                for entry in entries:  # one pass: a listing may hold thousands
+                    name, is_dir, via_link, is_link = entry
+                    if is_secret_name(name):
+                        secret.append(name)
+                    if is_dir or via_link:
+                        subdirs.append(entry)
+                    elif is_link:
+                        linked.append(name)
+                    if not is_dir and name in GIT_CONFIG_NAMES:
+                        configs.append(name)
                 summary = (entries, secret, subdirs, linked, configs)
                 if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
                     _SUMMARIES.clear()

@@ -751,7 +751,24 @@ def test_secret_set_keeps_its_exceptions() -> None:
     assert secrets.match("/w/credentials/x") and secrets.match("/w/infra/prod.tfstate.backup")
     # the name test a tree search uses agrees with the set on names
     names = secret_names()
-    for name in (".env", ".env.local", ".env.example", "id_rsa", "x.pem", "app.py", "Cookies"):
+    spelled = (".env", ".env.local", ".env.example", "id_rsa", "x.pem", "app.py", "Cookies")
+    # the patterns with a wildcard inside, which a substring test screens before the regex
+    inside = (
+        "gcp-credentials.json",
+        "credentials.json",
+        "credentials.json.bak",
+        "credentials",
+        "service-account-prod.json",
+        "service-account.yaml",
+        "secrets.yaml",
+        "secrets.yml",
+        "secrets.yaml.example",
+        "prod.tfstate.backup",
+        "prod.tfstate",
+        "tfstate.",
+        "x.json",
+    )
+    for name in spelled + inside:
         assert names.match(name) == secrets.match(f"/w/{name}"), name
 
 
