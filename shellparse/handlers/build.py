@@ -203,6 +203,7 @@ def maven(call: HandlerCall) -> None:
     """Goals and phases: plugins that run programs are code; deploy/release publish.
     ``-Dexec.executable=…`` / ``-Dexec.args`` name the program ``exec:exec`` runs."""
     _goals(call, _MAVEN_RUNS, _MAVEN_PUBLISHES)
+    _build_file_outside(call, "--file")
     for value in call.values("--define"):
         if value.startswith(("exec.", "maven.repo", "altDeploymentRepository")):
             call.fact.classes.add("code_exec")
@@ -218,6 +219,18 @@ def gradle(call: HandlerCall) -> None:
     """Tasks that run the application are code; publishing tasks are network writes; a dry
     run (``-m``) only lists the tasks."""
     _goals(call, _GRADLE_RUNS, _GRADLE_PUBLISHES)
+    _build_file_outside(call, "--settings-file")
+
+
+def _build_file_outside(call: HandlerCall, *options: str) -> None:
+    """A build definition given from outside the workspace (``mvn -f /tmp/x/pom.xml``,
+    ``gradle -b ~/x.gradle``), or from where the text does not say, is code nobody vouches
+    for: its plugins and tasks run."""
+    named = set(call.values(*options))
+    for path in call.fact.paths:
+        if path.path in named and path.access == "read" and path.inside_workspace is not True:
+            call.fact.classes.add("code_exec")
+            return
 
 
 #: ``cmake -E`` commands: what each does to its operands.

@@ -279,6 +279,26 @@ _CLOUD_SECRET = Lazy(
 )
 
 
+#: The commands of platform CLIs that print an app's environment variables, values included.
+_APP_VARIABLES = {
+    "heroku": frozenset(("config", "config:get")),
+    "railway": frozenset(("variables",)),
+    "netlify": frozenset(("env:get", "env:list")),
+}
+
+
+def stack_secrets(call: HandlerCall) -> None:
+    """Infrastructure-as-code tools that print a stack's secrets decrypted: ``--show-secrets``
+    (``pulumi stack output``, ``config``, ``stack export``) and ``pulumi config get KEY`` (a
+    secret's value, in the clear)."""
+    fact, args = call.fact, call.args
+    shown = "--show-secrets" in args
+    if fact.program == "pulumi" and fact.subcommand == "config":
+        shown = shown or bool(call.parsed.operands[:1] == ["get"])
+    if shown:
+        fact.classes.update(("secret_read", "network_read"))
+
+
 #: Cloud CLI options that send the request elsewhere or weaken its transport.
 _CLOUD_REDIRECT = frozenset(
     ("--endpoint-url", "--endpoint", "--api-endpoint", "--no-verify-ssl", "--ca-bundle")
@@ -348,6 +368,8 @@ def cloud_cli(call: HandlerCall) -> None:
     secret = any(_CLOUD_SECRET.rx.search(w) for w in words) or bool(
         {"--with-decryption", "--expose-token", "--show-secrets"} & set(args)
     )
+    # an app's configuration variables, printed with their values
+    secret = secret or (bool(words) and words[0] in _APP_VARIABLES.get(fact.program or "", ()))
     # ``az keyvault secret show``, ``gcloud secrets versions access``: the value itself
     secret = secret or (
         bool({"secret", "secrets"} & set(words[:3]))
@@ -370,7 +392,7 @@ def cloud_cli(call: HandlerCall) -> None:
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
     cloud_cli, compose_config, crontab, docker_inspect, docker_run, dry_run, hostname, ifconfig,
-    kubectl_exec, kubectl_secrets, printenv, service, ssh_add, status_when_bare, sysctl,
-    variables_dump,
+    kubectl_exec, kubectl_secrets, printenv, service, ssh_add, stack_secrets, status_when_bare,
+    sysctl, variables_dump,
 )}
 # fmt: on

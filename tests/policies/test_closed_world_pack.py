@@ -115,7 +115,7 @@ def test_network_reads_of_developer_clis_run(policy: PolicySet, command: str) ->
         # the smaller clouds: what is not a read asks, a token printed is a secret
         ("fly deploy", "ask"),
         ("vercel env pull", "ask"),
-        ("heroku config:get DATABASE_URL", "ask"),
+        ("heroku config:get DATABASE_URL", "deny"),  # an app variable, printed with its value
         ("heroku auth:token", "deny"),
         ("fly auth token", "deny"),
         # a release's values (the chart's passwords), its rendered Secrets, or both

@@ -461,6 +461,43 @@ TWINS = [
         SECRETS,
         "gh release download v1 -D dist",
     ),
+    # a build definition from outside the workspace runs its plugins and tasks
+    ("build/maven-file-outside", "mvn -f /tmp/x/pom.xml test", "ask", CODE, "mvn -f pom.xml test"),
+    (
+        "build/gradle-file-outside",
+        "gradle -b /tmp/b.gradle build",
+        "ask",
+        CODE,
+        "gradle -b b.gradle build",
+    ),
+    (
+        "build/dockerfile-outside",
+        "docker build -f /tmp/Dockerfile .",
+        "ask",
+        CODE,
+        "docker build -t app -f docker/Dockerfile .",
+    ),
+    # --- what every npm script runs under, named by an option (before or after the name) ---
+    ("node/script-shell", "npm --script-shell=/tmp/e run build", "ask", CODE, "npm run lint"),
+    (
+        "node/script-shell-after",
+        "npm run build --script-shell=./x",
+        "ask",
+        CODE,
+        "npm run build -- -w",
+    ),
+    (
+        "node/node-options-option",
+        'npm --node-options="-r /tmp/e.js" run build',
+        "ask",
+        CODE,
+        "npm --prefix web run build",
+    ),
+    # --- infrastructure and platform CLIs that print secrets in the clear -------------------
+    ("iac/secrets-shown", "pulumi stack output --show-secrets", "deny", SECRETS, "pulumi preview"),
+    ("iac/config-value", "pulumi config get dbPassword", "deny", SECRETS, "pulumi version"),
+    ("paas/app-variables", "heroku config", "deny", SECRETS, "heroku --version"),
+    ("paas/env-value", "netlify env:get API_KEY", "deny", SECRETS, "netlify status"),
     # --- compilers: code generation and warnings are harmless, what loads code is not -----
     (
         "build/gcc-plugin",
