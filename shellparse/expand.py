@@ -161,7 +161,7 @@ def _parameter(part: ParamExpansion, env: Env) -> str | None:
         value = env.cwd
     op = part.op
     if not op or value is None:
-        return value if not op else None
+        return None if op else value
     if op in ("-", "=", "?"):
         return value  # set: its value, empty or not
     if op in (":-", ":="):

@@ -103,11 +103,7 @@ def runs_what_it_reads(call: HandlerCall) -> None:
     ``conftest.py`` beside them, a makefile, a configuration that names plugins. Given from
     outside the workspace (``pytest /tmp/x``, ``make -f ~/x.mk``), or from where the text does
     not say, they are code nobody vouches for."""
-    fact = call.fact
-    for path in fact.paths:
-        if path.access == "read" and not path.meta and path.inside_workspace is not True:
-            fact.classes.add("code_exec")
-            return
+    _reads_code_from_outside(call, None)
 
 
 def configuration_runs(call: HandlerCall) -> None:
@@ -226,10 +222,22 @@ def _build_file_outside(call: HandlerCall, *options: str) -> None:
     """A build definition given from outside the workspace (``mvn -f /tmp/x/pom.xml``,
     ``gradle -b ~/x.gradle``), or from where the text does not say, is code nobody vouches
     for: its plugins and tasks run."""
-    named = set(call.values(*options))
-    for path in call.fact.paths:
-        if path.path in named and path.access == "read" and path.inside_workspace is not True:
-            call.fact.classes.add("code_exec")
+    _reads_code_from_outside(call, set(call.values(*options)))
+
+
+def _reads_code_from_outside(call: HandlerCall, named: set[str] | None) -> None:
+    """Code, where the part reads a file from outside the workspace (or from where the text
+    does not say) and runs it: among ``named`` (the values of the options that name it), or
+    any file it reads (``None``)."""
+    fact = call.fact
+    for path in fact.paths:
+        if (
+            path.access == "read"
+            and not path.meta
+            and path.inside_workspace is not True
+            and (named is None or path.path in named)
+        ):
+            fact.classes.add("code_exec")
             return
 
 

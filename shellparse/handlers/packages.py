@@ -55,27 +55,32 @@ def _script_classes(fact: SimpleCommandFacts, name: str) -> None:
         fact.classes.add("code_exec")
 
 
-def _script_decides(call: HandlerCall) -> None:
-    """A script's name says whether running it is a test, a build or code: the code the
-    ``run`` spec stands for goes, but not code an option brought (``--script-shell PROGRAM``,
-    ``--node-options "-r FILE"``: what every script then runs under)."""
-    fact = call.fact
-    if not call.has("--node-options") and not any(p.access == "exec" for p in fact.paths):
-        fact.classes.discard("code_exec")
-
-
 #: npm's configuration that names what scripts run under; npm reads it anywhere before
 #: ``--``, after the script's name too (``npm run build --script-shell=./x``).
 _SCRIPT_CODE = ("--script-shell", "--node-options")
 
 
+def _script_decides(call: HandlerCall) -> None:
+    """A script's name says whether running it is a test, a build or code: the code the
+    ``run`` spec stands for goes, but not code an option brought (``--script-shell PROGRAM``,
+    ``--node-options "-r FILE"``: what every script then runs under), before the script's
+    name or after it."""
+    fact, args = call.fact, call.args
+    given = args[: args.index("--")] if "--" in args else args
+    brought = (
+        call.has("--node-options")
+        or any(p.access == "exec" for p in fact.paths)
+        or any(a.partition("=")[0] in _SCRIPT_CODE for a in given)
+    )
+    if brought:
+        fact.classes.add("code_exec")
+    else:
+        fact.classes.discard("code_exec")
+
+
 def npm_run(call: HandlerCall) -> None:
     fact, parsed = call.fact, call.parsed
     _script_decides(call)
-    args = call.args
-    given = args[: args.index("--")] if "--" in args else args
-    if any(a.partition("=")[0] in _SCRIPT_CODE for a in given):
-        fact.classes.add("code_exec")
     if not parsed.operands:
         fact.classes.add("read_only")  # lists the scripts
         return

@@ -294,7 +294,7 @@ def stack_secrets(call: HandlerCall) -> None:
     fact, args = call.fact, call.args
     shown = "--show-secrets" in args
     if fact.program == "pulumi" and fact.subcommand == "config":
-        shown = shown or bool(call.parsed.operands[:1] == ["get"])
+        shown = shown or call.parsed.operands[:1] == ["get"]
     if shown:
         fact.classes.update(("secret_read", "network_read"))
 

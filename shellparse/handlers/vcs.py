@@ -338,16 +338,7 @@ def _in_repository(directory: str, top: str) -> bool:
     ``top``: the directory is ``top`` or below it, as the machine resolves both, and no
     directory on the way holds a ``.git`` of its own (a nested repository, a submodule)."""
     real, root = os.path.realpath(directory), os.path.realpath(top)
-    if real == root:
-        return True
-    if not real.startswith(root.rstrip("/") + "/") or not os.path.isdir(real):
-        return False
-    at = real
-    while at != root:
-        if os.path.lexists(os.path.join(at, ".git")):
-            return False
-        at = os.path.dirname(at)
-    return True
+    return real == root or (os.path.isdir(real) and gitcredentials.repository_top(real) == root)
 
 
 def git_archive(call: HandlerCall) -> None:
