@@ -12,6 +12,7 @@ import re
 import stat
 
 from clearance.shellparse.handlers.common import Lazy
+from clearance.shellparse.resolve import racy
 
 #: Tokens of the common services, private keys and JWTs, by their shape.
 _TOKENS = (
@@ -61,15 +62,34 @@ def holds_credential(path: str) -> bool:
     except OSError:
         return False
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             return False
+        # the answer for this content, if a decision of this process read it before
+        key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        known = _SNIFFED.get(key)
+        if known is not None:
+            return known
         data = os.read(fd, SNIFF_BYTES)
     except OSError:
         return False
     finally:
         os.close(fd)
-    text = data.decode("utf-8", "replace")
-    return _IN_FILE.rx.search(text) is not None
+    found = _IN_FILE.rx.search(data.decode("utf-8", "replace")) is not None
+    if not racy(info.st_mtime_ns) and not racy(info.st_ctime_ns):
+        if len(_SNIFFED) >= MAX_SNIFFED:
+            _SNIFFED.clear()
+        _SNIFFED[key] = found
+    return found
+
+
+#: What ``holds_credential`` found, by the file's identity, size and times (``fstat`` of the
+#: file it opened): the same content is read once per process -- an executable with other
+#: names (``/bin/bash``, ``perl``) costs a 64 KB regex search each time a line names it. An
+#: entry is kept only when the file last changed longer ago than ``resolve.RACY_NS``, since
+#: two writes within one tick of the clock leave the same times.
+_SNIFFED: dict[tuple[int, int, int, int, int], bool] = {}
+MAX_SNIFFED = 4096
 
 
 __all__ = ["CREDENTIAL", "SNIFF_BYTES", "credential_shaped", "holds_credential"]

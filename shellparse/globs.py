@@ -247,7 +247,7 @@ def _name_meets(
         if not filtered:
             found = _specific(tokens) and _segment_overlap(segment, name)
         else:
-            found = any(_segment_overlap(segment, ("", w), False) for w in _witnesses(name[1]))
+            found = any(_admits(tokens, w) for w in _witness_names(name))
         if len(_NAME_MEETS) >= MAX_MEMO:
             _NAME_MEETS.clear()
         _NAME_MEETS[key] = found
@@ -276,6 +276,54 @@ def _witnesses(
             out = [[*w, (False, frozenset(letter))] for w in out]
         else:
             out = [[*w, (False, frozenset(min(token[1])))] for w in out] if token[1] else []
+    return out
+
+
+def _witness_names(name: tuple[str, list[tuple[bool, frozenset[str]] | None]]) -> list[str]:
+    """``_witnesses`` of a name pattern as the names they spell, once per process."""
+    found = _WITNESS_NAMES.get(name[0])
+    if found is None:
+        found = _WITNESS_NAMES[name[0]] = [
+            "".join(min(token[1]) for token in witness if token is not None)
+            for witness in _witnesses(name[1])
+        ]
+    return found
+
+
+_WITNESS_NAMES: dict[str, list[str]] = {}
+
+
+def _admits(tokens: list[tuple[bool, frozenset[str]] | None], name: str) -> bool:
+    """Whether a glob segment's tokens match the name ``name`` (``_segment_overlap`` of the
+    segment and a name without wildcards, without the leading-dot rule): the states are the
+    token positions reached, one step per character."""
+    end = len(tokens)
+    reached = _skip_stars(tokens, {0})
+    for c in name:
+        step: set[int] = set()
+        for i in reached:
+            if i == end:
+                continue
+            token = tokens[i]
+            if token is None:
+                if c != "/":
+                    step.add(i)  # ``*`` takes the character and stays
+            elif (c in token[1]) != token[0]:
+                step.add(i + 1)
+        if not step:
+            return False
+        reached = _skip_stars(tokens, step)
+    return end in reached
+
+
+def _skip_stars(tokens: list[tuple[bool, frozenset[str]] | None], states: set[int]) -> set[int]:
+    """``states`` with every position a run of ``*`` (matching nothing) leads to."""
+    out = set(states)
+    for state in states:
+        i = state
+        while i < len(tokens) and tokens[i] is None:
+            i += 1
+            out.add(i)
     return out
 
 

@@ -56,3 +56,32 @@ def test_what_is_not_a_regular_file_is_not_read(tmp_path: Path) -> None:
 def test_queries_and_urls() -> None:
     assert credential_shaped("https://x.example/?api_key=0123456789abcdef")
     assert not credential_shaped("https://x.example/?page=2")
+
+
+def test_a_file_read_before_is_read_again_once_it_changes(tmp_path: Path) -> None:
+    """The answer is kept per file identity, size and times -- and only for a file that
+    last changed longer ago than the clock's tick: what a file holds now is what counts."""
+    import time
+
+    from clearance.shellparse import credentials
+
+    plain, key = tmp_path / "plain", tmp_path / "key"
+    plain.write_text("# notes\n")
+    key.write_text("API_TOKEN=abc\n")
+    fresh = tmp_path / "fresh"
+    fresh.write_text("# notes\n")
+    assert not holds_credential(str(fresh))
+    assert not credentials._SNIFFED or all(
+        k[1] != fresh.stat().st_ino for k in credentials._SNIFFED
+    )
+    time.sleep(2.1)  # older than RACY_NS now: kept
+    assert not holds_credential(str(plain)) and holds_credential(str(key))
+    kept = {k[1]: v for k, v in credentials._SNIFFED.items()}
+    assert kept[plain.stat().st_ino] is False and kept[key.stat().st_ino] is True
+    # the same inode rewritten (its size and times change): read again, not the answer kept
+    with open(plain, "w") as fh:
+        fh.write("DB_PASSWORD=hunter2\n")
+    assert holds_credential(str(plain))
+    with open(key, "w") as fh:
+        fh.write("API_TOKEN = get()\n")
+    assert not holds_credential(str(key))

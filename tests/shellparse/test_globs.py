@@ -206,3 +206,65 @@ def test_secrets() -> None:
     assert is_secret(f"{HOME}/.aws/credentials", HOME)
     assert not is_secret(f"{WS}/.env.example", HOME)
     assert not is_secret(f"{WS}/src/env.py", HOME)
+
+
+def test_a_filter_against_a_secret_name_agrees_with_the_overlap_search() -> None:
+    """``find -name GLOB`` against a secret name (``.env*``) asks whether GLOB admits the
+    name's plainest instances; the direct matcher of a glob's tokens against a name answers
+    as the general search of two patterns' overlap (which it replaced there) does -- on the
+    filters the corpus writes, shell escapes and extglob included, and on generated ones."""
+    import random
+
+    from clearance.shellparse.globs import (
+        _admits,
+        _pattern_tokens,
+        _segment_overlap,
+        _shell_tokens,
+        _witness_names,
+        _witnesses,
+    )
+    from clearance.shellparse.paths import SECRET_PATTERNS
+
+    names = [p.removesuffix("$") for p in SECRET_PATTERNS if "/" not in p and "!" not in p]
+    globs = [
+        "*",
+        "*.*",
+        ".*",
+        ".e*",
+        "*env*",
+        "*.py",
+        "*.pem",
+        "id_*",
+        "?d_rsa",
+        "[.]env",
+        "[!a-z]*",
+        "[[:alpha:]]*",
+        ".env.?*",
+        "*rc",
+        "\\.env",
+        "@(a|b)",
+        "!(x)",
+        "*.[pk]e[my]",
+        "[]]x",
+        "[!]]*",
+        "credentials*",
+        "*secret*",
+        "*.tfstate*",
+        "x",
+        "",
+        "**",
+        "a*b*c",
+    ]
+    rng = random.Random(7)
+    alphabet = ["*", "?", ".", "e", "n", "v", "x", "_", "[!.]", "[a-z]", "r", "s", "a", "\\*"]
+    globs += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6))) for _ in range(400)]
+    for glob in globs:
+        tokens = _shell_tokens(glob, False)
+        if isinstance(tokens, str):
+            continue
+        for text in names:
+            name = (text, _pattern_tokens(text))
+            spelled = _witness_names(name)
+            for witness, form in zip(spelled, _witnesses(name[1]), strict=True):
+                expected = _segment_overlap((glob, tokens), ("", form), False)
+                assert _admits(tokens, witness) == expected, (glob, text, witness)
