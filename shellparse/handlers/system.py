@@ -187,6 +187,27 @@ def kubectl_exec(call: HandlerCall) -> None:
             call.nest_argv("kubectl exec", args[start:], call.flags[start:], context="remote:pod")
 
 
+def kubectl_cp(call: HandlerCall) -> None:
+    """``kubectl cp SRC DST``: an operand with a ``:`` is a container's path
+    (``[namespace/]pod:path``), any other a local one -- the source read (a directory
+    whole: kubectl sends it as an archive), the destination written. ``kubectl cp .env
+    pod:/tmp`` sends the file out of the machine."""
+    parsed = call.parsed
+    operands = parsed.operands
+    remote = [":" in v and not v.startswith(("/", ".", "~")) for v in operands]
+    if len(operands) > 1 and remote[-1]:
+        call.fact.classes.add("network_write")  # to the container: an upload
+    for k, value in enumerate(operands):
+        at = parsed.operand_index[k] if k < len(parsed.operand_index) else -1
+        dynamic = 0 <= at < len(call.flags) and bool(call.flags[at] & DYNAMIC)
+        if remote[k]:
+            continue  # in the container: not this machine's file
+        if k == len(operands) - 1 and len(operands) > 1:
+            call.add_path(value, "write", dynamic=dynamic)
+        else:
+            call.add_path(value, "read", dynamic=dynamic, tree=True)
+
+
 def dry_run(call: HandlerCall) -> None:
     """``kubectl apply --dry-run=client``, ``helm upgrade --dry-run``: a plan, not a change.
     A client-side dry run only reads the cluster; a server-side one sends the manifests (a
@@ -392,7 +413,7 @@ def cloud_cli(call: HandlerCall) -> None:
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
     cloud_cli, compose_config, crontab, docker_inspect, docker_run, dry_run, hostname, ifconfig,
-    kubectl_exec, kubectl_secrets, printenv, service, ssh_add, stack_secrets, status_when_bare,
-    sysctl, variables_dump,
+    kubectl_cp, kubectl_exec, kubectl_secrets, printenv, service, ssh_add, stack_secrets,
+    status_when_bare, sysctl, variables_dump,
 )}
 # fmt: on

