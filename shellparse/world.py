@@ -199,16 +199,60 @@ def _ground_path(
         target = linked or path
     if path.access == "write" and not path.tree:
         _overwritten_secret(fact, target, real, classifier, resolver)
-    elif path.access == "delete" and not path.tree:
+    elif path.access == "delete":
         # what is deleted is the name itself (a link, not what it points at), in its directory
         parent, name = resolved.rsplit("/", 1)
         directory = resolver.real(parent or "/")
-        _overwritten_secret(fact, path, directory.rstrip("/") + "/" + name, classifier, resolver)
+        own = directory.rstrip("/") + "/" + name
+        _overwritten_secret(fact, path, own, classifier, resolver)
+        if path.tree:
+            _deleted_tree(fact, path, own, classifier, resolver)
     if path.access in ("read", "unknown", "exec") and not path.meta:
         if path.tree:
             _search_tree(fact, target, real, classifier, resolver)
         elif "secret_read" not in fact.classes:
             _hard_linked_secret(fact, target, real, resolver)
+
+
+def _deleted_tree(
+    fact: SimpleCommandFacts,
+    path: PathFact,
+    root: str,
+    classifier: Classifier,
+    resolver: Resolver,
+) -> None:
+    """``rm -r DIR`` (``rm -rf deploy``) deletes every file below DIR: a credentials file
+    among them is lost as ``rm deploy/keys/id_ed25519`` would lose it, and so is a secret's
+    directory that holds anything (``credentials/``). A directory itself, not one a link
+    leads to: ``rm -r LINK`` removes the link. A search its bounds stop is unresolved."""
+    if "secret_overwrite" in fact.markers:
+        return
+    try:
+        info = resolver.lstat(root)
+        if info is None or not stat.S_ISDIR(info.st_mode):
+            return
+        names = secret_names(classifier.fold)
+        members = resolver.secret_walk(root, names.match, key=id(names))
+    except Problem as problem:
+        _unresolved(fact, path, problem)
+        return
+    for member in members:
+        if not classifier.protected(member):
+            continue
+        try:
+            kind = resolver.lstat(member)
+            is_dir = kind is not None and stat.S_ISDIR(kind.st_mode)
+            held = is_dir and bool(resolver.listing(member))
+        except Problem as problem:
+            _unresolved(fact, path, problem)
+            return
+        if held:
+            fact.markers.add("secret_overwrite")
+            _note(path, f"{member}, a credentials directory that holds files, is below {root}")
+        else:
+            _overwritten_secret(fact, path, member, classifier, resolver)
+        if "secret_overwrite" in fact.markers:
+            return
 
 
 def _overwritten_secret(

@@ -504,6 +504,12 @@ class TestTrees:
             ("truncate", "truncate -s0 .env", "touch .env"),
             ("delete", "rm -f .env", "chmod 600 .env"),
             ("delete-key", "rm deploy/id_ed25519", "rm deploy/notes.md"),
+            # recursive: the operand itself, or a credentials file (or directory) below it
+            ("recursive-delete-of-the-file", "rm -rf .env", "rm -rf README.md"),
+            ("recursive-delete-of-its-directory", "rm -rf deploy", "rm -rf docs"),
+            ("recursive-delete-of-a-parent", "rm -r ops", "rm -r docs"),
+            ("recursive-delete-of-a-glob", "rm -rf d*", "rm -rf do*"),
+            ("delete-of-a-secrets-directory", "rm -r vault", "rm -r docs"),
         ],
     )
     def test_a_credentials_file_that_exists_is_not_lost_unasked(
@@ -514,6 +520,12 @@ class TestTrees:
         (project.ws / "deploy").mkdir()
         (project.ws / "deploy" / "id_ed25519").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
         (project.ws / "deploy" / "notes.md").write_text("notes\n")
+        (project.ws / "docs").mkdir()
+        (project.ws / "docs" / "guide.md").write_text("guide\n")
+        (project.ws / "ops" / "keys").mkdir(parents=True)
+        (project.ws / "ops" / "keys" / "server.pem").write_text("-----BEGIN PRIVATE KEY-----\n")
+        (project.ws / "vault" / "credentials").mkdir(parents=True)
+        (project.ws / "vault" / "credentials" / "db").write_text("hunter2\n")
         found = project.decision(policy, loses)
         assert (found.decision, found.policy_id) == (  # type: ignore[attr-defined]
             "ask",
@@ -553,6 +565,20 @@ class TestBounds:
         assert "unresolved_path" in fact.markers
         assert any(p.why and "more than 10" in p.why for p in fact.paths)
         assert project.decide(policy, "grep -rn TODO src") != "allow"
+
+    def test_a_recursive_delete_past_the_bound_is_unresolved(
+        self, project: Project, policy: PolicySet, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """What ``rm -r`` deletes is searched for credentials files within the bounds; a tree
+        larger than them may hold one the search did not reach."""
+        for k in range(40):
+            (project.ws / "src" / f"f{k}.py").write_text("")
+        assert project.decide(policy, "rm -rf src") == "allow"
+        monkeypatch.setattr(resolve_module, "MAX_ENTRIES", 10)
+        (fact,) = project.facts("rm -rf src")
+        assert "unresolved_path" in fact.markers
+        assert project.decide(policy, "rm -rf src") != "allow"
+        assert project.decide(policy, "rm src/f1.py") == "allow"  # one file: nothing to search
 
     def test_match_bound(self, project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
         for k in range(10):
