@@ -38,6 +38,32 @@ def response_files(call: HandlerCall) -> None:
             call.add_path(value[1:], "read", source="option")
 
 
+#: javac's options that name where annotation processors are looked for.
+_JAVAC_PROCESSOR_PATHS = ("-processorpath", "--processor-path", "--processor-module-path")
+_JAVAC_CLASS_PATHS = ("-cp", "-classpath", "--class-path", "-p", "--module-path")
+
+
+def javac(call: HandlerCall) -> None:
+    """``javac -cp lib/a.jar:lib/b Main.java``: the class, module and source paths are read,
+    each entry of the list; a processor path -- and a class or module path unless
+    ``-proc:none`` -- is where the annotation processors that run during the compile come
+    from, so one from outside the workspace is code (``_reads_code_from_outside``)."""
+    response_files(call)
+    processors: tuple[str, ...] = _JAVAC_PROCESSOR_PATHS
+    if not call.has("-proc:none"):
+        processors += _JAVAC_CLASS_PATHS
+    found: set[str] = set()
+    for option in (*_JAVAC_PROCESSOR_PATHS, *_JAVAC_CLASS_PATHS, "-sourcepath", "--source-path"):
+        for value in call.values(option):
+            # ``lib/*``: every jar in lib
+            entries = [e.removesuffix("/*") or "/" for e in value.split(":") if e]
+            for entry in entries:
+                call.add_path(entry, "read", source="option")
+            if option in processors:
+                found.update(entries)
+    _reads_code_from_outside(call, found)
+
+
 def check_only(call: HandlerCall) -> None:
     fact = call.fact
     if call.has(*_CHECK_OPTIONS):
@@ -333,7 +359,7 @@ def task_runner(call: HandlerCall) -> None:
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
 HANDLERS = {f.__name__: f for f in (
-    check_only, cmake_tool, configuration_runs, go_fmt, go_test, gradle, make, maven,
+    check_only, cmake_tool, configuration_runs, go_fmt, go_test, gradle, javac, make, maven,
     response_files, runs_what_it_reads, task_runner,
 )}
 # fmt: on

@@ -477,6 +477,22 @@ TWINS = [
         CODE,
         "docker build -t app -f docker/Dockerfile .",
     ),
+    # annotation processors run while javac compiles: found on the processor path, and on
+    # the class path unless -proc:none
+    (
+        "build/javac-class-path-outside",
+        "javac -cp lib/a.jar:/tmp/x.jar Main.java",
+        "ask",
+        CODE,
+        "javac -cp lib/a.jar:lib/b -d out Main.java",
+    ),
+    (
+        "build/javac-processor-path-outside",
+        "javac -proc:none -processorpath /tmp/p.jar -d out A.java",
+        "ask",
+        CODE,
+        "javac -proc:none -cp /opt/x.jar --release 17 -Xlint:all -d out A.java",
+    ),
     # --- what every npm script runs under, named by an option (before or after the name) ---
     ("node/script-shell", "npm --script-shell=/tmp/e run build", "ask", CODE, "npm run lint"),
     (
