@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from clearance.shellparse.expand import DYNAMIC
+
 #: Effect classes and markers (closed sets): ``clearance.vocab``, importable from here too.
 from clearance.vocab import CLASSES, MARKERS
 
@@ -380,3 +382,12 @@ class HandlerCall:
     def values(self, *names: str) -> list[str]:
         """The values given to the options ``names`` (``ParsedArgs.values``)."""
         return self.parsed.values(*names)
+
+    def operands(self) -> list[tuple[str, bool]]:
+        """Each operand, with whether its value is not in the text (an expansion made it:
+        ``DYNAMIC`` among its flags)."""
+        flags = self.flags
+        return [
+            (value, index < len(flags) and bool(flags[index] & DYNAMIC))
+            for value, index in zip(self.parsed.operands, self.parsed.operand_index, strict=False)
+        ]

@@ -224,15 +224,15 @@ def _deleted_tree(
     """``rm -r DIR`` (``rm -rf deploy``) deletes every file below DIR: a credentials file
     among them is lost as ``rm deploy/keys/id_ed25519`` would lose it, and so is a secret's
     directory that holds anything (``credentials/``). A directory itself, not one a link
-    leads to: ``rm -r LINK`` removes the link. A search its bounds stop is unresolved."""
+    leads to: ``rm -r LINK`` removes the link. A search its bounds stop is unresolved.
+    Once the part carries the marker (another operand), it asks already: no search more."""
     if "secret_overwrite" in fact.markers:
         return
     try:
         info = resolver.lstat(root)
         if info is None or not stat.S_ISDIR(info.st_mode):
             return
-        names = secret_names(classifier.fold)
-        members = resolver.secret_walk(root, names.match, key=id(names))
+        members = _secrets_below(root, classifier, resolver)
     except Problem as problem:
         _unresolved(fact, path, problem)
         return
@@ -595,8 +595,6 @@ def _search_tree(
     filters = _Filters(fact)
     for include in filters.includes:
         _filter_fact(fact, path, root, include, classifier)
-    names = secret_names(classifier.fold)
-    placed = anchored_secrets(root, classifier.home, classifier.fold)
     skip_hidden = filters.skip_hidden and not filters.includes
     # a reader that follows links to files (``grep -R``, ``rg -L``, ``zip -r``, ``git grep``
     # over a tracked file turned link) reads what they point at, whatever their names
@@ -615,27 +613,16 @@ def _search_tree(
         fact.excluded.append(
             (root, "git grep searches tracked files only: the index says which are secrets")
         )
-    elif placed is None:
-        # only names can make a file under ``root`` a secret: the fast search
-        members = resolver.secret_walk(
+    else:
+        members = _secrets_below(
             root,
-            names.match,
-            key=id(names),
+            classifier,
+            resolver,
             follow=filters.follow,
             skip_hidden=skip_hidden,
             links=links,
             git_configs=git_configs,
         )
-    else:
-        walked = resolver.walk(root, follow=filters.follow, skip_hidden=skip_hidden, links=links)
-        members = [m for m in walked if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)]
-        git_configs = [
-            m
-            for m in walked
-            if "/.git/" in m
-            and m.rsplit("/", 1)[-1] in GIT_CONFIG_NAMES
-            and os.path.isfile(m)  # (a submodule may be called ``config``)
-        ]
     members = members + _configurations_with_credentials(root, classifier, git_configs)
     # a program that reads trees (``tar``, ``grep -r``, ``cp -r``) given a directory find
     # selected by name reads everything below it: a member counts when it or a directory above
@@ -679,6 +666,45 @@ def _search_tree(
                 "tree",
                 f"{link} (under {root}, which {fact.program} reads) is a link to {target}",
             )
+
+
+def _secrets_below(
+    root: str,
+    classifier: Classifier,
+    resolver: Resolver,
+    *,
+    follow: bool = False,
+    skip_hidden: bool = False,
+    links: list[str] | None = None,
+    git_configs: list[str] | None = None,
+) -> list[str]:
+    """The secrets under ``root`` a walk finds, by name (``.env``, ``id_rsa``) or by place
+    (``~/.config/gh/hosts.yml``, where ``root`` holds one), not descending into them.
+    ``links`` and ``git_configs`` collect as ``Resolver.secret_walk``'s do. Raises
+    ``Problem``."""
+    names = secret_names(classifier.fold)
+    placed = anchored_secrets(root, classifier.home, classifier.fold)
+    if placed is None:
+        # only names can make a file under ``root`` a secret: the fast search
+        return resolver.secret_walk(
+            root,
+            names.match,
+            key=id(names),
+            follow=follow,
+            skip_hidden=skip_hidden,
+            links=links,
+            git_configs=git_configs,
+        )
+    walked = resolver.walk(root, follow=follow, skip_hidden=skip_hidden, links=links)
+    if git_configs is not None:
+        git_configs.extend(
+            m
+            for m in walked
+            if "/.git/" in m
+            and m.rsplit("/", 1)[-1] in GIT_CONFIG_NAMES
+            and os.path.isfile(m)  # (a submodule may be called ``config``)
+        )
+    return [m for m in walked if names.match(m.rsplit("/", 1)[-1]) or placed.match(m)]
 
 
 def _configurations_with_credentials(

@@ -41,6 +41,7 @@ def response_files(call: HandlerCall) -> None:
 #: javac's options that name where annotation processors are looked for.
 _JAVAC_PROCESSOR_PATHS = ("-processorpath", "--processor-path", "--processor-module-path")
 _JAVAC_CLASS_PATHS = ("-cp", "-classpath", "--class-path", "-p", "--module-path")
+_JAVAC_SOURCE_PATHS = ("-sourcepath", "--source-path")
 
 
 def javac(call: HandlerCall) -> None:
@@ -49,17 +50,19 @@ def javac(call: HandlerCall) -> None:
     ``-proc:none`` -- is where the annotation processors that run during the compile come
     from, so one from outside the workspace is code (``_reads_code_from_outside``)."""
     response_files(call)
-    processors: tuple[str, ...] = _JAVAC_PROCESSOR_PATHS
-    if not call.has("-proc:none"):
-        processors += _JAVAC_CLASS_PATHS
     found: set[str] = set()
-    for option in (*_JAVAC_PROCESSOR_PATHS, *_JAVAC_CLASS_PATHS, "-sourcepath", "--source-path"):
-        for value in call.values(option):
+    for options, runs in (
+        (_JAVAC_PROCESSOR_PATHS, True),
+        (_JAVAC_CLASS_PATHS, not call.has("-proc:none")),
+        (_JAVAC_SOURCE_PATHS, False),
+    ):
+        # one value per option given, whatever its spelling (``-cp`` or ``-classpath``)
+        for value in call.values(*options):
             # ``lib/*``: every jar in lib
             entries = [e.removesuffix("/*") or "/" for e in value.split(":") if e]
             for entry in entries:
                 call.add_path(entry, "read", source="option")
-            if option in processors:
+            if runs:
                 found.update(entries)
     _reads_code_from_outside(call, found)
 
@@ -153,9 +156,7 @@ def configuration_runs(call: HandlerCall) -> None:
 def go_test(call: HandlerCall) -> None:
     """``go test DIR``: a package given by a directory (``./pkg``, ``/tmp/x/...``) is a
     read of it, and ``runs_what_it_reads``; an import path is a module's package."""
-    parsed, flags = call.parsed, call.flags
-    for value, index in zip(parsed.operands, parsed.operand_index, strict=False):
-        dynamic = index < len(flags) and bool(flags[index] & DYNAMIC)
+    for value, dynamic in call.operands():
         if value.startswith(("/", ".", "~")) or dynamic:
             call.add_path(value.removesuffix("/...") or "/", "read", dynamic=dynamic)
     runs_what_it_reads(call)
@@ -163,9 +164,7 @@ def go_test(call: HandlerCall) -> None:
 
 def go_fmt(call: HandlerCall) -> None:
     """``go fmt ./pkg``: a package given by a directory is rewritten in it."""
-    parsed, flags = call.parsed, call.flags
-    for value, index in zip(parsed.operands, parsed.operand_index, strict=False):
-        dynamic = index < len(flags) and bool(flags[index] & DYNAMIC)
+    for value, dynamic in call.operands():
         if value.startswith(("/", ".", "~")) or dynamic:
             call.add_path(value.removesuffix("/...") or "/", "write", dynamic=dynamic)
 

@@ -192,14 +192,11 @@ def kubectl_cp(call: HandlerCall) -> None:
     (``[namespace/]pod:path``), any other a local one -- the source read (a directory
     whole: kubectl sends it as an archive), the destination written. ``kubectl cp .env
     pod:/tmp`` sends the file out of the machine."""
-    parsed = call.parsed
-    operands = parsed.operands
-    remote = [":" in v and not v.startswith(("/", ".", "~")) for v in operands]
+    operands = call.operands()
+    remote = [":" in v and not v.startswith(("/", ".", "~")) for v, _ in operands]
     if len(operands) > 1 and remote[-1]:
         call.fact.classes.add("network_write")  # to the container: an upload
-    for k, value in enumerate(operands):
-        at = parsed.operand_index[k] if k < len(parsed.operand_index) else -1
-        dynamic = 0 <= at < len(call.flags) and bool(call.flags[at] & DYNAMIC)
+    for k, (value, dynamic) in enumerate(operands):
         if remote[k]:
             continue  # in the container: not this machine's file
         if k == len(operands) - 1 and len(operands) > 1:
