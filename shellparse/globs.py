@@ -645,6 +645,7 @@ class _Index:
         "exact_paths",
         "exact_prefixes",
         "exact_suffixes",
+        "heads",
         "names",
         "prefixes",
         "rest",
@@ -702,6 +703,23 @@ class _Index:
         #: anchored globs by their literal start: only a path under it can match
         self.anchored = tuple((h, h.rstrip("/") + "/") for h, _ in heads)
         self.anchored_patterns = tuple(p for _, p in heads)
+        #: where every pattern has a place (a literal path, or an anchored glob's literal
+        #: start), what a path ``match`` accepts starts with: ``GlobSet.match`` turns away a
+        #: path starting with none of them in one C-level call (a tree search under ``/`` or
+        #: ``~`` tests every path it meets against the secrets placed there). Only for a path
+        #: in normal form: ``match`` reads a tree's place segment by segment, so ``//`` and a
+        #: relative path take the long way. ``None`` when a pattern names a file anywhere.
+        self.heads: tuple[str, ...] | None = (
+            None
+            if names
+            or exact_names
+            or prefixes
+            or suffixes
+            or rest
+            or exact_prefixes
+            or exact_suffixes
+            else (*trees, *exact_paths, *(h for h, _ in heads))
+        )
 
     def match(self, path: str) -> bool:
         if path in self.exact_paths:
@@ -806,6 +824,17 @@ class GlobSet:
     def match(self, path: str) -> bool:
         if self.fold:
             path = path.lower()
+        index = self._index
+        if index is None:
+            index = self._indexed()
+        heads = index.heads
+        if (
+            heads is not None
+            and not path.startswith(heads)
+            and path[:1] == "/"
+            and "//" not in path
+        ):
+            return False  # (not remembered: a tree search meets thousands such)
         memo = self._matched
         found = memo.get(path)
         if found is None:
@@ -815,11 +844,15 @@ class GlobSet:
             memo[path] = found
         return found
 
+    def _indexed(self) -> _Index:
+        index = self._index = _Index(self.patterns)
+        self._excluded_index = _Index(self.excluded)
+        return index
+
     def _match(self, path: str) -> bool:
         index = self._index
         if index is None:
-            index = self._index = _Index(self.patterns)
-            self._excluded_index = _Index(self.excluded)
+            index = self._indexed()
         if not index.match(path):
             return False
         excluded = self._excluded_index

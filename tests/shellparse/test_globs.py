@@ -103,6 +103,59 @@ def test_the_indexed_set_agrees_with_its_patterns() -> None:
     assert globs.match(f"{HOME}/.ssh/id_rsa") and not globs.match("/srv2/x")
 
 
+def test_a_set_of_placed_patterns_turns_away_only_what_none_could_match() -> None:
+    """A set whose every pattern has a place (``/etc/shadow``, ``~/.ssh/**``) turns away a
+    path under none of those places before its index; each pattern alone is the oracle,
+    over paths in normal form and the forms the index reads segment by segment."""
+    from clearance.shellparse.paths import anchored_secrets
+
+    placed = anchored_secrets("/", HOME)
+    assert placed is not None
+    sets = [
+        placed,
+        GlobSet([f"{HOME}/.ssh/**", "/etc/shadow", "/srv/*/key", "!/srv/a/key"], HOME, WS),
+        GlobSet(["/"], HOME, WS),
+        GlobSet(["/**"], HOME, WS),
+        GlobSet([f"{HOME}/.aws", "/var/lib/*/secret?"], HOME, WS),
+    ]
+    paths = [
+        *PATHS,
+        f"{HOME}/.ssh/id_ed25519",
+        f"{HOME}//.ssh/id_rsa",
+        "home/user/.ssh/id_rsa",
+        "/etc/shadow",
+        "/etc//shadow",
+        "/etc/shadow/",
+        "/srv/a/key",
+        "/srv/b/key",
+        "/srv/b/keys",
+        f"{HOME}/.aws",
+        f"{HOME}/.aws/credentials",
+        f"{HOME}/.awsx",
+        "/var/lib/x/secret1",
+        "/var/lib/x/secret",
+        "",
+        ".",
+    ]
+    for globs in sets:
+        positive, negative = globs.patterns, globs.excluded
+        globs.match("/")  # builds the index
+        assert globs._index is not None and globs._index.heads is not None
+        for path in paths:
+            # the index without the turn-away is the oracle for every form (it reads a
+            # tree's place segment by segment, so it holds '~//.ssh/x' too) ...
+            assert globs.match(path) == globs._match(path), (path, globs.texts)
+            if path[:1] != "/" or "//" in path:
+                continue
+            # ... and each pattern alone for a path in normal form
+            expected = any(p.match(path) for p in positive) and not any(
+                p.match(path) for p in negative
+            )
+            assert globs.match(path) == expected, (path, globs.texts)
+    assert sets[1].match(f"{HOME}/.ssh/id_rsa") and not sets[1].match("/srv/a/key")
+    assert not sets[1].match("/usr/bin/ssh")
+
+
 GLOBS = [
     *(
         f"{base}/{tail}"
