@@ -442,7 +442,10 @@ class SecretNames:
                 hints = []
                 break
             hints.append(longest)
-        self.hints: tuple[str, ...] | None = tuple(hints) if hints else None
+        #: the pieces as one regex: a name is searched once for all of them
+        self.hints: re.Pattern[str] | None = (
+            re.compile("|".join(re.escape(h) for h in hints), re.DOTALL) if hints else None
+        )
 
     def match(self, name: str) -> bool:
         if self.fold:
@@ -453,7 +456,7 @@ class SecretNames:
             or name.endswith(self.suffixes)
             or (
                 self.others is not None
-                and (self.hints is None or any(h in name for h in self.hints))
+                and (self.hints is None or self.hints.search(name) is not None)
                 and self.others.fullmatch(name) is not None
             )
         )
