@@ -709,16 +709,9 @@ class _Index:
         #: ``~`` tests every path it meets against the secrets placed there). Only for a path
         #: in normal form: ``match`` reads a tree's place segment by segment, so ``//`` and a
         #: relative path take the long way. ``None`` when a pattern names a file anywhere.
+        placed = all(p.literal is not None or p.anchored for p in patterns)
         self.heads: tuple[str, ...] | None = (
-            None
-            if names
-            or exact_names
-            or prefixes
-            or suffixes
-            or rest
-            or exact_prefixes
-            or exact_suffixes
-            else (*trees, *exact_paths, *(h for h, _ in heads))
+            (*trees, *exact_paths, *(h for h, _ in heads)) if placed else None
         )
 
     def match(self, path: str) -> bool:

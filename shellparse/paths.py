@@ -444,7 +444,7 @@ class SecretNames:
             hints.append(longest)
         #: the pieces as one regex: a name is searched once for all of them
         self.hints: re.Pattern[str] | None = (
-            re.compile("|".join(re.escape(h) for h in hints), re.DOTALL) if hints else None
+            re.compile("|".join(re.escape(h) for h in hints)) if hints else None
         )
 
     def match(self, name: str) -> bool:
