@@ -33,13 +33,15 @@ from clearance.engine.rules import PolicySet
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.engine.decision import ApprovalDecision
     from clearance.engine.intents import ToolIntent
     from clearance.engine.types import PackData, RuleData
     from clearance.shellparse.facts import SimpleCommandFacts
 
 #: Effect classes a session grant never covers.
-NEVER_GRANTED = (
+NEVER_GRANTED: Final = (
     "delete",
     "vcs_destructive",
     "privilege",
@@ -48,7 +50,7 @@ NEVER_GRANTED = (
     "remote_code_exec",
 )
 
-_GLOB_CHARS = frozenset("*?[]!\\$")
+_GLOB_CHARS: Final = frozenset("*?[]!\\$")
 
 
 def literal(word: str) -> str | None:

@@ -34,6 +34,7 @@ from clearance.vocab import FILE_TOOL_KINDS, WEB_TOOL_KINDS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Final
 
     from clearance.engine.errors import PolicyIssue
     from clearance.engine.types import PackData
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Judge paths as the machine has them (globs expanded, links resolved, trees searched). Only
 #: ``benchmarks/resolution_cost.py`` turns it off, to measure what resolution costs.
-RESOLVE = True
+RESOLVE: Final = True
 
 
 def policy_sources(

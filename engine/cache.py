@@ -38,15 +38,15 @@ from clearance.engine.safefiles import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any
+    from typing import Any, Final
 
     from clearance.engine.types import PackData
 
-KEY_BYTES = 32
+KEY_BYTES: Final = 32
 #: A cache entry larger than this is not one clearance wrote.
-MAX_ENTRY_BYTES = 32 * 1024 * 1024
+MAX_ENTRY_BYTES: Final = 32 * 1024 * 1024
 #: A policy file larger than this is not hashed (and not loaded: see the loader's limit).
-MAX_SOURCE_BYTES = 8 * 1024 * 1024
+MAX_SOURCE_BYTES: Final = 8 * 1024 * 1024
 
 
 def cache_dir(env: Mapping[str, str] | None = None) -> str:

@@ -46,9 +46,11 @@ __all__ = [
 ]
 
 #: The vocabularies live in ``clearance.vocab``; these names stay importable from here.
-FAIL_CLOSED_MARKERS: dict[str, str] = {marker: code for marker, (code, _) in FAIL_CLOSED.items()}
+FAIL_CLOSED_MARKERS: Final[dict[str, str]] = {
+    marker: code for marker, (code, _) in FAIL_CLOSED.items()
+}
 
-_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_CROCKFORD: Final = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
 class _Clock:
@@ -72,9 +74,9 @@ class _Clock:
         self.used = 0
 
 
-_CLOCK = _Clock()
+_CLOCK: Final = _Clock()
 #: Random bytes drawn from the OS at a time (one ULID takes 10).
-_ENTROPY_BYTES = 4000
+_ENTROPY_BYTES: Final = 4000
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_CLOCK.forget)
@@ -129,7 +131,7 @@ def new_decision_id(now: float | None = None) -> str:
 
 
 #: ``.000Z`` to ``.999Z``: the milliseconds part of a time, made once.
-_MILLIS = [f".{n:03d}Z" for n in range(1000)]
+_MILLIS: Final = [f".{n:03d}Z" for n in range(1000)]
 
 
 def utc_now(now: float | None = None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 
 def _constructor() -> Any:
@@ -26,9 +26,9 @@ def _constructor() -> Any:
 _sha256: Any = _constructor()
 compare_digest = __import__("_operator")._compare_digest
 
-_BLOCK = 64
-_INNER = bytes(range(256)).translate(bytes(b ^ 0x36 for b in range(256)))
-_OUTER = bytes(range(256)).translate(bytes(b ^ 0x5C for b in range(256)))
+_BLOCK: Final = 64
+_INNER: Final = bytes(range(256)).translate(bytes(b ^ 0x36 for b in range(256)))
+_OUTER: Final = bytes(range(256)).translate(bytes(b ^ 0x5C for b in range(256)))
 
 
 def sha256_hex(data: bytes) -> str:

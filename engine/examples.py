@@ -14,10 +14,12 @@ from clearance.engine.views import Context, PartView
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.engine.rules import CompiledRule, PolicySet
 
-HOME = "/home/user"
-WORKSPACE = "/home/user/project"
+HOME: Final = "/home/user"
+WORKSPACE: Final = "/home/user/project"
 
 
 def example_intent(example: object) -> ToolIntent:

@@ -20,14 +20,16 @@ from clearance.vocab import TOOL_KINDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import SimpleCommandFacts
     from clearance.vocab import ToolKind
 
 #: Kinds of tool, ours (``clearance.vocab.TOOL_KINDS``).
-KINDS = TOOL_KINDS
+KINDS: Final = TOOL_KINDS
 
 #: tool name -> (kind, input fields to look in, in order)
-TOOLS: dict[str, tuple[ToolKind, tuple[str, ...]]] = {
+TOOLS: Final[dict[str, tuple[ToolKind, tuple[str, ...]]]] = {
     # our runner
     "bash": ("shell", ("command",)),
     "read_file": ("read", ("path", "file_path", "absolute_path")),
@@ -139,7 +141,7 @@ def shell_command(intent: ToolIntent) -> str:
 
 
 #: Ripgrep file types the agents' grep tools accept, as the names they select.
-_RG_TYPES = {
+_RG_TYPES: Final = {
     "py": "*.py",
     "python": "*.py",
     "js": "*.js",
@@ -163,7 +165,7 @@ _RG_TYPES = {
 
 #: Tools whose input selects files by more than one field: tool -> (base directory fields,
 #: glob fields that pick files to read, whether the base is a tree that is read).
-_SELECTING: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
+_SELECTING: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]]] = {
     "Grep": (("path",), ("glob",), True),
     "grep": (("path", "dir_path", "directory"), ("include", "glob"), True),
     "search_file_content": (("dir_path", "path", "directory"), ("include",), True),

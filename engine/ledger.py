@@ -89,35 +89,36 @@ from clearance.engine.safefiles import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
+    from typing import Final
 
     from clearance.engine.decision import ApprovalDecision
     from clearance.engine.intents import ToolIntent
 
-FORMAT_VERSION = 2
-GENESIS = "sha256:" + "0" * 64
-SURFACES = ("check", "gate", "hook", "run")
-HEAD_SUFFIX = ".head"
-MAC_PREFIX = "hmac-sha256:"
-KEY_BYTES = 32
-_CHUNK = 65536
+FORMAT_VERSION: Final = 2
+GENESIS: Final = "sha256:" + "0" * 64
+SURFACES: Final = ("check", "gate", "hook", "run")
+HEAD_SUFFIX: Final = ".head"
+MAC_PREFIX: Final = "hmac-sha256:"
+KEY_BYTES: Final = 32
+_CHUNK: Final = 65536
 
 #: Longest string kept whole in a record (a command, a file's new content): longer ones keep
 #: this many characters and their length and sha256 in ``bounded``.
-MAX_TEXT = 4096
+MAX_TEXT: Final = 4096
 #: Text one record keeps in full; past it, strings keep :data:`MIN_TEXT` characters.
-MAX_RECORD_TEXT = 64 * 1024
-MIN_TEXT = 256
+MAX_RECORD_TEXT: Final = 64 * 1024
+MIN_TEXT: Final = 256
 #: Most items kept of a list in a record (parts, argv, paths).
-MAX_ITEMS = 64
+MAX_ITEMS: Final = 64
 #: Deepest nesting kept in a record (a payload's own JSON nesting is the agent's to choose).
-MAX_DEPTH = 24
+MAX_DEPTH: Final = 24
 #: A record's line is never longer than this; bounding keeps it far below.
-MAX_RECORD_BYTES = 512 * 1024
+MAX_RECORD_BYTES: Final = 512 * 1024
 #: Reading: a line longer than this is not one clearance wrote (``verify`` says so).
-MAX_LINE_BYTES = 4 * 1024 * 1024
+MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 
 #: What an append can find wrong before it writes (recorded in ``findings``).
-FINDING_KINDS = (
+FINDING_KINDS: Final = (
     "truncated",
     "head_missing",
     "head_lag",
@@ -127,7 +128,7 @@ FINDING_KINDS = (
     "key_replaced",
 )
 #: What :func:`verify` can find wrong, in the order a reader meets them.
-BAD_KINDS = (
+BAD_KINDS: Final = (
     "unparseable",
     "oversized",
     "edited",
@@ -231,7 +232,7 @@ def _key_for_writing(env: Mapping[str, str] | None = None) -> bytes:
 
 # ---- who ---------------------------------------------------------------------------------------
 
-_IDENTITY: list[tuple[str, str]] = []
+_IDENTITY: Final[list[tuple[str, str]]] = []
 
 
 def identity() -> tuple[str, str]:
@@ -1018,7 +1019,7 @@ class VerifyResult:
         }
 
 
-_NO_KEY = b""
+_NO_KEY: Final = b""
 
 
 def verify(

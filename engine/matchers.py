@@ -20,6 +20,7 @@ from clearance.shellparse.knowledge import lookup
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Final
 
     from clearance.engine.views import Context, PartView
     from clearance.shellparse.facts import PathFact
@@ -774,7 +775,7 @@ class Tool(Matcher):
         return None if self.names.globs else frozenset(("tool", n) for n in self.names.exact)
 
 
-_LEAVES: dict[str, type[Matcher]] = {
+_LEAVES: Final[dict[str, type[Matcher]]] = {
     "program": Program,
     "argv": Argv,
     "subcommand": Subcommand,

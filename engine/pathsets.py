@@ -15,9 +15,13 @@ from clearance.shellparse.paths import (
     USER_SHELL_STARTUP,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: Where other users' homes lie (``~user`` is resolved to its home on the machine; a path
 #: may also spell one out): a start-up file or a login key is persistence in any home.
-OTHER_HOMES = ("/root/", "/home/*/", "/Users/*/", "/var/root/")
+OTHER_HOMES: Final = ("/root/", "/home/*/", "/Users/*/", "/var/root/")
 
 
 def every_home(patterns: tuple[str, ...]) -> tuple[str, ...]:
@@ -29,7 +33,7 @@ def every_home(patterns: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-PATH_SETS: dict[str, tuple[str, ...]] = {
+PATH_SETS: Final[dict[str, tuple[str, ...]]] = {
     # credentials and keys
     "secrets": SECRET_PATTERNS,
     # files a shell runs at start-up: writing one is persistence

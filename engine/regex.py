@@ -22,12 +22,12 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 #: Longest pattern accepted in a rule.
-MAX_PATTERN = 4096
+MAX_PATTERN: Final = 4096
 #: RE2's memory budget for one compiled pattern.
-MAX_MEM = 8 << 20
+MAX_MEM: Final = 8 << 20
 
 
 class RegexError(ValueError):

@@ -16,12 +16,14 @@ from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.engine.matchers import Matcher
     from clearance.engine.types import PackData, PackDefaults, RuleData
     from clearance.vocab import Decision, Risk
 
 #: Order in which scopes are listed (and win ties between equally strict rules).
-SCOPE_ORDER = ("managed", "user", "project", "session", "cli", "default")
+SCOPE_ORDER: Final = ("managed", "user", "project", "session", "cli", "default")
 
 
 class CompiledRule:

@@ -23,9 +23,10 @@ from clearance.engine.errors import PolicyError, PolicyIssue
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Final
 
-MANAGED_DEFAULT = "/etc/clearance/policy.yaml"
-PROJECT_FILE = os.path.join(".clearance", "policy.yaml")
+MANAGED_DEFAULT: Final = "/etc/clearance/policy.yaml"
+PROJECT_FILE: Final = os.path.join(".clearance", "policy.yaml")
 
 
 def repository_root(cwd: str) -> str | None:
@@ -42,7 +43,7 @@ def repository_root(cwd: str) -> str | None:
 
 #: Directories that are never a workspace, whatever they hold: the root, the homes, the
 #: system's own trees.
-NEVER_WORKSPACE = frozenset(
+NEVER_WORKSPACE: Final = frozenset(
     (
         "/",
         "/home",

@@ -30,8 +30,12 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: Hook settings files of the agents (DECISIONS #3), workspace and user level.
-AGENT_SETTINGS = (
+AGENT_SETTINGS: Final = (
     "{workspace}/.claude/settings.json",
     "{workspace}/.claude/settings.local.json",
     "~/.claude/settings.json",
@@ -159,4 +163,4 @@ def sets(env: os._Environ[str] | dict[str, str] | None = None) -> dict[str, tupl
     }
 
 
-SETS = sets()
+SETS: Final = sets()

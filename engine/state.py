@@ -29,10 +29,11 @@ from clearance.engine.digest import sha256_hex
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Final
 
-LEDGERS = "ledgers"
-USER_LEDGER = "user.jsonl"
-KEY = "key"
+LEDGERS: Final = "ledgers"
+USER_LEDGER: Final = "user.jsonl"
+KEY: Final = "key"
 
 
 def state_dir(env: Mapping[str, str] | None = None) -> str:

@@ -8,15 +8,16 @@ import re
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Final
 
     from clearance.shellparse.facts import PathFact, SimpleCommandFacts
     from clearance.vocab import Marker, ToolKind
 
-_BUNDLE = re.compile(r"-[A-Za-z0-9]{2,}\Z")
-_NO_ACCESS: frozenset[str] = frozenset()
+_BUNDLE: Final = re.compile(r"-[A-Za-z0-9]{2,}\Z")
+_NO_ACCESS: Final[frozenset[str]] = frozenset()
 
 
-_CANONICAL: list[Callable[[str | None, list[str]], list[str] | None]] = []
+_CANONICAL: Final[list[Callable[[str | None, list[str]], list[str] | None]]] = []
 
 
 def _canonical_argv() -> Callable[[str | None, list[str]], list[str] | None]:

@@ -21,11 +21,13 @@ from clearance.hooks.agents import REGISTRY
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.hooks.base import Protocol
 
 #: ``clearance hook NAME`` -> module holding that agent's protocol class ``PROTOCOL`` (the
 #: agents themselves: :mod:`clearance.hooks.agents`).
-AGENTS = {agent.name: agent.module for agent in REGISTRY}
+AGENTS: Final = {agent.name: agent.module for agent in REGISTRY}
 
 
 def protocol(name: str) -> Protocol:

@@ -18,6 +18,7 @@ import os
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Final
 
 
 class Agent:
@@ -137,7 +138,7 @@ def _fill(
             out[key] = reason if at == (key,) else value
 
 
-_CLAUDE_STYLE_DENY: dict[str, object] = {
+_CLAUDE_STYLE_DENY: Final[dict[str, object]] = {
     "hookSpecificOutput": {
         "hookEventName": "PreToolUse",
         "permissionDecision": "deny",
@@ -145,7 +146,7 @@ _CLAUDE_STYLE_DENY: dict[str, object] = {
     }
 }
 
-REGISTRY: tuple[Agent, ...] = (
+REGISTRY: Final[tuple[Agent, ...]] = (
     Agent(
         "claude-code",
         title="Claude Code",
@@ -198,7 +199,7 @@ REGISTRY: tuple[Agent, ...] = (
 )
 
 #: ``clearance hook NAME`` -> its agent.
-BY_NAME: dict[str, Agent] = {agent.name: agent for agent in REGISTRY}
+BY_NAME: Final[dict[str, Agent]] = {agent.name: agent for agent in REGISTRY}
 
 
 def recognize(payload: Mapping[str, object]) -> Agent | None:

@@ -28,28 +28,28 @@ from clearance.vocab import HookExit
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import BinaryIO
+    from typing import BinaryIO, Final
 
     from clearance.engine.decision import ApprovalDecision
     from clearance.engine.intents import ToolIntent
     from clearance.hooks.agents import Agent
 
 #: Largest payload read (bytes). Real payloads are a few KB; a Write of a big file may be MBs.
-MAX_PAYLOAD = 5 * 1024 * 1024
+MAX_PAYLOAD: Final = 5 * 1024 * 1024
 #: How much more is read and thrown away after an oversized payload, so that the agent's write
 #: to our stdin does not fail with EPIPE before it reads our answer; bounded so that an endless
 #: stdin cannot keep the hook running into the agent's timeout (which would let the tool run).
-DRAIN_LIMIT = 64 * 1024 * 1024
+DRAIN_LIMIT: Final = 64 * 1024 * 1024
 #: Deepest nesting accepted in a payload; agents send a few levels.
-MAX_DEPTH = 64
+MAX_DEPTH: Final = 64
 #: Longest reason handed to the model (it reads the reason verbatim).
-MAX_REASON = 2000
+MAX_REASON: Final = 2000
 
 #: Reason codes of decisions that are failures, not judgements: the hook blocks with exit 2.
-ERROR_CODES = frozenset(("bad_input", "policy_error", "internal_error"))
+ERROR_CODES: Final = frozenset(("bad_input", "policy_error", "internal_error"))
 
 #: Files touched by the file tools: relative values are resolved against the payload's cwd.
-PATH_FIELDS = ("file_path", "path", "dir_path", "absolute_path", "notebook_path")
+PATH_FIELDS: Final = ("file_path", "path", "dir_path", "absolute_path", "notebook_path")
 
 
 class BadPayload(Exception):
@@ -214,11 +214,11 @@ def _no_constant(name: str) -> object:
 #: The one JSON decoder of payloads (``json.loads`` with an argument builds a new one on
 #: every call), made on first use, and its scanner: ``JSONDecoder.decode`` is the scanner
 #: called between two whitespace matches, in Python -- here the same steps without them.
-_DECODER: list[json.JSONDecoder] = []
-_SCANNER: list[Callable[[str, int], tuple[object, int]]] = []
+_DECODER: Final[list[json.JSONDecoder]] = []
+_SCANNER: Final[list[Callable[[str, int], tuple[object, int]]]] = []
 
 #: What JSON counts as whitespace (``json.decoder.WHITESPACE``).
-_JSON_SPACE = " \t\n\r"
+_JSON_SPACE: Final = " \t\n\r"
 
 
 def _decoder() -> json.JSONDecoder:

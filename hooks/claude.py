@@ -21,6 +21,10 @@ from __future__ import annotations
 from clearance.hooks.agents import BY_NAME
 from clearance.hooks.base import Protocol, pre_tool_use
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 
 class ClaudeCode(Protocol):
     post_events = frozenset(("PostToolUse", "PostToolUseFailure"))
@@ -34,4 +38,4 @@ class ClaudeCode(Protocol):
         return pre_tool_use("allow", reason, tool_input)
 
 
-PROTOCOL = ClaudeCode(BY_NAME["claude-code"])
+PROTOCOL: Final = ClaudeCode(BY_NAME["claude-code"])

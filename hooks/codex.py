@@ -25,6 +25,10 @@ import os
 from clearance.hooks.agents import BY_NAME
 from clearance.hooks.base import Protocol, pre_tool_use
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 
 class Codex(Protocol):
     post_events = frozenset(("PostToolUse",))
@@ -58,4 +62,4 @@ class Codex(Protocol):
         return tool, tool_input, cwd
 
 
-PROTOCOL = Codex(BY_NAME["codex"])
+PROTOCOL: Final = Codex(BY_NAME["codex"])

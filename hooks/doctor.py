@@ -43,10 +43,10 @@ from clearance.vocab import DoctorExit, HookExit
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import TextIO
+    from typing import Final, TextIO
 
 #: Matchers that select every tool.
-ALL_TOOLS = frozenset(("", "*", ".*", "^.*$"))
+ALL_TOOLS: Final = frozenset(("", "*", ".*", "^.*$"))
 
 
 class Finding:

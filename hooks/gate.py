@@ -28,13 +28,13 @@ from clearance.shellparse.paths import normal
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from typing import BinaryIO
+    from typing import BinaryIO, Final
 
     from clearance.engine.decision import ApprovalDecision
     from clearance.engine.rules import PolicySet
 
 #: Longest input line decided (bytes); a longer one is ``bad_input``.
-MAX_LINE = 5 * 1024 * 1024
+MAX_LINE: Final = 5 * 1024 * 1024
 
 
 class BadLine(Exception):
@@ -202,7 +202,7 @@ class _Encoder:
         self.dumps: Callable[[object], bytes] | None = None
 
 
-_ENCODER = _Encoder()
+_ENCODER: Final = _Encoder()
 
 
 def dumps(value: object) -> str:
@@ -236,7 +236,7 @@ def dumps(value: object) -> str:
 
 #: Characters JSON leaves as they are but readers split lines at (``str.splitlines``, JavaScript
 #: line terminators): written as their escapes, so one answer is always one line for everyone.
-_LINE_BREAKS = (("\x85", "\\u0085"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+_LINE_BREAKS: Final = (("\x85", "\\u0085"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 
 
 def _one_line(text: str) -> str:

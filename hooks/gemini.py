@@ -24,6 +24,10 @@ import os
 from clearance.hooks.agents import BY_NAME
 from clearance.hooks.base import Protocol, dumps, resolve_paths
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 
 class GeminiCli(Protocol):
     post_events = frozenset(("AfterTool",))
@@ -62,4 +66,4 @@ class GeminiCli(Protocol):
         return tool, resolve_paths(tool_input, cwd), cwd
 
 
-PROTOCOL = GeminiCli(BY_NAME["gemini-cli"])
+PROTOCOL: Final = GeminiCli(BY_NAME["gemini-cli"])

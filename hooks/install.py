@@ -39,18 +39,18 @@ _T = TypeVar("_T")
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import TextIO
+    from typing import Final, TextIO
 
 EXIT_OK, EXIT_REFUSED = InstallExit.OK, InstallExit.REFUSED
-SCOPES = ("project", "user")
+SCOPES: Final = ("project", "user")
 #: Seconds the agents grant the hook: three times the hook's own deadline
 #: (clearance.hooks.supervisor.DEFAULT_DEADLINE_S), so that the hook's timeout answer, process
 #: start and the kill of a stuck worker all fit well inside it.
-DEFAULT_TIMEOUT_S = 30
-DEFAULT_MATCHER = ".*"
+DEFAULT_TIMEOUT_S: Final = 30
+DEFAULT_MATCHER: Final = ".*"
 
 #: ``clearance hook NAME`` -> the agent (one registry: :mod:`clearance.hooks.agents`).
-TARGETS = BY_NAME
+TARGETS: Final = BY_NAME
 
 
 class Refused(Exception):
@@ -58,7 +58,7 @@ class Refused(Exception):
 
 
 #: What the agent shows when the hook finds no clearance to run (README: "Installing the hook").
-NOT_INSTALLED = "clearance is not installed on this machine: see README"
+NOT_INSTALLED: Final = "clearance is not installed on this machine: see README"
 
 
 def _sh_double(text: str) -> str:
@@ -185,7 +185,7 @@ def _positive(value: object) -> bool:
 
 
 #: What a JSON value of each type is called in a refusal.
-_JSON_KINDS: dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
+_JSON_KINDS: Final[dict[type, str]] = {dict: "an object", list: "an array", str: "a string"}
 
 
 def _json_of(kind: type[_T], value: object, what: str) -> _T:

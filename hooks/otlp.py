@@ -20,10 +20,12 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.engine.decision import ApprovalDecision
 
-ENV = "CLEARANCE_OTLP_ENDPOINT"
-_SEVERITY = {"allow": (9, "INFO"), "ask": (13, "WARN"), "deny": (13, "WARN")}
+ENV: Final = "CLEARANCE_OTLP_ENDPOINT"
+_SEVERITY: Final = {"allow": (9, "INFO"), "ask": (13, "WARN"), "deny": (13, "WARN")}
 
 
 def request_body(

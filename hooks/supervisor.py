@@ -45,21 +45,21 @@ from clearance.vocab import HookExit
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
-    from typing import BinaryIO
+    from typing import BinaryIO, Final
 
     from clearance.hooks.base import Outcome, Protocol
 
 #: Seconds a decision may take before the hook answers deny (reason code ``timeout``).
-DEFAULT_DEADLINE_S = 10.0
+DEFAULT_DEADLINE_S: Final = 10.0
 #: Largest deadline accepted (the agents' own timeouts are a few seconds to ten minutes).
-MAX_DEADLINE_S = 600.0
-DEADLINE_ENV = "CLEARANCE_HOOK_DEADLINE"
+MAX_DEADLINE_S: Final = 600.0
+DEADLINE_ENV: Final = "CLEARANCE_HOOK_DEADLINE"
 #: Address-space cap of the worker (MiB); 0 turns it off.
-DEFAULT_MEMORY_MB = 4096
-MEMORY_ENV = "CLEARANCE_HOOK_MEMORY_MB"
+DEFAULT_MEMORY_MB: Final = 4096
+MEMORY_ENV: Final = "CLEARANCE_HOOK_MEMORY_MB"
 
 #: Signals that end a process by default and can be caught: each ends in a block.
-FATAL_SIGNALS = tuple(
+FATAL_SIGNALS: Final = tuple(
     getattr(signal, name)
     for name in (
         "SIGTERM", "SIGHUP", "SIGQUIT", "SIGINT", "SIGALRM", "SIGUSR1", "SIGUSR2",
@@ -68,7 +68,7 @@ FATAL_SIGNALS = tuple(
     if hasattr(signal, name)
 )  # fmt: skip
 #: Terminal stop signals: a stopped hook would sit until the agent's timeout (and fail open).
-STOP_SIGNALS = tuple(
+STOP_SIGNALS: Final = tuple(
     getattr(signal, name) for name in ("SIGTSTP", "SIGTTIN", "SIGTTOU") if hasattr(signal, name)
 )
 

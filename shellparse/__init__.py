@@ -21,12 +21,13 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Final
 
     from clearance.shellparse.facts import CommandFacts
     from clearance.shellparse.parser import ParseResult
 
 #: ``shellparse.api.classify`` once it is imported (on the first call, not at start-up).
-_CLASSIFY: list[Callable[..., CommandFacts]] = []
+_CLASSIFY: Final[list[Callable[..., CommandFacts]]] = []
 
 
 def classify(

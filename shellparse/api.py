@@ -14,7 +14,11 @@ from clearance.shellparse.parser import parse
 from clearance.shellparse.paths import absolute
 from clearance.shellparse.resolve import Resolver, case_insensitive
 
-_FALLBACK_SPLIT = re.compile(r"""(?:"(?:\\.|[^"\\])*"?|'[^']*'?|[^\s;&|()"']+)+|[;&|()\n]""")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+_FALLBACK_SPLIT: Final = re.compile(r"""(?:"(?:\\.|[^"\\])*"?|'[^']*'?|[^\s;&|()"']+)+|[;&|()\n]""")
 
 
 def classify(

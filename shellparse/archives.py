@@ -18,17 +18,19 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.classifier import Classifier
     from clearance.shellparse.expand import Env
     from clearance.shellparse.facts import SimpleCommandFacts
 
 #: Bounds on what is read: the archive's size on disk (a compressed tar is read through to
 #: list it) and the number of members listed.
-MAX_ARCHIVE_BYTES = 32 * 1024 * 1024
-MAX_MEMBERS = 4096
+MAX_ARCHIVE_BYTES: Final = 32 * 1024 * 1024
+MAX_MEMBERS: Final = 4096
 #: Members recorded as write paths, at most (beyond, only those that matter to a rule: hidden
 #: or autorun files, and every escape).
-MAX_WRITE_PATHS = 256
+MAX_WRITE_PATHS: Final = 256
 
 
 class Member:

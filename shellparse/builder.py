@@ -36,6 +36,7 @@ from clearance.shellparse.tokens import Token
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Final
 
     from clearance.shellparse.nodes import ArithmeticExpansion, Command
 
@@ -65,7 +66,7 @@ def _command(x: object) -> Command:
 
 
 #: Callbacks of one-child rules that return that child unchanged (:func:`passthrough`).
-PASSTHROUGH: set[Callable[[Children], object]] = set()
+PASSTHROUGH: Final[set[Callable[[Children], object]]] = set()
 
 
 def passthrough(fn: Callable[[Children], object]) -> Callable[[Children], object]:

@@ -37,6 +37,8 @@ from clearance.shellparse.paths import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.expand import Env
     from clearance.shellparse.facts import SimpleCommandFacts
     from clearance.shellparse.options import ParsedArgs
@@ -45,7 +47,7 @@ if TYPE_CHECKING:
 
 #: Directories whose programs are the system's own; a program run by a path elsewhere is a
 #: file of the project or the user, i.e. code clearance cannot see.
-SYSTEM_DIRS = (
+SYSTEM_DIRS: Final = (
     "/bin/",
     "/sbin/",
     "/usr/bin/",
@@ -60,20 +62,20 @@ SYSTEM_DIRS = (
 #: (``./gradlew``), the bin directories of package managers and virtual environments, and
 #: Rails' binstubs. Only inside the workspace: the same name elsewhere is a file nobody vouches
 #: for. (That the file is agent-writable is the write-then-run rule's business.)
-_PROJECT_TOOL = re.compile(
+_PROJECT_TOOL: Final = re.compile(
     r"(?:.*/)?(?:(?P<wrapper>gradlew|mvnw)|"
     r"(?:node_modules/\.bin|\.?venv/bin|\.venv/Scripts|vendor/bin)/(?P<bin>[^/]+)|"
     r"bin/(?P<stub>rails|rake|rspec|rubocop|bundle|spring|setup|importmap))"
 )
-_PROJECT_WRAPPERS = {"gradlew": "gradle", "mvnw": "mvn"}
+_PROJECT_WRAPPERS: Final = {"gradlew": "gradle", "mvnw": "mvn"}
 
-_VERSIONED = re.compile(r"(python|pip|pydoc|ruby|gem|perl|php|lua|node|idle)[0-9][0-9.]*")
-_URL = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^/?#@]*@)?(\[[^\]]+\]|[^/?#:]+)")
+_VERSIONED: Final = re.compile(r"(python|pip|pydoc|ruby|gem|perl|php|lua|node|idle)[0-9][0-9.]*")
+_URL: Final = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^/?#@]*@)?(\[[^\]]+\]|[^/?#:]+)")
 
 #: Roles that are a path, and how the path is accessed. ``read_tree``: everything under it
 #: is read (``tar c``, ``grep -r``, ``rsync``), so it reads any secret it contains. ``meta``:
 #: names and metadata only (``ls``, ``stat``, ``du``): not a read of the contents.
-ROLE_ACCESS = {
+ROLE_ACCESS: Final = {
     "read": "read",
     "meta": "read",
     "read_tree": "read",
@@ -81,28 +83,32 @@ ROLE_ACCESS = {
     "delete": "delete",
     "exec": "exec",
 }
-ACCESS_CLASS: dict[str, EffectClass] = {"write": "write", "delete": "delete", "exec": "code_exec"}
+ACCESS_CLASS: Final[dict[str, EffectClass]] = {
+    "write": "write",
+    "delete": "delete",
+    "exec": "code_exec",
+}
 
 #: A key in ``Env.vars`` once PATH was assigned on the line, even to an unknown value.
-PATH_CHANGED = "\0PATH changed"
+PATH_CHANGED: Final = "\0PATH changed"
 
 #: Paths bash opens as network connections instead of files.
-NETWORK_FILES = ("/dev/tcp/", "/dev/udp/")
+NETWORK_FILES: Final = ("/dev/tcp/", "/dev/udp/")
 
-_PROCESS_MEMORY = re.compile(r"/proc/(?:\d+|self|thread-self)/mem")
+_PROCESS_MEMORY: Final = re.compile(r"/proc/(?:\d+|self|thread-self)/mem")
 
 #: ``Nested.cwd`` for a wrapper that changes directory to a place the text does not give.
-UNKNOWN_CWD = "\0unknown"
+UNKNOWN_CWD: Final = "\0unknown"
 
 #: An argument that, alone, makes a program print its usage or version and exit.
-PRINT_ONLY = frozenset(("--help", "-h", "-help", "--version", "-V", "-version", "--usage"))
+PRINT_ONLY: Final = frozenset(("--help", "-h", "-help", "--version", "-V", "-version", "--usage"))
 #: Programs that put the file they copy in place of the destination (a new file renamed
 #: over it, or the old one unlinked first) where ``cp`` writes into it.
-REPLACE_DESTINATION = frozenset(("install", "ginstall", "rsync"))
+REPLACE_DESTINATION: Final = frozenset(("install", "ginstall", "rsync"))
 #: Operand roles that hand the rest of the line to another command.
-_RUNS = ("command", "shell_words", "remote_shell", "remote_command", "shell", "code", "exec")
+_RUNS: Final = ("command", "shell_words", "remote_shell", "remote_command", "shell", "code", "exec")
 #: Subcommands that print usage or version where a program's table does not list them.
-PRINT_SUBCOMMANDS = frozenset(("help", "version"))
+PRINT_SUBCOMMANDS: Final = frozenset(("help", "version"))
 
 
 def only_prints(spec: Spec, args: list[str]) -> bool:
@@ -208,9 +214,9 @@ def hosts_in(value: str) -> list[str]:
 
 
 #: A git URL that names its remote helper: ``ext::sh -c …``, ``fd::3``, ``hg::https://…``.
-_REMOTE_HELPER = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*::")
+_REMOTE_HELPER: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*::")
 
-_IPV4_PART = re.compile(r"0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*")
+_IPV4_PART: Final = re.compile(r"0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*")
 
 
 def canonical_host(host: str) -> str:
@@ -259,21 +265,21 @@ def runs_later(resolved: str, workspace: str | None) -> bool:
 
 
 #: ``runs_later`` answers by workspace-relative path (the tables are fixed).
-_RUNS_LATER: dict[str, bool] = {}
+_RUNS_LATER: Final[dict[str, bool]] = {}
 
 
 #: In ``Classifier.written``: a part ran that may write files its text does not name.
-MAY_WRITE_ANYTHING = "\0anything"
+MAY_WRITE_ANYTHING: Final = "\0anything"
 
 #: Classes of a part whose writes its text does not say: code that runs, a program not known,
 #: a build or a test, an install.
-_WRITES_UNSAID = frozenset(
+_WRITES_UNSAID: Final = frozenset(
     ("code_exec", "remote_code_exec", "unknown", "build", "test", "package_install")
 )
 
 #: Markers of a part whose writes its text may not say (an option not known may name an
 #: output file; a word or program not known may be anything).
-_WRITES_UNSAID_MARKERS = frozenset(
+_WRITES_UNSAID_MARKERS: Final = frozenset(
     (
         "unknown_option",
         "dynamic_program",

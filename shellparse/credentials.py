@@ -14,8 +14,12 @@ import stat
 from clearance.shellparse.handlers.common import Lazy
 from clearance.shellparse.resolve import racy
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: Tokens of the common services, private keys and JWTs, by their shape.
-_TOKENS = (
+_TOKENS: Final = (
     r"AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}"
     r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_-]{20,}"
     r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}"
@@ -26,7 +30,7 @@ _TOKENS = (
 
 #: Credential-shaped strings in a query or URL: a token, or a secret-named parameter with a
 #: value (``?api_key=…``, ``password:…``).
-CREDENTIAL = Lazy(
+CREDENTIAL: Final = Lazy(
     _TOKENS + r"|(?:password|passwd|secret|token|api[_-]?key)[=:]\s*[^\s&]{8,}",
     re.IGNORECASE,
 )
@@ -35,7 +39,7 @@ CREDENTIAL = Lazy(
 #: dotenv (``DB_PASSWORD=…``, ``export API_TOKEN=…``: upper case, no space around ``=``, so
 #: not a program's constant), AWS's INI (``aws_secret_access_key = …``), ``.netrc``
 #: (``machine H login U password P``). Code that merely names a password is none of these.
-_IN_FILE = Lazy(
+_IN_FILE: Final = Lazy(
     r"(?i:" + _TOKENS + r")"
     r"|^(?:export[ \t]+)?[A-Z0-9_]*"
     r"(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)"
@@ -46,7 +50,7 @@ _IN_FILE = Lazy(
 )
 
 #: How much of a file is looked at: a credential file is small, and its secret near the top.
-SNIFF_BYTES = 64 * 1024
+SNIFF_BYTES: Final = 64 * 1024
 
 
 def credential_shaped(text: str) -> bool:
@@ -88,8 +92,8 @@ def holds_credential(path: str) -> bool:
 #: names (``/bin/bash``, ``perl``) costs a 64 KB regex search each time a line names it. An
 #: entry is kept only when the file last changed longer ago than ``resolve.RACY_NS``, since
 #: two writes within one tick of the clock leave the same times.
-_SNIFFED: dict[tuple[int, int, int, int, int], bool] = {}
-MAX_SNIFFED = 4096
+_SNIFFED: Final[dict[tuple[int, int, int, int, int], bool]] = {}
+MAX_SNIFFED: Final = 4096
 
 
 __all__ = ["CREDENTIAL", "SNIFF_BYTES", "credential_shaped", "holds_credential"]

@@ -6,8 +6,12 @@ it becomes a ``ParseError`` carrying a reason code from a closed set.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: Reason codes a parse can fail with. Closed: callers may switch on them.
-PARSE_ERROR_CODES = (
+PARSE_ERROR_CODES: Final = (
     "parse_error",  # the text is not valid bash
     "unterminated",  # a quote, substitution, ``[[`` or here-document never closes
     "depth_limit",  # nesting deeper than the parser's bound

@@ -27,36 +27,38 @@ from clearance.shellparse.nodes import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.nodes import Part, Word
 
 #: The file name a process substitution (``<(…)``, ``>(…)``) becomes: one end of a pipe.
-PROCESS_SUBSTITUTION_FILE = "/dev/fd/63"
+PROCESS_SUBSTITUTION_FILE: Final = "/dev/fd/63"
 
-DYNAMIC = 1  # a part whose value is not in the text ($(…), $VAR, $((…)))
-GLOB = 2  # an unquoted *, ? or [ … ]: the shell may replace the word by file names
-TILDE = 4  # a leading ~ was expanded (or could not be: see TILDE_USER)
-BRACE = 8  # brace expansion produced the fields
-TRUNCATED = 16  # brace expansion produced more fields than MAX_FIELDS
-TILDE_USER = 32  # ~user: another user's home, not known (the text alone, or no such user)
-INVALID = 64  # ${…} that bash rejects when it runs
-RESOLVED = 128  # a variable was replaced by the value assigned earlier on the line
+DYNAMIC: Final = 1  # a part whose value is not in the text ($(…), $VAR, $((…)))
+GLOB: Final = 2  # an unquoted *, ? or [ … ]: the shell may replace the word by file names
+TILDE: Final = 4  # a leading ~ was expanded (or could not be: see TILDE_USER)
+BRACE: Final = 8  # brace expansion produced the fields
+TRUNCATED: Final = 16  # brace expansion produced more fields than MAX_FIELDS
+TILDE_USER: Final = 32  # ~user: another user's home, not known (the text alone, or no such user)
+INVALID: Final = 64  # ${…} that bash rejects when it runs
+RESOLVED: Final = 128  # a variable was replaced by the value assigned earlier on the line
 
 #: Most fields one word may expand to; more are cut and flagged TRUNCATED.
-MAX_FIELDS = 256
+MAX_FIELDS: Final = 256
 #: Most characters one word may expand to (every field together).
-MAX_WORD = 64 * 1024
+MAX_WORD: Final = 64 * 1024
 #: Most work one analysis may spend on expansion: one per word plus one per character.
-MAX_STEPS = 4 * 1024 * 1024
+MAX_STEPS: Final = 4 * 1024 * 1024
 #: Deepest nesting of brace expansions followed.
-MAX_BRACE_DEPTH = 32
+MAX_BRACE_DEPTH: Final = 32
 #: Most atoms brace expansion of one word may scan or produce.
-MAX_BRACE_STEPS = 200_000
-_OVER = DYNAMIC | TRUNCATED
+MAX_BRACE_STEPS: Final = 200_000
+_OVER: Final = DYNAMIC | TRUNCATED
 
-_GLOB_CHARS = frozenset("*?[")
+_GLOB_CHARS: Final = frozenset("*?[")
 #: Characters after which an unquoted literal is not plainly itself: globs (extglob groups
 #: open with ``(``), braces, a tilde.
-_PLAIN_STOP = frozenset("*?[({~")
+_PLAIN_STOP: Final = frozenset("*?[({~")
 
 
 class Env:
@@ -107,7 +109,7 @@ class Env:
 
 
 #: A name ``~NAME`` looks up in the user database (POSIX's portable user names).
-_USER_NAME = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*")
+_USER_NAME: Final = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*")
 
 
 # A segment: (text, quoted, dynamic, splits). ``splits``: an unquoted variable value, which the

@@ -85,6 +85,8 @@ from clearance.shellparse.world import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.nodes import (
         Assignment,
         Command,
@@ -98,61 +100,70 @@ if TYPE_CHECKING:
     from clearance.vocab import Marker
 
 #: How many times commands are unwrapped inside each other (``sudo bash -c 'env sh -c …'``).
-MAX_UNWRAP = 12
+MAX_UNWRAP: Final = 12
 #: Most simple commands one analysis follows (a step budget: each costs resolution and
 #: classification); past it the analysis stops with :class:`AnalysisBudget`.
-MAX_COMMANDS = 1024  # the corpus's largest script has 54
+MAX_COMMANDS: Final = 1024  # the corpus's largest script has 54
 #: Most words (arguments) one analysis follows, over all its commands.
-MAX_WORDS = 8192
+MAX_WORDS: Final = 8192
 
 
 class AnalysisBudget(Exception):
     """The analysis spent its budget (the message says which)."""
 
 
-_SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish"))
+_SHELLS: Final = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish"))
 #: Variables whose value the shell expands each time it uses them (PS4 before every traced
 #: command): a ``$(…)`` in the value is a command that runs then.
-_EXPANDED_VARIABLES = frozenset(("PS1", "PS2", "PS4"))
+_EXPANDED_VARIABLES: Final = frozenset(("PS1", "PS2", "PS4"))
 #: Programs that run their arguments (or a file they name) as code: fed by a substitution
 #: that fetched from the network, they run code from the network.
-_CODE_RUNNERS = _SHELLS | {"eval", "source", ".", "exec"}
+_CODE_RUNNERS: Final = _SHELLS | {"eval", "source", ".", "exec"}
 #: Builtins that split what they read by ``IFS`` (a prefix ``IFS=`` reaches only them).
-_SPLITTING_BUILTINS = frozenset(("read", "mapfile", "readarray"))
+_SPLITTING_BUILTINS: Final = frozenset(("read", "mapfile", "readarray"))
 #: Keys in ``Env.vars`` once an assignment exported a variable that runs code, or one the
 #: tables do not know: every later command on the line runs with it.
-ENV_CODE = "__CLEARANCE_ENV_CODE__"
-ENV_UNKNOWN = "__CLEARANCE_ENV_UNKNOWN__"
+ENV_CODE: Final = "__CLEARANCE_ENV_CODE__"
+ENV_UNKNOWN: Final = "__CLEARANCE_ENV_UNKNOWN__"
 #: ``Env.vars`` key prefixes: a variable known to hold an integer (``i=$((i+1))``, a loop over
 #: numbers), one declared ``-i`` (its assignments are arithmetic), an associative array (its
 #: subscripts are strings, not arithmetic).
-_INT_VAR = "\0int:"
-_INT_ATTR = "\0declare-i:"
-_ASSOC = "\0assoc:"
+_INT_VAR: Final = "\0int:"
+_INT_ATTR: Final = "\0declare-i:"
+_ASSOC: Final = "\0assoc:"
 #: Names whose value bash computes itself: always a number.
-_ARITH_SAFE_NAMES = frozenset(
+_ARITH_SAFE_NAMES: Final = frozenset(
     (
         *("#", "?", "$", "!", "-", "0", "RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID"),
         *("PPID", "UID", "EUID", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_SUBSHELL", "OPTIND"),
         *("BASH_LINENO", "BASH_ARGC"),
     )
 )
-_ARITH_NAME = Lazy(r"(?<![\w$#.])\$?\{?([A-Za-z_]\w*)|\$\{?([0-9#?$!@*-])")
-_ARITH_ASSIGNED = Lazy(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]=]*\])?\s*=(?!=)")
-_ARITH_NUMBER = Lazy(r"\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9a-zA-Z@_]+)?)\s*")
-_COND_ARITH = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
+_ARITH_NAME: Final = Lazy(r"(?<![\w$#.])\$?\{?([A-Za-z_]\w*)|\$\{?([0-9#?$!@*-])")
+_ARITH_ASSIGNED: Final = Lazy(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]=]*\])?\s*=(?!=)")
+_ARITH_NUMBER: Final = Lazy(r"\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9a-zA-Z@_]+)?)\s*")
+_COND_ARITH: Final = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 
 #: A ``for`` loop over at most this many values known from the text has its body judged with
 #: each of them; a longer (or unknown) list leaves the variable unknown.
-_LOOP_VALUES = 4
+_LOOP_VALUES: Final = 4
 #: ``Env.vars`` key of the directory stack ``pushd`` builds (entries joined by NUL).
-_DIRSTACK = "\0dirstack"
-_WRITE_OPS = {">": "write", ">|": "write", "&>": "write", ">>": "append", "&>>": "append"}
+_DIRSTACK: Final = "\0dirstack"
+_WRITE_OPS: Final = {">": "write", ">|": "write", "&>": "write", ">>": "append", "&>>": "append"}
 
 
 #: The fields of a :class:`Scope` (its ``__slots__``; named here because compiled code cannot
 #: read ``__slots__`` through the class).
-_SCOPE_FIELDS = ("context", "depth", "markers", "redirects", "span", "stdin", "stdin_text", "via")
+_SCOPE_FIELDS: Final = (
+    "context",
+    "depth",
+    "markers",
+    "redirects",
+    "span",
+    "stdin",
+    "stdin_text",
+    "via",
+)
 
 
 class Scope:
@@ -1427,7 +1438,7 @@ class Extractor:
 
 
 #: Builtins ``_builtin_semantics`` reads, and the options of each that take a value.
-_BUILTIN_SEMANTICS = {
+_BUILTIN_SEMANTICS: Final = {
     "export": "",
     "declare": "",
     "typeset": "",
@@ -1506,11 +1517,11 @@ def _numeric_word(word: Word, env: Env) -> bool:
     return True
 
 
-_PRINTERS = frozenset(("echo", "printf", "print", "logger", "wall", "write", "notify-send"))
-_BSD_PS_OPTIONS = Lazy(r"[A-Za-z]*e[A-Za-z]*")
-_FORMAT_NAME = Lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_PRINTERS: Final = frozenset(("echo", "printf", "print", "logger", "wall", "write", "notify-send"))
+_BSD_PS_OPTIONS: Final = Lazy(r"[A-Za-z]*e[A-Za-z]*")
+_FORMAT_NAME: Final = Lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 #: ``envsubst`` options after which it prints no variable's value.
-_ENVSUBST_NO_VALUES = frozenset(("-h", "--help", "-V", "--version", "-v", "--variables"))
+_ENVSUBST_NO_VALUES: Final = frozenset(("-h", "--help", "-V", "--version", "-v", "--variables"))
 
 
 def _prints_environment(fact: SimpleCommandFacts, command: SimpleCommand, env: Env) -> bool:
@@ -1555,15 +1566,15 @@ def _prints_environment(fact: SimpleCommandFacts, command: SimpleCommand, env: E
 
 
 #: Classes of commands that load the project's build, test and package configuration.
-_LOADERS = frozenset(("build", "test", "package_install"))
+_LOADERS: Final = frozenset(("build", "test", "package_install"))
 #: Stands in ``Extractor.rewritten_builds`` for files written that the text does not name.
-_UNKNOWN_WRITE = "\0unknown files"
+_UNKNOWN_WRITE: Final = "\0unknown files"
 #: Options of ``git apply``/``patch`` that only look at the patch.
-_PATCH_DRY = ("--check", "--stat", "--numstat", "--summary", "--dry-run")
-_PATCH_TARGET = Lazy(r"^(?:\+\+\+|---) (?!/dev/null)(\S+)|^diff --git \S+ (\S+)", re.M)
+_PATCH_DRY: Final = ("--check", "--stat", "--numstat", "--summary", "--dry-run")
+_PATCH_TARGET: Final = Lazy(r"^(?:\+\+\+|---) (?!/dev/null)(\S+)|^diff --git \S+ (\S+)", re.M)
 
 
-_UNPACKERS = frozenset(
+_UNPACKERS: Final = frozenset(
     ("tar", "unzip", "cpio", "bsdtar", "7z", "7za", "unrar", "gunzip", "ar", "git", "patch")
 )
 
@@ -1587,8 +1598,8 @@ def _unpacks(fact: SimpleCommandFacts) -> bool:
 
 
 #: Programs that read the names of the files they work on from a list file.
-_FILES0_READERS = frozenset(("wc", "sort", "du"))
-_LIST_READERS = frozenset(("tar", "bsdtar", "rsync", "zip", "cpio")) | _FILES0_READERS
+_FILES0_READERS: Final = frozenset(("wc", "sort", "du"))
+_LIST_READERS: Final = frozenset(("tar", "bsdtar", "rsync", "zip", "cpio")) | _FILES0_READERS
 
 
 def _list_file(path: str) -> list[str] | None:
@@ -1631,7 +1642,7 @@ def _patch_files(source: str, strip: int) -> list[str] | None:
 
 #: find tests that pick files by name, place, size, owner or time: a find with one of them is
 #: not "every file".
-_FIND_FILTERS = frozenset(
+_FIND_FILTERS: Final = frozenset(
     (
         *("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex"),
         *("-iregex", "-lname", "-ilname", "-newer", "-newermt", "-samefile", "-inum"),
@@ -1639,7 +1650,7 @@ _FIND_FILTERS = frozenset(
         *("-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used", "-prune"),
     )
 )
-_EVERYTHING = Lazy(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
+_EVERYTHING: Final = Lazy(r"(?:\.?(?:\*|\?|\[[^\]]*\]))+\**")
 
 
 def _destroys_items(fact: SimpleCommandFacts) -> bool:
@@ -1781,7 +1792,7 @@ def _static_output(
     return None
 
 
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "a": "\a", "b": "\b", "e": "\x1b"}
+_ESCAPES: Final = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "a": "\a", "b": "\b", "e": "\x1b"}
 
 
 def _unescape(text: str) -> str:
@@ -1837,11 +1848,11 @@ def _printf(template: str, args: list[str]) -> str | None:
 
 
 #: Characters that make an unquoted substitution's output split or expand again.
-_SPLITS_OR_GLOBS = re.compile(r"[\s*?\[]")
+_SPLITS_OR_GLOBS: Final = re.compile(r"[\s*?\[]")
 
 #: ``git ls-files`` options that leave its output the tracked files' paths relative to the cwd
 #: (``--others``, ``--full-name``, ``--recurse-submodules``, ``-s``… print something else).
-_LS_FILES_PLAIN = frozenset(("-z", "-c", "--cached"))
+_LS_FILES_PLAIN: Final = frozenset(("-z", "-c", "--cached"))
 
 
 def _ls_files_selection(git: SimpleCommandFacts, cwd: str | None) -> list[str]:

@@ -22,6 +22,7 @@ from clearance.vocab import CLASSES, MARKERS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Final
 
     from clearance.shellparse.classifier import Classifier
     from clearance.shellparse.errors import ParseError
@@ -121,7 +122,9 @@ class PathFact:
 
 
 #: Programs whose writes change metadata or create empty files, not contents.
-METADATA_WRITERS = frozenset(("chmod", "chown", "chgrp", "touch", "setfacl", "chattr", "xattr"))
+METADATA_WRITERS: Final = frozenset(
+    ("chmod", "chown", "chgrp", "touch", "setfacl", "chattr", "xattr")
+)
 
 
 class RedirectFact:
@@ -262,7 +265,7 @@ class CommandFacts:
 
 
 #: ``[user@]host:path``: an scp-style remote operand (``scp f host:``, ``rsync d u@h:d``).
-SCP_TARGET = re.compile(r"(?:[^@/:\s]+@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!//)")
+SCP_TARGET: Final = re.compile(r"(?:[^@/:\s]+@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!//)")
 
 
 class Nested:

@@ -16,15 +16,19 @@ upstream prints (``find ... | xargs cat``).
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 Bound = list[tuple[str, bool]] | None
 
-EXEC = ("-exec", "-execdir", "-ok", "-okdir")
+EXEC: Final = ("-exec", "-execdir", "-ok", "-okdir")
 
 
-WRITE = ("-fprint", "-fprint0", "-fprintf", "-fls")
+WRITE: Final = ("-fprint", "-fprint0", "-fprintf", "-fls")
 
 
-VALUE = frozenset(
+VALUE: Final = frozenset(
     (
         "-name",
         "-iname",
@@ -70,12 +74,12 @@ VALUE = frozenset(
 
 
 #: find tests without a value: they select, so ``-delete`` removes only what matches.
-TESTS = frozenset(("-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"))
+TESTS: Final = frozenset(("-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"))
 
 
 #: The rest of find's expression words that take no value (options, operators, actions that
 #: only print or stop); any other ``-word`` is an ``unknown_option``.
-WORDS = frozenset(
+WORDS: Final = frozenset(
     (
         "-print",
         "-print0",
@@ -113,13 +117,13 @@ WORDS = frozenset(
 
 
 #: Actions that print the paths that reach them (to the output or to a file).
-PRINTS = frozenset(
+PRINTS: Final = frozenset(
     ("-print", "-print0", "-printf", "-ls", "-fprint", "-fprint0", "-fprintf", "-fls")
 )
 #: Actions that do something to each path besides printing.
-_ACTS = frozenset(("-delete", "-prune", "-quit"))
+_ACTS: Final = frozenset(("-delete", "-prune", "-quit"))
 #: At most this many operators deep (a hostile expression's parentheses).
-MAX_DEPTH = 50
+MAX_DEPTH: Final = 50
 
 
 def starting_points(args: list[str]) -> tuple[int, int]:
@@ -272,7 +276,7 @@ def name_glob(glob: str, nocase: bool) -> str | None:
 
 #: ``find`` paths an action is judged with at most (starting points times names); past it,
 #: what the action gets is any file anywhere.
-MAX_FOUND = 64
+MAX_FOUND: Final = 64
 
 
 def found_paths(starts: list[str], bound: Bound) -> list[str]:

@@ -21,17 +21,21 @@ import re
 
 from clearance.shellparse.resolve import racy
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: An entry: (``section[.subsection].key`` as written, in lower case but the subsection, value).
 Entry = tuple[str, str]
 
 #: Last key components whose value is a credential.
-_SECRET_KEYS = frozenset(
+_SECRET_KEYS: Final = frozenset(
     ("extraheader", "password", "passwd", "smtppass", "token", "oauthtoken", "accesstoken")
 )
 #: A URL's user part: ``scheme://USER@`` (``USER`` may hold ``:password``).
-_USERINFO = re.compile(r"([a-z][a-z0-9+.-]*)://([^/\s@]+)@", re.IGNORECASE)
+_USERINFO: Final = re.compile(r"([a-z][a-z0-9+.-]*)://([^/\s@]+)@", re.IGNORECASE)
 #: What git's environment may say that makes it read other configuration than the files here.
-_MOVED_BY = (
+_MOVED_BY: Final = (
     "GIT_DIR",
     "GIT_CONFIG",
     "GIT_CONFIG_GLOBAL",
@@ -41,11 +45,11 @@ _MOVED_BY = (
     "GIT_COMMON_DIR",
 )
 #: A configuration file larger than this is not read (not known).
-MAX_BYTES = 1 << 20
+MAX_BYTES: Final = 1 << 20
 #: Includes followed from one file, at the most (git's own limit is 10).
-MAX_INCLUDE_DEPTH = 10
+MAX_INCLUDE_DEPTH: Final = 10
 #: Files read, kept per process while one ``stat`` says they are unchanged.
-_READ: dict[str, tuple[tuple[int, int, int, int, int], list[Entry] | None]] = {}
+_READ: Final[dict[str, tuple[tuple[int, int, int, int, int], list[Entry] | None]]] = {}
 
 
 def is_credential(key: str, value: str) -> bool:

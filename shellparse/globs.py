@@ -24,13 +24,13 @@ import re
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from typing import TypeVar
+    from typing import Final, TypeVar
 
     T = TypeVar("T")
 
-_SEGMENT_REGEX: dict[str, re.Pattern[str]] = {}
+_SEGMENT_REGEX: Final[dict[str, re.Pattern[str]]] = {}
 #: Answers a set keeps (``GlobSet.match``/``match_tree``), at most this many each.
-MAX_MEMO = 8192
+MAX_MEMO: Final = 8192
 
 
 def glob_regex_body(glob: str, star: str, one: str) -> str:
@@ -254,7 +254,7 @@ def _name_meets(
     return found
 
 
-_NAME_MEETS: dict[tuple[str, str, bool], bool] = {}
+_NAME_MEETS: Final[dict[tuple[str, str, bool], bool]] = {}
 
 
 def _has_wild(text: str) -> bool:
@@ -290,7 +290,7 @@ def _witness_names(name: tuple[str, list[tuple[bool, frozenset[str]] | None]]) -
     return found
 
 
-_WITNESS_NAMES: dict[str, list[str]] = {}
+_WITNESS_NAMES: Final[dict[str, list[str]]] = {}
 
 
 def _admits(tokens: list[tuple[bool, frozenset[str]] | None], name: str) -> bool:
@@ -359,9 +359,9 @@ def _match_ancestor(pattern: tuple[str, ...], path: list[str], pi: int, si: int)
 
 # A token is a character set ``(negated, characters)`` or ``None`` for ``*``; ``?`` is
 # ``(True, {"/"})``.
-_ANY: tuple[bool, frozenset[str]] = (True, frozenset("/"))
-_NOT_DOT: tuple[bool, frozenset[str]] = (True, frozenset("./"))
-_POSIX_CLASSES = {
+_ANY: Final[tuple[bool, frozenset[str]]] = (True, frozenset("/"))
+_NOT_DOT: Final[tuple[bool, frozenset[str]]] = (True, frozenset("./"))
+_POSIX_CLASSES: Final = {
     "alpha": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "upper": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "lower": "abcdefghijklmnopqrstuvwxyz",
@@ -373,7 +373,7 @@ _POSIX_CLASSES = {
     "punct": "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
     "word": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
 }
-_EXTGLOB_OPENERS = frozenset("@!+*?")
+_EXTGLOB_OPENERS: Final = frozenset("@!+*?")
 
 
 def _bracket(text: str, i: int) -> tuple[tuple[bool, frozenset[str]] | None, int]:
@@ -411,8 +411,8 @@ def _bracket(text: str, i: int) -> tuple[tuple[bool, frozenset[str]] | None, int
     return None, i
 
 
-_PATTERN_TOKENS: dict[str, list[tuple[bool, frozenset[str]] | None]] = {}
-_SHELL_TOKENS: dict[tuple[str, bool], list[tuple[bool, frozenset[str]] | None] | str] = {}
+_PATTERN_TOKENS: Final[dict[str, list[tuple[bool, frozenset[str]] | None]]] = {}
+_SHELL_TOKENS: Final[dict[tuple[str, bool], list[tuple[bool, frozenset[str]] | None] | str]] = {}
 
 if TYPE_CHECKING:
     #: A shell glob's segment: its text and its tokens (``"**"`` globstar, ``"{}"`` find's).
@@ -886,7 +886,7 @@ class GlobSet:
 
 
 #: What may follow a ``*`` in an exclusion's last segment for ``_within`` to compare it.
-_PLAIN_TAIL = re.compile(r"[A-Za-z0-9._-]+")
+_PLAIN_TAIL: Final = re.compile(r"[A-Za-z0-9._-]+")
 
 
 def _within(shell: list[Segment], excluded: PathPattern) -> bool:

@@ -14,6 +14,7 @@ from clearance.shellparse.errors import ShellSyntaxError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Final
 
     from clearance.shellparse.lexer import Lexer
 
@@ -22,14 +23,14 @@ if TYPE_CHECKING:
 #: Deepest parser stack allowed. Nesting (subshells, groups, loops) is what grows the stack;
 #: 600 entries is about 150 levels, far past anything real, and keeps every later recursive
 #: walk of the tree well inside Python's recursion limit.
-MAX_STACK = 600
+MAX_STACK: Final = 600
 #: Most tokens the parses of one text may shift, nested substitutions included (a step
 #: budget: the corpus's largest script needs ~300; past it the text is ``input_too_large``).
-MAX_TOKENS = 10_000
+MAX_TOKENS: Final = 10_000
 
-_STATES = _lalr_table.STATES
-_START = _lalr_table.START
-_END = _lalr_table.END
+_STATES: Final = _lalr_table.STATES
+_START: Final = _lalr_table.START
+_END: Final = _lalr_table.END
 
 
 def _resolve(name: str) -> Callback:
@@ -48,7 +49,7 @@ def _compile_rule(name: str, size: int, origin: str) -> tuple[Callback | None, i
 
 _RULES = [_compile_rule(name, size, origin) for name, size, origin in _lalr_table.RULES]
 
-_TOKEN_NAMES = {
+_TOKEN_NAMES: Final = {
     "$END": "end of input",
     "NEWLINE": "newline",
     "WORD": "a word",

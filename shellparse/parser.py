@@ -17,17 +17,21 @@ from clearance.shellparse.nodes import (
 )
 from clearance.shellparse.tokens import KEYWORDS
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: A line of plain words: no quoting, expansion, operator, glob, brace, tilde, assignment or
 #: comment -- nothing whose meaning depends on the grammar. Two in three real command lines
 #: are like this (``git status``, ``ls -la src``); they get the node tree the grammar would
 #: build without running the lexer and driver. A test holds the two equal on the corpus.
-_PLAIN_WORD = r"[^\s;&|()<>\\'\"$`#*?\[\]{}~=!]+"
-_PLAIN = re.compile(rf"[ \t]*{_PLAIN_WORD}(?:[ \t]+{_PLAIN_WORD})*[ \t]*\Z")
-_WORDS = re.compile(_PLAIN_WORD)
+_PLAIN_WORD: Final = r"[^\s;&|()<>\\'\"$`#*?\[\]{}~=!]+"
+_PLAIN: Final = re.compile(rf"[ \t]*{_PLAIN_WORD}(?:[ \t]+{_PLAIN_WORD})*[ \t]*\Z")
+_WORDS: Final = re.compile(_PLAIN_WORD)
 
 #: Longest input parsed. Longer text is refused with ``input_too_large`` (fail closed: a
 #: refusal is an error value, which no policy turns into ``allow``).
-MAX_INPUT = 256 * 1024
+MAX_INPUT: Final = 256 * 1024
 
 
 class ParseResult:

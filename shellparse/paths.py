@@ -11,6 +11,10 @@ import re
 
 from clearance.shellparse.globs import GlobSet
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: Files whose content is a credential: the one notion of "secret" for every surface (the
 #: classifier's ``secret_read`` and the engine's ``secrets`` path set are both this list, read by
 #: the same matcher). ``!`` patterns are exceptions: committed templates (``.env.example``,
@@ -19,7 +23,7 @@ from clearance.shellparse.globs import GlobSet
 #: Raw disks and the machine's memory: reading one reads every file and key on it
 #: (``strings /dev/sda``, ``xxd /proc/kcore``). The engine's ``devices`` path set is made
 #: of them.
-RAW_STORAGE = (
+RAW_STORAGE: Final = (
     "/dev/sd",
     "/dev/hd",
     "/dev/vd",
@@ -33,9 +37,9 @@ RAW_STORAGE = (
     "/dev/mapper/",
     "/dev/loop",
 )
-RAW_MEMORY = frozenset(("/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore"))
+RAW_MEMORY: Final = frozenset(("/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore"))
 
-SECRET_PATTERNS = (
+SECRET_PATTERNS: Final = (
     ".env*",
     "!*.example$",
     "!*.sample$",
@@ -215,7 +219,7 @@ SECRET_PATTERNS = (
 #: Writes matching them carry the ``sensitive_write`` marker; the engine may use the same list
 #: as a path set. Patterns are gitignore-style: each covers what is under it too.
 #: Files a user's shells read at start-up: writing one makes every later shell run it.
-USER_SHELL_STARTUP = (
+USER_SHELL_STARTUP: Final = (
     "~/.bashrc",
     "~/.bash_profile",
     "~/.bash_login",
@@ -237,7 +241,7 @@ USER_SHELL_STARTUP = (
     "~/.xsession",
 )
 
-SENSITIVE_WRITE_PATTERNS = (
+SENSITIVE_WRITE_PATTERNS: Final = (
     *USER_SHELL_STARTUP,
     "~/.config/autostart",
     "~/.config/systemd",
@@ -298,10 +302,10 @@ SENSITIVE_WRITE_PATTERNS = (
 )
 
 #: Where writing touches the machine itself rather than files: devices, the kernel.
-SYSTEM_PREFIXES = ("/dev/", "/sys/", "/proc/", "/boot/")
+SYSTEM_PREFIXES: Final = ("/dev/", "/sys/", "/proc/", "/boot/")
 
 #: Paths that are not files in any sense a policy cares about.
-HARMLESS_DEVICES = frozenset(
+HARMLESS_DEVICES: Final = frozenset(
     (
         "/dev/null",
         "/dev/stdout",
@@ -363,7 +367,7 @@ def glob_to_regex(pattern: str, home: str, *, descendants: bool = True) -> str:
     return "(?:.*/)?" + core + tail
 
 
-_secret_cache: dict[str, GlobSet] = {}
+_secret_cache: Final[dict[str, GlobSet]] = {}
 
 
 def secret_set(home: str, fold: bool = False) -> GlobSet:
@@ -380,7 +384,7 @@ def is_secret(resolved: str, home: str, fold: bool = False) -> bool:
 
 
 #: What separates the literal runs of a glob: ``*``, ``?`` and a bracket expression.
-_WILDCARDS = re.compile(r"[*?]|\[[^\]]*\]")
+_WILDCARDS: Final = re.compile(r"[*?]|\[[^\]]*\]")
 
 
 class SecretNames:
@@ -463,7 +467,7 @@ class SecretNames:
         return hit and (self.negated is None or self.negated.fullmatch(name) is None)
 
 
-_names_cache: dict[bool, SecretNames] = {}
+_names_cache: Final[dict[bool, SecretNames]] = {}
 
 
 def secret_names(fold: bool = False) -> SecretNames:
@@ -473,7 +477,7 @@ def secret_names(fold: bool = False) -> SecretNames:
     return found
 
 
-_anchored_cache: dict[tuple[str, str, bool], GlobSet | None] = {}
+_anchored_cache: Final[dict[tuple[str, str, bool], GlobSet | None]] = {}
 
 
 def anchored_secrets(root: str, home: str, fold: bool = False) -> GlobSet | None:
@@ -508,7 +512,7 @@ def _fixed_prefix(pattern: str, home: str) -> str | None:
     return pattern[:cut].rstrip("/") or "/"
 
 
-_roots_cache: dict[str, tuple[str, ...]] = {}
+_roots_cache: Final[dict[str, tuple[str, ...]]] = {}
 
 
 def secret_roots(home: str) -> tuple[str, ...]:
@@ -529,8 +533,8 @@ def holds_secrets(resolved: str, home: str) -> bool:
     return any(root == resolved or root.startswith(prefix) for root in secret_roots(home))
 
 
-_sensitive_cache: dict[
-    tuple[str, str], tuple[tuple[str, ...], tuple[str, ...], GlobSet | None]
+_sensitive_cache: Final[
+    dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...], GlobSet | None]]
 ] = {}
 
 
@@ -567,7 +571,7 @@ def _sensitive_matchers(
 
 
 #: ``is_sensitive_write`` answers by (path, home, workspace): they depend on nothing else.
-_sensitive_answers: dict[tuple[str, str, str], bool] = {}
+_sensitive_answers: Final[dict[tuple[str, str, str], bool]] = {}
 
 
 def is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
@@ -641,7 +645,7 @@ def resolve(path: str, cwd: str | None, home: str) -> str | None:
 
 
 #: Paths that name the running process's own files: the command's, not clearance's.
-OWN_PROCESS = (
+OWN_PROCESS: Final = (
     "/proc/self/",
     "/proc/thread-self/",
     "/dev/fd/",

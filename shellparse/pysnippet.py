@@ -22,16 +22,20 @@ from __future__ import annotations
 import ast
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 
 def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
 #: The longest program read; a longer one is code that runs.
-MAX_CODE = 4096
+MAX_CODE: Final = 4096
 
 #: Builtins that compute, convert or print.
-_BUILTINS = _names(
+_BUILTINS: Final = _names(
     "abs all any ascii bin bool bytearray bytes callable chr complex dict divmod "
     "enumerate filter float format frozenset hash hex int isinstance issubclass "
     "iter len list map max min next oct ord pow print range repr reversed round set "
@@ -45,14 +49,14 @@ _BUILTINS = _names(
 #: (``attrgetter`` takes attribute names as strings, past the ``_`` rule), ``string``
 #: (``Formatter.get_field`` likewise), ``typing`` (``get_type_hints`` evaluates strings),
 #: ``shlex`` (``shlex.sourcehook`` opens a path given at run time).
-_PURE_MODULES = _names(
+_PURE_MODULES: Final = _names(
     "base64 binascii bisect calendar cmath collections copy csv datetime decimal "
     "difflib enum fractions functools hashlib heapq html itertools json keyword "
     "math pprint random re statistics struct textwrap tomllib unicodedata zlib"
 )
 
 #: Modules with I/O of their own: only the attributes listed.
-_LISTED = {
+_LISTED: Final = {
     "sys": _names(
         "argv byteorder executable exit float_info getdefaultencoding getrecursionlimit "
         "getsizeof implementation int_info maxsize maxunicode platform prefix stderr "
@@ -68,9 +72,9 @@ _LISTED = {
     "urllib.parse": _names("quote quote_plus unquote urlencode urljoin urlparse"),
 }
 
-_MODULES = _PURE_MODULES | frozenset(_LISTED)
+_MODULES: Final = _PURE_MODULES | frozenset(_LISTED)
 
-_STATEMENTS = (
+_STATEMENTS: Final = (
     ast.Expr,
     ast.Assign,
     ast.AugAssign,
@@ -87,7 +91,7 @@ _STATEMENTS = (
     ast.Assert,
 )
 
-_EXPRESSIONS = (
+_EXPRESSIONS: Final = (
     ast.Name,
     ast.Constant,
     ast.Call,
@@ -113,7 +117,7 @@ _EXPRESSIONS = (
     ast.Lambda,
 )
 
-_OTHER = (
+_OTHER: Final = (
     ast.Module,
     ast.comprehension,
     ast.keyword,
@@ -328,7 +332,7 @@ class _Walker:
 
 
 #: The most entries of a directory read to tell whether it shadows a standard module.
-MAX_LISTED = 20_000
+MAX_LISTED: Final = 20_000
 
 
 def shadowing_files(directory: str, limit: int = MAX_LISTED) -> list[str] | None:

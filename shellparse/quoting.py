@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-_SAFE = frozenset("@%+=:,./-_")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+_SAFE: Final = frozenset("@%+=:,./-_")
 
 
 def join_argv(argv: list[str]) -> str:

@@ -35,20 +35,21 @@ from clearance.shellparse.paths import OWN_PROCESS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Final
 
 MAX_ENTRIES = 50_000
 MAX_MATCHES = 1_000
-MAX_LINKS = 40
-MAX_DEPTH = 32
+MAX_LINKS: Final = 40
+MAX_DEPTH: Final = 32
 #: ``Resolver.real`` looks this many levels up for a directory the line already resolved;
 #: further up, the kernel resolves the path at once (three system calls, whatever its depth).
-MAX_ASCENT = 3
-DEADLINE = 0.3
+MAX_ASCENT: Final = 3
+DEADLINE: Final = 0.3
 #: A cached listing or file is trusted only if it last changed longer ago than this.
-RACY_NS = 2_000_000_000
+RACY_NS: Final = 2_000_000_000
 
 #: File system types never walked into (``/proc/self/mounts`` names).
-REMOTE_FS = frozenset(
+REMOTE_FS: Final = frozenset(
     (
         "nfs",
         "nfs4",
@@ -72,36 +73,36 @@ REMOTE_FS = frozenset(
 )
 
 #: Directory listings kept per process (see ``Resolver._list``), at most this many.
-MAX_CACHED_LISTINGS = 4096
+MAX_CACHED_LISTINGS: Final = 4096
 
-_GLOB_CHARS = frozenset("*?[")
+_GLOB_CHARS: Final = frozenset("*?[")
 #: (name, is a directory, is a link to a directory, is a link)
 Entry = tuple[str, bool, bool, bool]
-_LISTINGS: dict[str, tuple[tuple[int, int, int, int], list[Entry]]] = {}
+_LISTINGS: Final[dict[str, tuple[tuple[int, int, int, int], list[Entry]]]] = {}
 #: Per listing and name test: (the listing, names it finds secret, its subdirectories, its
 #: links to files, its files named like git's configuration).
-_SUMMARIES: dict[
-    tuple[str, int], tuple[list[Entry], list[str], list[Entry], list[str], list[str]]
+_SUMMARIES: Final[
+    dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry], list[str], list[str]]]
 ] = {}
 #: The names git's configuration has in a git directory (``.git``, ``.git/modules/NAME``).
-GIT_CONFIG_NAMES = frozenset(("config", "config.worktree"))
+GIT_CONFIG_NAMES: Final = frozenset(("config", "config.worktree"))
 #: Tree walks that ran past a bound from a fresh budget, per process: (walk, root, follow,
 #: skip_hidden, name test) -> the bound's text. The same walk again fails at once with the same
 #: text instead of spending the bound again (0.3 s, or 50,000 entries, each time a batch meets
 #: ``find /`` or ``grep -r x ~``). A bound only ever makes a path unresolved (a marker no rule
 #: allows unless it names it), so a remembered one is never looser than a fresh walk.
-_OVERSIZED: dict[tuple[str, str, bool, bool, int], str] = {}
+_OVERSIZED: Final[dict[tuple[str, str, bool, bool, int], str]] = {}
 _mounts: list[list[tuple[str, str]]] = []
-_case_cache: dict[int, bool] = {}
-_case_by_path: dict[str, bool] = {}
+_case_cache: Final[dict[int, bool]] = {}
+_case_by_path: Final[dict[str, bool]] = {}
 #: ``O_PATH`` where the platform has it (Linux): resolve a path in the kernel.
-_O_PATH = getattr(os, "O_PATH", 0) if os.path.isdir("/proc/self/fd") else 0
-_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_PATH: Final = getattr(os, "O_PATH", 0) if os.path.isdir("/proc/self/fd") else 0
+_O_NOFOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
 #: What ``Resolver._states`` knows of a path (beside its resolution).
-_UNKNOWN = 0
-_DIR = 1
-_OTHER = 2
-_MISSING = 3
+_UNKNOWN: Final = 0
+_DIR: Final = 1
+_OTHER: Final = 2
+_MISSING: Final = 3
 
 
 def remote_mounts() -> list[tuple[str, str]]:
@@ -693,7 +694,7 @@ def _entry(entry: os.DirEntry[str]) -> Entry:
 
 # --- bash patterns as regular expressions ---------------------------------------------------
 
-_SEGMENT_CACHE: dict[tuple[str, bool], re.Pattern[str]] = {}
+_SEGMENT_CACHE: Final[dict[tuple[str, bool], re.Pattern[str]]] = {}
 
 
 def segment_regex(segment: str, nocase: bool = False) -> re.Pattern[str]:
@@ -709,7 +710,7 @@ def segment_regex(segment: str, nocase: bool = False) -> re.Pattern[str]:
 
 #: Extglob groups nested deeper than this match any name (more matches, never fewer: what a
 #: command might touch is judged wider, not narrower).
-MAX_EXTGLOB_DEPTH = 16
+MAX_EXTGLOB_DEPTH: Final = 16
 
 
 def _group_end(text: str, i: int) -> int:

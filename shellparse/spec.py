@@ -56,12 +56,13 @@ from clearance.vocab import CLASSES
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Final
 
     from clearance.shellparse.facts import Handler
     from clearance.vocab import EffectClass
 
 #: A table's word for an effect class -> the class (a word that names none is not in it).
-_EFFECT_CLASSES: dict[str, EffectClass] = {name: name for name in CLASSES}
+_EFFECT_CLASSES: Final[dict[str, EffectClass]] = {name: name for name in CLASSES}
 
 
 def effect_classes(words: str) -> frozenset[EffectClass]:
@@ -74,7 +75,7 @@ def effect_classes(words: str) -> frozenset[EffectClass]:
 
 
 #: Options no family may match: a pattern matching one of them stands for "anything goes".
-_ARBITRARY = ("-", "--", "-x", "-X", "--x", "--X", "--anything", "-anything", "--=x")
+_ARBITRARY: Final = ("-", "--", "-x", "-X", "--x", "--X", "--anything", "-anything", "--=x")
 
 
 def _checked_family(pattern: str) -> str:

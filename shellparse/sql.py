@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import re
 
-_READ_FIRST = frozenset(
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+_READ_FIRST: Final = frozenset(
     (
         "select",
         "show",
@@ -44,7 +48,7 @@ _READ_FIRST = frozenset(
         "checksum",
     )
 )
-_WRITE_FIRST = frozenset(
+_WRITE_FIRST: Final = frozenset(
     (
         "insert",
         "update",
@@ -82,9 +86,9 @@ _WRITE_FIRST = frozenset(
         "import",
     )
 )
-_DROP_FIRST = frozenset(("drop", "truncate"))
+_DROP_FIRST: Final = frozenset(("drop", "truncate"))
 #: Functions with effects beyond reading, wherever they are called (``SELECT setval(…)``).
-_EFFECT_FUNCTIONS = re.compile(
+_EFFECT_FUNCTIONS: Final = re.compile(
     r"\b(pg_terminate_backend|pg_cancel_backend|pg_reload_conf|pg_rotate_logfile|setval|"
     r"nextval|set_config|lo_import|lo_export|lo_unlink|lo_from_bytea|lo_put|pg_read_file|"
     r"pg_read_binary_file|pg_ls_dir|pg_stat_file|dblink|dblink_exec|pg_file_write|"
@@ -92,10 +96,10 @@ _EFFECT_FUNCTIONS = re.compile(
     r"pg_advisory_lock|pg_switch_wal|pg_create_restore_point|txid_current)\s*\(",
     re.IGNORECASE,
 )
-_MODIFYING = re.compile(r"\b(insert|update|delete|merge|into)\b", re.IGNORECASE)
-_STRINGS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\$\$.*?\$\$", re.DOTALL)
-_COMMENTS = re.compile(r"--[^\n]*|/\*.*?\*/|#[^\n]*", re.DOTALL)
-_FILE_ARG = re.compile(r"'([^']*)'")
+_MODIFYING: Final = re.compile(r"\b(insert|update|delete|merge|into)\b", re.IGNORECASE)
+_STRINGS: Final = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\$\$.*?\$\$", re.DOTALL)
+_COMMENTS: Final = re.compile(r"--[^\n]*|/\*.*?\*/|#[^\n]*", re.DOTALL)
+_FILE_ARG: Final = re.compile(r"'([^']*)'")
 
 
 def _statements(text: str) -> list[tuple[str, str]]:
@@ -259,7 +263,7 @@ def effects(text: str, client: str = "psql") -> dict[str, list[str]]:
 
 
 #: redis-cli commands that only read.
-REDIS_READS = frozenset(
+REDIS_READS: Final = frozenset(
     [
         "get",
         "mget",

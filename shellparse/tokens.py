@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 
 class Token:
     """``type`` is a terminal of ``shell.lark``; ``value`` is a node (a ``Word``, an
@@ -21,7 +25,7 @@ class Token:
 
 
 #: Reserved words and the terminal each becomes where the parser accepts it.
-KEYWORDS = {
+KEYWORDS: Final = {
     "if": "IF",
     "then": "THEN",
     "else": "ELSE",
@@ -45,7 +49,7 @@ KEYWORDS = {
 }
 
 #: Operators by leading character, longest first.
-OPERATORS: dict[str, tuple[tuple[str, str], ...]] = {
+OPERATORS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ";": ((";;&", "DSEMI_AMP"), (";;", "DSEMI"), (";&", "SEMI_AMP"), (";", "SEMI")),
     "&": (("&&", "AND_IF"), ("&>>", "AND_DGREAT"), ("&>", "AND_GREAT"), ("&", "AMP")),
     "|": (("||", "OR_IF"), ("|&", "PIPE_AMP"), ("|", "PIPE")),

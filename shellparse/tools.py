@@ -22,14 +22,15 @@ from clearance.vocab import PSEUDO_PROGRAMS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+    from typing import Final
 
 #: How a file tool selects what it touches, beside the value: ``path`` (that file),
 #: ``glob`` (a pattern of paths), ``tree`` (a directory read whole), ``meta`` (names and
 #: metadata only), ``meta-glob`` (a pattern, names only), ``filter`` (``DIR/{}/GLOB``: the
 #: files a filter picks under DIR).
-HOWS = ("path", "glob", "tree", "meta", "meta-glob", "filter")
+HOWS: Final = ("path", "glob", "tree", "meta", "meta-glob", "filter")
 
-_URL = re.compile(r"https?://[^\s\"'<>)]+")
+_URL: Final = re.compile(r"https?://[^\s\"'<>)]+")
 
 
 def file_tool_facts(

@@ -28,8 +28,12 @@ unknown place (``unknown_cwd``), never "still in the workspace".
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: (program and subcommands, the option's spellings joined by ``/``, kind).
-WORKDIR_OPTIONS: tuple[tuple[str, str, str], ...] = (
+WORKDIR_OPTIONS: Final[tuple[tuple[str, str, str], ...]] = (
     ("git", "-C", "dir"),
     ("git", "--work-tree", "dir"),
     ("make", "-C/--directory", "dir"),
@@ -59,4 +63,4 @@ WORKDIR_OPTIONS: tuple[tuple[str, str, str], ...] = (
 )
 
 #: The classifier's role for each kind.
-ROLE_OF_KIND = {"dir": "cwd", "file": "cwd_file", "place": "write"}
+ROLE_OF_KIND: Final = {"dir": "cwd", "file": "cwd_file", "place": "write"}

@@ -45,16 +45,20 @@ from clearance.vocab import READING_PSEUDO_PROGRAMS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.classifier import Classifier
     from clearance.shellparse.facts import SimpleCommandFacts
 
 #: Programs that search a tree when given none (``grep -r x`` searches ``.``).
-_SEARCH_CWD = frozenset(("rg", "ripgrep", "ag", "ack", "ack-grep"))
-_GREPS = frozenset(("grep", "egrep", "fgrep", "zgrep"))
+_SEARCH_CWD: Final = frozenset(("rg", "ripgrep", "ag", "ack", "ack-grep"))
+_GREPS: Final = frozenset(("grep", "egrep", "fgrep", "zgrep"))
 
 
 #: Programs whose recursive form changes everything below a directory.
-_RECURSIVE_CHANGES = frozenset(("rm", "chmod", "chown", "chgrp", "setfacl", "chattr", "shred"))
+_RECURSIVE_CHANGES: Final = frozenset(
+    ("rm", "chmod", "chown", "chgrp", "setfacl", "chattr", "shred")
+)
 
 
 def mark_trees(fact: SimpleCommandFacts) -> None:
@@ -375,12 +379,12 @@ def _git_grep_pathspecs(argv: list[str]) -> list[str]:
 #: the search read more than it does, never less). Hidden files count as searched (whether
 #: the tool skips them is not known here), and a ``glob`` filter overrides the ignore rules
 #: (ripgrep's ``--glob``). Every other search tool reads every file under its directory.
-IGNORE_HONOURING_TOOLS = frozenset({"Grep"})
+IGNORE_HONOURING_TOOLS: Final = frozenset({"Grep"})
 #: The searchers whose include globs override their ignore rules (ripgrep's ``--glob``).
-_GLOBS_OVERRIDE_IGNORES = frozenset(("rg", "ripgrep")) | IGNORE_HONOURING_TOOLS
+_GLOBS_OVERRIDE_IGNORES: Final = frozenset(("rg", "ripgrep")) | IGNORE_HONOURING_TOOLS
 #: Archivers and copiers that store a link met in a tree as a link, and the options (canonical
 #: names) that make them store what it points at instead; scp always does.
-_COPIERS_FOLLOWING: dict[str, tuple[str, ...]] = {
+_COPIERS_FOLLOWING: Final[dict[str, tuple[str, ...]]] = {
     "tar": ("--dereference",),
     "gtar": ("--dereference",),
     "bsdtar": ("--dereference",),
@@ -828,14 +832,18 @@ def add_selection(
 # --- what git ls-files prints ----------------------------------------------------------------
 
 #: The name standing for "every other tracked file" in a ``git ls-files`` selection.
-TRACKED = "{tracked}"
-_TRACKED_SECRETS: dict[tuple[str, tuple[int, int, int, int, int], str, str, bool], list[str]] = {}
+TRACKED: Final = "{tracked}"
+_TRACKED_SECRETS: Final[
+    dict[tuple[str, tuple[int, int, int, int, int], str, str, bool], list[str]]
+] = {}
 #: The directories holding tracked files below a prefix, with their tracked names.
-_TRACKED_DIRS: dict[tuple[str, tuple[int, int, int, int, int], str], dict[str, set[str]]] = {}
+_TRACKED_DIRS: Final[
+    dict[tuple[str, tuple[int, int, int, int, int], str], dict[str, set[str]]]
+] = {}
 
 
 #: Variables of git's environment that move the repository it finds or its work tree.
-_GIT_PLACES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES")
+_GIT_PLACES: Final = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES")
 
 
 def printed_toplevel(fact: SimpleCommandFacts, cwd: str | None, home: str, text: str) -> str | None:
@@ -871,7 +879,7 @@ def printed_toplevel(fact: SimpleCommandFacts, cwd: str | None, home: str, text:
 
 
 #: The most tracked secrets a history printer is said to read (more: the first ones, sorted).
-MAX_TRACKED_SECRETS = 64
+MAX_TRACKED_SECRETS: Final = 64
 
 
 def tracked_secret_files(root: str, home: str, fold: bool) -> list[str]:
@@ -1084,7 +1092,7 @@ def _global_ignore_lines(home: str) -> list[str]:
 
 #: Files read for the facts (ignore files, git indexes), kept per process with the identity,
 #: size and times of the file when read: reused only while one ``stat`` says it is unchanged.
-_FILES: dict[str, tuple[tuple[int, int, int, int, int], object]] = {}
+_FILES: Final[dict[str, tuple[tuple[int, int, int, int, int], object]]] = {}
 
 
 def _stamp(path: str) -> tuple[int, int, int, int, int] | None:

@@ -46,13 +46,13 @@ from clearance.vocab import EXIT_FOR_DECISION, DecisionExit
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from typing import BinaryIO, TextIO
+    from typing import BinaryIO, Final, TextIO
 
     from clearance.engine.decision import ApprovalDecision
     from clearance.engine.intents import ToolIntent
     from clearance.engine.policycache import PolicyCache
 
-FORMATS = ("json", "text", "github", "sarif")
+FORMATS: Final = ("json", "text", "github", "sarif")
 
 EXIT_ALLOW, EXIT_INTERNAL, EXIT_USAGE = (
     DecisionExit.ALLOW,
@@ -300,19 +300,19 @@ def settle_heap() -> None:
 
 
 #: Whether this process has settled its heap.
-_SETTLED: list[bool] = []
+_SETTLED: Final[list[bool]] = []
 
 
 #: Allocations between two collections of the youngest generation during a batch.
-GC_YOUNG = 10_000
+GC_YOUNG: Final = 10_000
 
 
 #: ``--jobs``: lines a worker decides at a time, and chunks in flight per worker.
-CHUNK_LINES = 256
-CHUNKS_AHEAD = 2
+CHUNK_LINES: Final = 256
+CHUNKS_AHEAD: Final = 2
 
 #: A worker's batch state (``--jobs``): its own policy cache, the directory, the policy error.
-_WORKER: list[tuple[PolicyCache, str, str | None]] = []
+_WORKER: Final[list[tuple[PolicyCache, str, str | None]]] = []
 
 
 def _start_worker(policies: list[str] | None, directory: str, policy_error: str | None) -> None:
@@ -421,7 +421,7 @@ def _regular_file(stream: BinaryIO) -> bool:
 
 
 #: How much output a batch read from a file keeps before writing it (characters).
-_BLOCK = 1 << 16
+_BLOCK: Final = 1 << 16
 
 
 class _Answers:

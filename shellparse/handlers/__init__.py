@@ -20,11 +20,13 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import Handler
 
 #: The modules a table may name a handler of (``handler: files.sed``): each lists the
 #: handlers tables may name in its ``HANDLERS`` (the one registry; no other name resolves).
-FAMILIES = frozenset(
+FAMILIES: Final = frozenset(
     (
         "build",
         "crypto",

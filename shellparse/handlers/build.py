@@ -9,11 +9,13 @@ from clearance.shellparse.handlers.common import Lazy, word_set
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall, SimpleCommandFacts
 
 
 #: Options that make a formatter report instead of rewriting (canonical spellings).
-_CHECK_OPTIONS = (
+_CHECK_OPTIONS: Final = (
     "--check",
     "--check-only",
     "--diff",
@@ -39,9 +41,9 @@ def response_files(call: HandlerCall) -> None:
 
 
 #: javac's options that name where annotation processors are looked for.
-_JAVAC_PROCESSOR_PATHS = ("-processorpath", "--processor-path", "--processor-module-path")
-_JAVAC_CLASS_PATHS = ("-cp", "-classpath", "--class-path", "-p", "--module-path")
-_JAVAC_SOURCE_PATHS = ("-sourcepath", "--source-path")
+_JAVAC_PROCESSOR_PATHS: Final = ("-processorpath", "--processor-path", "--processor-module-path")
+_JAVAC_CLASS_PATHS: Final = ("-cp", "-classpath", "--class-path", "-p", "--module-path")
+_JAVAC_SOURCE_PATHS: Final = ("-sourcepath", "--source-path")
 
 
 def javac(call: HandlerCall) -> None:
@@ -77,12 +79,12 @@ def check_only(call: HandlerCall) -> None:
 
 
 #: make variables whose value is the program that runs every recipe line.
-_MAKE_SHELL_VARIABLES = frozenset(("SHELL", "MAKESHELL", ".SHELLFLAGS", "MAKEFLAGS"))
+_MAKE_SHELL_VARIABLES: Final = frozenset(("SHELL", "MAKESHELL", ".SHELLFLAGS", "MAKEFLAGS"))
 
 
 #: make variables whose value is a program the recipes run (GNU make's implicit rules and
 #: the conventions of Makefiles): ``make CC=clang`` runs clang.
-_MAKE_COMMAND_VARIABLES = frozenset(
+_MAKE_COMMAND_VARIABLES: Final = frozenset(
     (
         "CC",
         "CXX",
@@ -120,11 +122,11 @@ _MAKE_COMMAND_VARIABLES = frozenset(
     )
 )
 #: A make function call, a variable reference or a shell operator in a variable's value.
-_MAKE_EXPANDED = Lazy(r"\$[({]|`|[;|&<>]|\$\$")
+_MAKE_EXPANDED: Final = Lazy(r"\$[({]|`|[;|&<>]|\$\$")
 
 
 #: Names of the standard input: a makefile read from there is text nobody reviewed.
-_STDIN_NAMES = frozenset(("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
+_STDIN_NAMES: Final = frozenset(("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
 
 
 def runs_what_it_reads(call: HandlerCall) -> None:
@@ -214,10 +216,12 @@ def _goals(call: HandlerCall, runs: Lazy, publishing: Lazy) -> None:
 
 #: Maven goals that run a program or the application (``exec:exec``, ``spring-boot:run``) and
 #: those that publish.
-_MAVEN_RUNS = Lazy(r"^(?:exec|antrun|groovy|gplus|jshell):|:(?:run|dev|start|exec|execute)$")
+_MAVEN_RUNS: Final = Lazy(r"^(?:exec|antrun|groovy|gplus|jshell):|:(?:run|dev|start|exec|execute)$")
 
 
-_MAVEN_PUBLISHES = Lazy(r"^(?:deploy|release:|site-deploy|jib:build$|deploy:|gpg:sign-and-deploy)")
+_MAVEN_PUBLISHES: Final = Lazy(
+    r"^(?:deploy|release:|site-deploy|jib:build$|deploy:|gpg:sign-and-deploy)"
+)
 
 
 def maven(call: HandlerCall) -> None:
@@ -230,10 +234,12 @@ def maven(call: HandlerCall) -> None:
             call.fact.classes.add("code_exec")
 
 
-_GRADLE_RUNS = Lazy(r"(?:^|:)(?:run|bootRun|exec|javaExec|runShadow|appRun|jettyRun|quarkusDev)$")
+_GRADLE_RUNS: Final = Lazy(
+    r"(?:^|:)(?:run|bootRun|exec|javaExec|runShadow|appRun|jettyRun|quarkusDev)$"
+)
 
 
-_GRADLE_PUBLISHES = Lazy(r"(?:^|:)(?:publish\w*|uploadArchives|deploy\w*|release\w*|jib)$")
+_GRADLE_PUBLISHES: Final = Lazy(r"(?:^|:)(?:publish\w*|uploadArchives|deploy\w*|release\w*|jib)$")
 
 
 def gradle(call: HandlerCall) -> None:
@@ -267,9 +273,11 @@ def _reads_code_from_outside(call: HandlerCall, named: set[str] | None) -> None:
 
 
 #: ``cmake -E`` commands: what each does to its operands.
-_CMAKE_E_DELETE = word_set("rm remove remove_directory")
-_CMAKE_E_WRITE = word_set("make_directory touch touch_nocreate create_symlink create_hardlink")
-_CMAKE_E_READ = word_set(
+_CMAKE_E_DELETE: Final = word_set("rm remove remove_directory")
+_CMAKE_E_WRITE: Final = word_set(
+    "make_directory touch touch_nocreate create_symlink create_hardlink"
+)
+_CMAKE_E_READ: Final = word_set(
     "echo echo_append cat compare_files md5sum sha1sum sha256sum sha512sum capabilities "
     "environment sleep true false help"
 )
@@ -324,9 +332,9 @@ def cmake_tool(call: HandlerCall) -> None:
 
 
 #: Options of task runners (just, go-task) that print the recipes and run none.
-_TASK_LISTING = frozenset(("--list", "--summary", "--show", "--dump", "--variables"))
+_TASK_LISTING: Final = frozenset(("--list", "--summary", "--show", "--dump", "--variables"))
 #: Recipe and target names that publish: a network write (``make deploy``, ``just release``).
-_PUBLISHING = ("deploy", "publish", "release", "upload", "ship")
+_PUBLISHING: Final = ("deploy", "publish", "release", "upload", "ship")
 
 
 def publishes(fact: SimpleCommandFacts, targets: list[str]) -> None:
@@ -357,7 +365,7 @@ def task_runner(call: HandlerCall) -> None:
 #: The handlers the tables may name (``handler: build.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     check_only, cmake_tool, configuration_runs, go_fmt, go_test, gradle, javac, make, maven,
     response_files, runs_what_it_reads, task_runner,
 )}

@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: Input only known when the command runs (``xargs rm`` reading a pipe it cannot see).
-PLACEHOLDER = "{input}"
+PLACEHOLDER: Final = "{input}"
 
 #: Most commands one command line is expanded into for analysis (``parallel … ::: A B C``).
-MAX_EXPANDED = 16
+MAX_EXPANDED: Final = 16
 
 
 def word_set(text: str) -> frozenset[str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall
 
 
@@ -52,7 +54,7 @@ def ssh_keygen(call: HandlerCall) -> None:
 #: The handlers the tables may name (``handler: crypto.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     gpg, ssh_keygen,
 )}
 # fmt: on

@@ -22,6 +22,8 @@ from clearance.shellparse.paths import HARMLESS_DEVICES, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall, SimpleCommandFacts
     from clearance.shellparse.options import ParsedArgs
 
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     Flags = list[int]
 
 
-_MODE_LIKE = Lazy(r"-[rwxXst]+")
+_MODE_LIKE: Final = Lazy(r"-[rwxXst]+")
 
 
 def chmod(call: HandlerCall) -> None:
@@ -92,7 +94,7 @@ def chown(call: HandlerCall) -> None:
 
 
 #: Programs that take every argument as a name or a plain word, never as code to parse.
-_NAMES_ONLY = frozenset(
+_NAMES_ONLY: Final = frozenset(
     (
         "basename",
         "bzip2",
@@ -218,7 +220,7 @@ def find(call: HandlerCall) -> None:
 
 
 #: What fd replaces in the command it runs by the path found (or a part of it).
-_FD_PLACEHOLDERS = ("{}", "{/}", "{//}", "{.}", "{/.}")
+_FD_PLACEHOLDERS: Final = ("{}", "{/}", "{//}", "{.}", "{/.}")
 
 
 def fd_exec(call: HandlerCall) -> None:
@@ -361,21 +363,23 @@ def sed_effects(script: str) -> list[tuple[str, str]]:
     return effects
 
 
-_AWK_SYSTEM = Lazy(r"\bsystem\s*\(\s*\"((?:\\.|[^\"\\])*)\"")
+_AWK_SYSTEM: Final = Lazy(r"\bsystem\s*\(\s*\"((?:\\.|[^\"\\])*)\"")
 
 
-_AWK_PIPE = Lazy(r"\"((?:\\.|[^\"\\])*)\"\s*\|\s*getline|\|\s*&?\s*\"((?:\\.|[^\"\\])*)\"")
+_AWK_PIPE: Final = Lazy(r"\"((?:\\.|[^\"\\])*)\"\s*\|\s*getline|\|\s*&?\s*\"((?:\\.|[^\"\\])*)\"")
 
 
-_AWK_WRITE = Lazy(r"(?:print|printf)[^;}\n]*?>>?\s*\"((?:\\.|[^\"\\])*)\"")
+_AWK_WRITE: Final = Lazy(r"(?:print|printf)[^;}\n]*?>>?\s*\"((?:\\.|[^\"\\])*)\"")
 
 
 #: ``getline [var] < FILE``: a file read by the program text (a name in quotes, or ``None`` for
 #: an expression: a variable, a concatenation -- not known before it runs).
-_AWK_READ = Lazy(r"\bgetline\b[^;}\n<|]*<\s*(?:\"((?:\\.|[^\"\\])*)\"(?=\s*[;})\n]|\s*$)|(\S))")
+_AWK_READ: Final = Lazy(
+    r"\bgetline\b[^;}\n<|]*<\s*(?:\"((?:\\.|[^\"\\])*)\"(?=\s*[;})\n]|\s*$)|(\S))"
+)
 
 
-_AWK_EXEC = Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
+_AWK_EXEC: Final = Lazy(r"\bsystem\s*\(|\|\s*getline|\|&|\|\s*\"|\|\s*[A-Za-z_]")
 
 
 def _a_filter(fact: SimpleCommandFacts) -> None:
@@ -440,10 +444,10 @@ def awk(call: HandlerCall) -> None:
             call.add_path(value, "write")
 
 
-_TAR_VALUE_LETTERS = "fCTXIbHKLNVgF"
+_TAR_VALUE_LETTERS: Final = "fCTXIbHKLNVgF"
 
 
-_TAR_MODES = {
+_TAR_MODES: Final = {
     "--create": "create",
     "--append": "create",
     "--update": "create",
@@ -576,13 +580,15 @@ def pager(call: HandlerCall) -> None:
 
 #: The environment in a jq program (``env``, ``$ENV``) and what follows it: ``.NAME`` or
 #: ``["NAME"]`` reads one variable, anything else the whole environment.
-_JQ_ENV = Lazy(r"(?<![\w$.])(?:\$ENV|env)\b(?:\s*(?:\.|\[\s*\"?)\s*([A-Za-z_][A-Za-z0-9_]*))?")
+_JQ_ENV: Final = Lazy(
+    r"(?<![\w$.])(?:\$ENV|env)\b(?:\s*(?:\.|\[\s*\"?)\s*([A-Za-z_][A-Za-z0-9_]*))?"
+)
 #: yq's environment operators: ``env(NAME)``, ``strenv(NAME)``, and ``envsubst`` (every
 #: ``${NAME}`` in the data, which clearance does not see).
-_YQ_ENV = Lazy(r"\b(?:str)?env\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)?|\b(envsubst)\b")
+_YQ_ENV: Final = Lazy(r"\b(?:str)?env\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)?|\b(envsubst)\b")
 #: yq's file operators (``load("f")``, ``load_str``, ``load_xml``, ``load_props``,
 #: ``load_base64``): a file the program reads, named in quotes or by an expression.
-_YQ_LOAD = Lazy(r"\bload(?:_[a-z0-9]+)?\s*\(\s*(?:\"((?:\\.|[^\"\\])*)\"\s*\)|(\S))")
+_YQ_LOAD: Final = Lazy(r"\bload(?:_[a-z0-9]+)?\s*\(\s*(?:\"((?:\\.|[^\"\\])*)\"\s*\)|(\S))")
 
 
 def jq(call: HandlerCall) -> None:
@@ -638,7 +644,7 @@ def mktemp(call: HandlerCall) -> None:
 #: The handlers the tables may name (``handler: files.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     awk, chmod, chown, compressor, dd, fd_exec, find, jq, ln, mktemp, pager, sed, tar, tee,
     unzip, zip_program,
 )}

@@ -14,11 +14,13 @@ from clearance.shellparse.knowledge import system_program
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall
     from clearance.shellparse.options import ParsedArgs
 
 
-_EMBEDDED_CALL = Lazy(
+_EMBEDDED_CALL: Final = Lazy(
     r"""(?:\b(?:system|popen|popen2|popen3|check_output|check_call|getoutput|getstatusoutput|
     run|call|Popen|spawn|spawnSync|exec|execSync|execFile|execFileSync|shell_exec|passthru|
     proc_open|qx|backticks|execute|execl|execlp|execvp|startProcess|ProcessBuilder)\s*\(\s*|
@@ -27,18 +29,18 @@ _EMBEDDED_CALL = Lazy(
 )
 
 
-_EMBEDDED_LIST = Lazy(
+_EMBEDDED_LIST: Final = Lazy(
     r"""\b(?:run|call|Popen|check_output|check_call|spawn|spawnSync|execFile|execFileSync|
     execv|execvp|execve|execl|execlp)\s*\(\s*\[((?:\s*['"][^'"]*['"]\s*,?)+)\s*\]""",
     re.VERBOSE,
 )
 
 
-_QUOTED_ITEM = Lazy(r"""['"]([^'"]*)['"]""")
+_QUOTED_ITEM: Final = Lazy(r"""['"]([^'"]*)['"]""")
 
 
 # Backticks and %x{} (ruby, perl), qx{} / qx() (perl): a shell command as a string literal.
-_EMBEDDED_QUOTED = Lazy(
+_EMBEDDED_QUOTED: Final = Lazy(
     r"""`([^`]+)`|%x\{([^}]*)\}|%x\(([^)]*)\)|%x\[([^\]]*)\]|\bqx\s*\{([^}]*)\}|\bqx\s*\(([^)]*)\)"""
 )
 
@@ -64,12 +66,12 @@ def embedded_commands(code: str, label: str) -> list[Nested]:
 
 
 #: A string literal (groups 1 and 2: its quote, its text) and a call's first argument as one.
-_QUOTED = r"""[rbuf]?(['"`])((?:\\.|(?!\1).)+)\1"""
-_LITERAL = r"\s*\(\s*" + _QUOTED
+_QUOTED: Final = r"""[rbuf]?(['"`])((?:\\.|(?!\1).)+)\1"""
+_LITERAL: Final = r"\s*\(\s*" + _QUOTED
 
 #: File operations of interpreter code (python, node, ruby, perl, php) on a literal path, by
 #: what they do to it: (access, everything below it too, the calls' pattern).
-_FILE_CALLS = (
+_FILE_CALLS: Final = (
     (
         "delete",
         True,
@@ -102,7 +104,7 @@ _FILE_CALLS = (
 )
 
 #: ``Path("…").unlink()`` and its kin: the method says what is done to the path.
-_PATH_METHOD_ACCESS = {
+_PATH_METHOD_ACCESS: Final = {
     "unlink": "delete",
     "rmdir": "delete",
     "write_text": "write",
@@ -112,14 +114,14 @@ _PATH_METHOD_ACCESS = {
     "read_bytes": "read",
     "open": "read",
 }
-_PATH_METHOD = Lazy(
+_PATH_METHOD: Final = Lazy(
     r"\bPath" + _LITERAL + r"\s*\)\s*\.\s*(" + "|".join(_PATH_METHOD_ACCESS) + r")\b"
 )
 
 
 #: ``open("…")`` and ``open("…", "w")`` (python, ruby's ``File.open``, php's ``fopen``): the
 #: mode says which.
-_OPEN_CALL = Lazy(
+_OPEN_CALL: Final = Lazy(
     r"\b(?:open|File\.open|fopen)"
     + _LITERAL
     + r"""(?:\s*,\s*(?:mode\s*=\s*)?[rbuf]?(['"])([^'"]*)\3)?"""
@@ -145,7 +147,7 @@ def embedded_paths(code: str) -> list[tuple[str, str, bool]]:
 
 #: Names of variables that hold credentials by the look of them (``AWS_SECRET_ACCESS_KEY``,
 #: ``GITHUB_TOKEN``, ``DATABASE_URL``); printing one is reading a secret.
-CREDENTIAL_NAME = Lazy(
+CREDENTIAL_NAME: Final = Lazy(
     r"(?i).*(secret|token|passw|passphrase|api_?key|access_?key|private|credential|auth|"
     r"session|cookie|_key$|^key$|dsn$|database_url|conn(ection)?_?str|_pat$|^pat$|webhook).*"
 )
@@ -153,7 +155,7 @@ CREDENTIAL_NAME = Lazy(
 
 #: Interpreter code that dumps the whole environment (``print(os.environ)``, ``ENVIRON`` in
 #: awk, ``process.env`` in node, ``%ENV`` in perl, ``ENV`` in ruby, ``getenv()`` in php).
-_ENV_DUMP = Lazy(
+_ENV_DUMP: Final = Lazy(
     r"os\.environ\b(?!\s*(?:\.get\s*\(|\[|\.setdefault|\.pop))|os\.getenvb?\b\s*\(\s*\)|"
     r"\bENVIRON\b(?!\s*\[)|process\.env\b(?!\s*(?:\.|\[))|%ENV\b|\bkeys\s+%ENV|"
     r"\bENV\b(?!\s*\[)(?:\s*\.\s*(?:to_h|to_a|each|inspect|keys|values|map|select)|\s*$|\s*\))|"
@@ -162,7 +164,7 @@ _ENV_DUMP = Lazy(
 
 
 #: A single variable read out of the environment in code: ``os.environ['GITHUB_TOKEN']``.
-_ENV_ONE = Lazy(
+_ENV_ONE: Final = Lazy(
     r"(?:environ|ENVIRON|process\.env|ENV|getenv|\$_ENV|Deno\.env\.get)\s*"
     r"(?:\.get\s*)?[\[(.]\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)"
 )
@@ -180,7 +182,7 @@ def credential_variable(name: str) -> bool:
     return name not in ("PWD", "OLDPWD", "PATH") and bool(CREDENTIAL_NAME.rx.fullmatch(name))
 
 
-_SHELLS_NOEXEC = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash"))
+_SHELLS_NOEXEC: Final = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash"))
 
 
 def _noexec(parsed: ParsedArgs) -> bool:
@@ -241,11 +243,11 @@ def interpreter(call: HandlerCall) -> None:
 
 
 #: Shells whose script operand is read from the machine and judged by what it holds.
-_SCRIPT_SHELLS = frozenset(("bash", "sh", "dash"))
+_SCRIPT_SHELLS: Final = frozenset(("bash", "sh", "dash"))
 #: Their options that leave a script's meaning alone (errexit, nounset, xtrace, verbose).
-_SCRIPT_PLAIN_OPTIONS = frozenset(("-e", "-u", "-x", "-v"))
+_SCRIPT_PLAIN_OPTIONS: Final = frozenset(("-e", "-u", "-x", "-v"))
 #: The largest script read, in bytes; a larger one stays code nobody saw.
-MAX_SCRIPT_BYTES = 64 * 1024
+MAX_SCRIPT_BYTES: Final = 64 * 1024
 
 
 def _script_read(call: HandlerCall) -> bool:
@@ -305,15 +307,15 @@ def _script_read(call: HandlerCall) -> bool:
     return True
 
 
-_PYTHONS = Lazy(r"python(?:[23](?:\.\d+)?)?")
+_PYTHONS: Final = Lazy(r"python(?:[23](?:\.\d+)?)?")
 
 #: Options of python that leave a ``-c`` program's meaning alone.
-_PYTHON_PLAIN_OPTIONS = frozenset(
+_PYTHON_PLAIN_OPTIONS: Final = frozenset(
     ("-c", "-u", "-B", "-E", "-s", "-S", "-I", "-P", "-O", "-OO", "-q")
 )
 
 #: Variables of python's environment that do not change what a program imports or runs.
-_PYTHON_PLAIN_VARIABLES = frozenset(
+_PYTHON_PLAIN_VARIABLES: Final = frozenset(
     (
         "PYTHONUNBUFFERED",
         "PYTHONDONTWRITEBYTECODE",
@@ -412,7 +414,7 @@ def sourced(call: HandlerCall) -> None:
 #: The handlers the tables may name (``handler: interpreters.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     interpreter, sourced,
 )}
 # fmt: on

@@ -11,6 +11,8 @@ from clearance.shellparse.handlers.common import Lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall
 
 
@@ -142,7 +144,7 @@ def database(call: HandlerCall) -> None:
 
 
 #: mongosh ``--eval`` code that only reads: ``db.users.find({…})``, ``show dbs``…
-_MONGO_READ = Lazy(
+_MONGO_READ: Final = Lazy(
     r"(?:db\.(?:getCollectionNames|getName|stats|version|serverStatus|hostInfo|listCollections)"
     r"\(\s*\)|db\.(?:getCollection\(['\"][\w.-]+['\"]\)|[\w]+)\.(?:find|findOne|countDocuments|"
     r"estimatedDocumentCount|count|distinct|getIndexes|stats)\([^;]*\)(?:\.(?:limit|sort|skip|"
@@ -150,7 +152,7 @@ _MONGO_READ = Lazy(
 )
 
 
-_CURL_FILE_OPTIONS = frozenset(
+_CURL_FILE_OPTIONS: Final = frozenset(
     (
         "--data",
         "--data-binary",
@@ -166,10 +168,10 @@ _CURL_FILE_OPTIONS = frozenset(
 #: curl options that send something besides the request line (data, files, cookies, mail).
 #: Options whose ``@file`` value is read from a file: headers (sent with the request), the
 #: output format (printed).
-_CURL_AT_FILES = frozenset(("--header", "--proxy-header", "--write-out"))
+_CURL_AT_FILES: Final = frozenset(("--header", "--proxy-header", "--write-out"))
 
 
-_CURL_SENDS = frozenset(
+_CURL_SENDS: Final = frozenset(
     (
         *_CURL_FILE_OPTIONS,
         "--data-raw",
@@ -186,7 +188,7 @@ _CURL_SENDS = frozenset(
 )
 
 
-_READ_SCHEMES = ("http://", "https://", "ftp://", "ftps://", "file://")
+_READ_SCHEMES: Final = ("http://", "https://", "ftp://", "ftps://", "file://")
 
 
 def curl(call: HandlerCall) -> None:
@@ -231,7 +233,7 @@ def curl(call: HandlerCall) -> None:
             call.add_path(value, "read", source="option")
 
 
-_SSH_OPTION = Lazy(r"\s*([^=\s]*)(\s*=\s*|\s+|)(.*)", re.DOTALL)
+_SSH_OPTION: Final = Lazy(r"\s*([^=\s]*)(\s*=\s*|\s+|)(.*)", re.DOTALL)
 
 
 def ssh(call: HandlerCall) -> None:
@@ -330,7 +332,7 @@ def netcat(call: HandlerCall) -> None:
 #: The handlers the tables may name (``handler: network.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     curl, database, gh_api, netcat, rsync, ssh, ssh_transfer,
 )}
 # fmt: on

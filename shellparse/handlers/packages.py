@@ -8,11 +8,13 @@ from clearance.shellparse.handlers.interpreters import CREDENTIAL_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall, SimpleCommandFacts
 
 # npm-style script names that are the project's own tests, builds and linters.
-TEST_SCRIPTS = frozenset(("test", "tests", "test:unit", "test:ci", "unit", "e2e", "spec"))
-BUILD_SCRIPTS = frozenset(
+TEST_SCRIPTS: Final = frozenset(("test", "tests", "test:unit", "test:ci", "unit", "e2e", "spec"))
+BUILD_SCRIPTS: Final = frozenset(
     (
         "build",
         "lint",
@@ -57,7 +59,7 @@ def _script_classes(fact: SimpleCommandFacts, name: str) -> None:
 
 #: npm's configuration that names what scripts run under; npm reads it anywhere before
 #: ``--``, after the script's name too (``npm run build --script-shell=./x``).
-_SCRIPT_CODE = ("--script-shell", "--node-options")
+_SCRIPT_CODE: Final = ("--script-shell", "--node-options")
 
 
 def _script_decides(call: HandlerCall) -> None:
@@ -163,7 +165,7 @@ def npm_version(call: HandlerCall) -> None:
 #: The handlers the tables may name (``handler: packages.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     config_get, npm_global, npm_run, npm_run_implicit, npm_version, npx, pip_install,
     poetry_config, poetry_version, uv_version,
 )}

@@ -11,6 +11,8 @@ from clearance.shellparse.paths import resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall
 
 
@@ -24,7 +26,7 @@ def printenv(call: HandlerCall) -> None:
 
 
 #: Programs that print their state when given nothing, or only the verb that prints it.
-_STATUS_WHEN_BARE = {
+_STATUS_WHEN_BARE: Final = {
     "mount": (),
     "losetup": (),
     "swapon": (),
@@ -93,7 +95,7 @@ def ssh_add(call: HandlerCall) -> None:
         fact.classes.add("read_only")
 
 
-_CRON_TIME = Lazy(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
+_CRON_TIME: Final = Lazy(r"\s*(?:@\w+|(?:\S+\s+){4}\S+)\s+(.*)")
 
 
 def crontab(call: HandlerCall) -> None:
@@ -171,12 +173,14 @@ def docker_run(call: HandlerCall) -> None:
 
 
 #: Host directories whose mount gives a container the machine.
-_DOCKER_HOST_PATHS = frozenset(
+_DOCKER_HOST_PATHS: Final = frozenset(
     ("/", "/etc", "/root", "/home", "/proc", "/sys", "/dev", "/boot", "/usr", "/var", "/lib")
 )
 
 
-_DOCKER_NAMESPACES = frozenset(("--pid", "--ipc", "--uts", "--userns", "--cgroupns", "--network"))
+_DOCKER_NAMESPACES: Final = frozenset(
+    ("--pid", "--ipc", "--uts", "--userns", "--cgroupns", "--network")
+)
 
 
 def kubectl_exec(call: HandlerCall) -> None:
@@ -232,9 +236,9 @@ def kubectl_secrets(call: HandlerCall) -> None:
 
 
 #: One action of a Go template that prints a field: ``{{.State.Status}}``, ``{{json .Mounts}}``.
-_DOCKER_FIELD = Lazy(r"\{\{-?\s*(?:json\s+)?((?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*-?\}\}")
+_DOCKER_FIELD: Final = Lazy(r"\{\{-?\s*(?:json\s+)?((?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*-?\}\}")
 #: Where an inspected object keeps its environment (a container's, an image's, a service's).
-_DOCKER_ENVIRONMENTS = (
+_DOCKER_ENVIRONMENTS: Final = (
     ".Config.Env",
     ".ContainerConfig.Env",
     ".Spec.TaskTemplate.ContainerSpec.Env",
@@ -255,7 +259,7 @@ def _prints_no_environment(template: str) -> bool:
 
 
 #: ``docker inspect --type`` values whose objects have no environment.
-_DOCKER_NO_ENVIRONMENT = word_set("network volume node plugin secret config task")
+_DOCKER_NO_ENVIRONMENT: Final = word_set("network volume node plugin secret config task")
 
 
 def docker_inspect(call: HandlerCall) -> None:
@@ -287,7 +291,7 @@ def compose_config(call: HandlerCall) -> None:
 
 #: Cloud CLI words that fetch a secret's value (not its metadata: ``list-secrets``,
 #: ``describe-secret``, ``secrets list`` only name them).
-_CLOUD_SECRET = Lazy(
+_CLOUD_SECRET: Final = Lazy(
     r"get-secret-value|^get-parameters?$|print-access-token|print-identity-token|"
     r"get-access-token|get-session-token|get-login-password|^get-login$|assume-role|"
     r"export-credentials|^configure$|credentials$|^keys$|list-keys|access-secret|"
@@ -298,7 +302,7 @@ _CLOUD_SECRET = Lazy(
 
 
 #: The commands of platform CLIs that print an app's environment variables, values included.
-_APP_VARIABLES = {
+_APP_VARIABLES: Final = {
     "heroku": frozenset(("config", "config:get")),
     "railway": frozenset(("variables",)),
     "netlify": frozenset(("env:get", "env:list")),
@@ -318,24 +322,26 @@ def stack_secrets(call: HandlerCall) -> None:
 
 
 #: Cloud CLI options that send the request elsewhere or weaken its transport.
-_CLOUD_REDIRECT = frozenset(
+_CLOUD_REDIRECT: Final = frozenset(
     ("--endpoint-url", "--endpoint", "--api-endpoint", "--no-verify-ssl", "--ca-bundle")
 )
 
 
-_CLOUD_READ = word_set(
+_CLOUD_READ: Final = word_set(
     "describe list ls get show info status logs whoami version help --version config-list tail read"
 )
-_CLOUD_DELETE = Lazy(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
+_CLOUD_DELETE: Final = Lazy(r"^(delete|remove|rm|destroy|terminate|purge|rb|deregister)")
 #: Verbs that copy files between the machine and a service (``aws s3 cp``, ``gsutil rsync``,
 #: ``rclone copy``, ``s3cmd put``, ``mc mirror``, ``azcopy sync``): the local operands are
 #: sent up (read, a whole tree for a sync) or written by what comes down.
-_CLOUD_TRANSFER = word_set("cp mv sync rsync copy copyto move moveto put get mirror")
-_CLOUD_SYNC = word_set("sync rsync mirror")
+_CLOUD_TRANSFER: Final = word_set("cp mv sync rsync copy copyto move moveto put get mirror")
+_CLOUD_SYNC: Final = word_set("sync rsync mirror")
 #: Options that name a local file a call sends up (``az storage blob upload -f FILE``).
-_CLOUD_UPLOAD_FILE = frozenset(("-f", "--file", "--source", "-s", "--local-path", "--data-file"))
+_CLOUD_UPLOAD_FILE: Final = frozenset(
+    ("-f", "--file", "--source", "-s", "--local-path", "--data-file")
+)
 #: A service's own address: ``s3://``, ``gs://`` and the like, or rclone's ``remote:path``.
-_CLOUD_REMOTE = Lazy(r"^(?:[a-z][a-z0-9+.-]*://|[A-Za-z0-9_-]+:(?!//))")
+_CLOUD_REMOTE: Final = Lazy(r"^(?:[a-z][a-z0-9+.-]*://|[A-Za-z0-9_-]+:(?!//))")
 
 
 def _cloud_transfer(call: HandlerCall, words: list[str], args: list[str]) -> None:
@@ -408,7 +414,7 @@ def cloud_cli(call: HandlerCall) -> None:
 #: The handlers the tables may name (``handler: system.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     cloud_cli, compose_config, crontab, docker_inspect, docker_run, dry_run, hostname, ifconfig,
     kubectl_cp, kubectl_exec, kubectl_secrets, printenv, service, ssh_add, stack_secrets,
     status_when_bare, sysctl, variables_dump,

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall
 
 
 #: Words in an apt configuration key that make its value a command apt runs (the hooks), or
 #: a program or method it executes instead of its own.
-_APT_COMMAND_KEYS = ("invoke", "install-pkgs")
-_APT_CODE_KEYS = ("proxyautodetect", "dir", "dpkg::path", "dpkg::options", "dpkg::tools")
+_APT_COMMAND_KEYS: Final = ("invoke", "install-pkgs")
+_APT_CODE_KEYS: Final = ("proxyautodetect", "dir", "dpkg::path", "dpkg::options", "dpkg::tools")
 
 
 def apt_option(call: HandlerCall) -> None:
@@ -40,7 +42,7 @@ def apt_option(call: HandlerCall) -> None:
 #: The handlers the tables may name (``handler: system_packages.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     apt_option,
 )}
 # fmt: on

@@ -13,11 +13,13 @@ from clearance.shellparse.paths import resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall
 
 
 #: git configuration keys whose value is a program git runs, or that load more configuration.
-GIT_CODE_KEYS = Lazy(
+GIT_CODE_KEYS: Final = Lazy(
     r"""(core\.(pager|editor|sshcommand|hookspath|fsmonitor|gitproxy|askpass|
     attributesfile|excludesfile)|diff\..*\.(textconv|command)|diff\.external|
     merge\..*\.driver|filter\..*\.(clean|smudge|process)|alias\..*|credential\..*helper|
@@ -36,14 +38,14 @@ GIT_CODE_KEYS = Lazy(
 
 #: Keys that send the repository (or its credentials) somewhere else: the next push, fetch
 #: or pull talks to whatever they name.
-GIT_REDIRECT_KEYS = Lazy(
+GIT_REDIRECT_KEYS: Final = Lazy(
     r"remote\..*\.(url|pushurl|proxy|mirror)|url\..*\.(insteadof|pushinsteadof)|"
     r"branch\..*\.(remote|pushremote|merge)|remote\.pushdefault|http\.(.*\.)?(proxy|sslcainfo)|"
     r"credential\..*\.(username|usehttppath)|push\.default"
 )
 
 
-_GIT_SHELL_KEYS = Lazy(
+_GIT_SHELL_KEYS: Final = Lazy(
     r"(core\.(pager|editor|sshcommand|fsmonitor|gitproxy|askpass)|sequence\.editor|"
     r"diff\.external|diff\..*\.(textconv|command)|merge\..*\.driver|"
     r"filter\..*\.(clean|smudge|process)|credential\..*helper|pager\..*|"
@@ -295,11 +297,11 @@ def git_revision_paths(call: HandlerCall) -> None:
 
 
 #: Options that make a history command print the changes themselves.
-_PATCH = frozenset(("--patch", "-p", "-u", "--patch-with-stat", "--patch-with-raw", "-L"))
+_PATCH: Final = frozenset(("--patch", "-p", "-u", "--patch-with-stat", "--patch-with-raw", "-L"))
 #: The commands that print the whole history with them (``git show`` prints one commit,
 #: ``git diff`` the changes not committed yet: most often not a tracked secret's, and judging
 #: them so would deny every diff of a project that tracks a test key).
-_WHOLE_HISTORY = frozenset(("log", "whatchanged"))
+_WHOLE_HISTORY: Final = frozenset(("log", "whatchanged"))
 
 
 def _prints_changes(call: HandlerCall) -> bool:
@@ -385,8 +387,8 @@ def git_clone(call: HandlerCall) -> None:
 
 
 #: Bounds on what is read of a repository named by ``--git-dir``.
-_GIT_CONFIG_BYTES = 64 * 1024
-_GIT_HOOKS_LISTED = 256
+_GIT_CONFIG_BYTES: Final = 64 * 1024
+_GIT_HOOKS_LISTED: Final = 256
 
 
 def _git_config_keys(text: str) -> list[str] | None:
@@ -461,7 +463,7 @@ def plain_git_dir(path: str | None) -> bool:
 #: The handlers the tables may name (``handler: vcs.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     git_archive, git_checkout, git_clean, git_clone, git_config, git_global, git_grep, git_push,
     git_ls_remote, git_remote, git_replace, git_revision_paths, git_symbolic_ref,
 )}

@@ -12,6 +12,8 @@ from clearance.shellparse.paths import inside, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.facts import HandlerCall
     from clearance.shellparse.options import ParsedArgs
 
@@ -253,12 +255,14 @@ def alias(call: HandlerCall) -> None:
 
 
 #: tmux key names: what send-keys presses rather than types.
-_TMUX_KEYS = frozenset(("Enter", "C-m", "C-j", "KPEnter", "C-c", "C-d", "Escape", "Space", "Tab"))
+_TMUX_KEYS: Final = frozenset(
+    ("Enter", "C-m", "C-j", "KPEnter", "C-c", "C-d", "Escape", "Space", "Tab")
+)
 
 
 #: tmux commands that only list or print the server's state (not its environment:
 #: ``show-environment`` prints the variables, credentials among them).
-_TMUX_LISTS = frozenset(
+_TMUX_LISTS: Final = frozenset(
     (
         "ls",
         "list-sessions",
@@ -353,7 +357,7 @@ def screen(call: HandlerCall) -> None:
 #: The handlers the tables may name (``handler: wrappers.NAME``), by name: the registry
 #: ``clearance.shellparse.handlers.resolve`` reads.
 # fmt: off
-HANDLERS = {f.__name__: f for f in (
+HANDLERS: Final = {f.__name__: f for f in (
     alias, at, capsh, chroot, command_builtin, entr, env, flock, parallel, screen, sg,
     start_stop_daemon, su, sudo, tmux, watch, wrapper, xargs,
 )}

@@ -22,10 +22,10 @@ from clearance.shellparse.spec import Opt, Spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 #: The tables, in the order lookups try them.
-TABLES = (
+TABLES: Final = (
     "shell_builtins",
     "files",
     "vcs",
@@ -44,15 +44,15 @@ TABLES = (
 
 #: Where the compiled tables are (``_data/<table>.json``, beside this module in the checkout
 #: and in an installed copy alike).
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_data")
+DATA_DIR: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_data")
 
-_loaded: dict[str, Spec] = {}
+_loaded: Final[dict[str, Spec]] = {}
 #: Tables whose programs are in ``_loaded``.
-_registered: set[str] = set()
+_registered: Final[set[str]] = set()
 #: How many of ``TABLES`` are in ``_loaded`` (one cell, updated in place).
-_progress = [0]
+_progress: Final = [0]
 #: Each loaded table's sections (``programs``; ``modules`` for ``interpreters``), by table.
-_tables: dict[str, dict[str, list[Spec]]] = {}
+_tables: Final[dict[str, dict[str, list[Spec]]]] = {}
 
 
 class _Decoder:
@@ -205,7 +205,7 @@ def all_programs() -> dict[str, Spec]:
 
 #: Files a build or test run executes as code: written earlier on the same command line,
 #: they make ``make``/``npm test``/``pytest`` run whatever was just written.
-BUILD_DEFINITIONS = frozenset(
+BUILD_DEFINITIONS: Final = frozenset(
     (
         "Makefile",
         "makefile",
@@ -241,7 +241,7 @@ BUILD_DEFINITIONS = frozenset(
 )
 
 #: Environment variables whose value is a shell command line a program runs (analysed as one).
-COMMAND_STRING_VARIABLES = frozenset(
+COMMAND_STRING_VARIABLES: Final = frozenset(
     (
         "PROMPT_COMMAND",
         "GIT_SSH_COMMAND",
@@ -265,7 +265,7 @@ COMMAND_STRING_VARIABLES = frozenset(
 
 #: Environment variables that make a program run code of the variable's choosing: those
 #: holding a command line, and those naming libraries, start-up files or programs.
-DANGEROUS_VARIABLES = COMMAND_STRING_VARIABLES | frozenset(
+DANGEROUS_VARIABLES: Final = COMMAND_STRING_VARIABLES | frozenset(
     (
         "LD_PRELOAD",
         "LD_LIBRARY_PATH",
@@ -302,7 +302,7 @@ DANGEROUS_VARIABLES = COMMAND_STRING_VARIABLES | frozenset(
 
 #: The generated index, once imported (one cell: the module stays unimported until a
 #: program outside the loaded tables is looked up).
-_program_index: list[dict[str, str]] = []
+_program_index: Final[list[dict[str, str]]] = []
 
 
 def family(name: str) -> str | None:
@@ -318,7 +318,7 @@ def family(name: str) -> str | None:
 #: Families of programs that the system provides and no package manager puts in a project's
 #: ``node_modules/.bin`` or ``.venv/bin``; the names of those families that packages do
 #: install are kept apart.
-_SYSTEM_FAMILIES = frozenset(
+_SYSTEM_FAMILIES: Final = frozenset(
     (
         "files",
         "utilities",
@@ -330,7 +330,7 @@ _SYSTEM_FAMILIES = frozenset(
         "system_packages",
     )
 )
-_PACKAGED = frozenset(("jq", "yq", "dotenv", "cross-env", "env-cmd", "rimraf"))
+_PACKAGED: Final = frozenset(("jq", "yq", "dotenv", "cross-env", "env-cmd", "rimraf"))
 
 
 def system_program(name: str) -> bool:
@@ -397,7 +397,7 @@ def main() -> int:
     return generate.main()
 
 
-_python_modules: dict[str, Spec] = {}
+_python_modules: Final[dict[str, Spec]] = {}
 
 
 def lookup_module(name: str) -> Spec | None:

@@ -23,14 +23,15 @@ from clearance.shellparse.nodes import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Final
 
     from clearance.shellparse.lexer.scanner import Lexer
     from clearance.shellparse.nodes import Part
 
 
-_PARAM_ARG_LITERAL = re.compile(r"[^}\\'\"$`<>]+")
-_DIGITS = re.compile(r"[0-9]+")
-_PARAM_OP = re.compile(r":[-=?+]|[-=?+]|##|#|%%|%|//|/#|/%|/|\^\^|\^|,,|,|~~|~|@|:")
+_PARAM_ARG_LITERAL: Final = re.compile(r"[^}\\'\"$`<>]+")
+_DIGITS: Final = re.compile(r"[0-9]+")
+_PARAM_OP: Final = re.compile(r":[-=?+]|[-=?+]|##|#|%%|%|//|/#|/%|/|\^\^|\^|,,|,|~~|~|@|:")
 
 
 def dollar(lx: Lexer, pos: int, *, in_dq: bool) -> tuple[Part, int]:

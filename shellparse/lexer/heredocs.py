@@ -20,12 +20,14 @@ from clearance.shellparse.nodes import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.lexer.scanner import Lexer
     from clearance.shellparse.nodes import Part
     from clearance.shellparse.tokens import Token
 
 
-_HEREDOC_LITERAL = re.compile(r"[^\\$`]+")
+_HEREDOC_LITERAL: Final = re.compile(r"[^\\$`]+")
 
 
 def heredoc_delimiter(lx: Lexer, pos: int) -> Token:

@@ -19,23 +19,24 @@ from clearance.shellparse.tokens import KEYWORDS, OPERATORS, Token
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Container
+    from typing import Final
 
     from clearance.shellparse.nodes import Part
 
     Memo = tuple[Part, int, list[HereDoc]] | ShellSyntaxError
 
 
-_BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
-_IO_NUMBER = re.compile(r"[0-9]+(?=[<>])|\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
-_INSIDE_COMMAND = frozenset(("WORD", "ASSIGNMENT_WORD", "IO_NUMBER"))
+_BLANKS: Final = re.compile(r"(?:[ \t]|\\\n)+")
+_IO_NUMBER: Final = re.compile(r"[0-9]+(?=[<>])|\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
+_INSIDE_COMMAND: Final = frozenset(("WORD", "ASSIGNMENT_WORD", "IO_NUMBER"))
 #: Redirection operators whose target is a file name (after `>&` and `<&` digits are a
 #: descriptor, which is what those operators take).
-_FILE_REDIRECTIONS = frozenset(
+_FILE_REDIRECTIONS: Final = frozenset(
     ("LESS", "GREAT", "DGREAT", "CLOBBER", "LESSGREAT", "AND_GREAT", "AND_DGREAT", "TLESS")
 )
 #: Reserved words that end or continue a construct; where a command may start they are
 #: syntax errors when the grammar cannot take them (``if`` and the other openers always can).
-_NEVER_A_COMMAND = frozenset(
+_NEVER_A_COMMAND: Final = frozenset(
     ("then", "else", "elif", "fi", "do", "done", "esac", "in", "}", "]]", "!")
 )
 

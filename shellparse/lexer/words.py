@@ -21,16 +21,18 @@ from clearance.shellparse.nodes import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from clearance.shellparse.lexer.scanner import Lexer
     from clearance.shellparse.nodes import Part
 
 
-_BLANKS_NL = re.compile(r"(?:[ \t\n]|\\\n)+")
-_LITERAL = re.compile(r"[^ \t\n;&|()<>\\'\"$`]+")
-_DQ_LITERAL = re.compile(r'[^"\\$`]+')
-_ARRAY_PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=\Z")
-_EXTGLOB_LEADERS = frozenset("?*+@!")
-_ANSI_SIMPLE = {
+_BLANKS_NL: Final = re.compile(r"(?:[ \t\n]|\\\n)+")
+_LITERAL: Final = re.compile(r"[^ \t\n;&|()<>\\'\"$`]+")
+_DQ_LITERAL: Final = re.compile(r'[^"\\$`]+')
+_ARRAY_PREFIX: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=\Z")
+_EXTGLOB_LEADERS: Final = frozenset("?*+@!")
+_ANSI_SIMPLE: Final = {
     "a": "\a",
     "b": "\b",
     "e": "\x1b",
@@ -45,7 +47,7 @@ _ANSI_SIMPLE = {
     '"': '"',
     "?": "?",
 }
-_HEX = frozenset("0123456789abcdefABCDEF")
+_HEX: Final = frozenset("0123456789abcdefABCDEF")
 
 
 def read_word(
