@@ -76,8 +76,9 @@ REMOTE_FS: Final = frozenset(
 MAX_CACHED_LISTINGS: Final = 4096
 
 _GLOB_CHARS: Final = frozenset("*?[")
-#: (name, is a directory, is a link to a directory, is a link)
-Entry = tuple[str, bool, bool, bool]
+#: (name, is a directory, is a link to a directory, is a link, inode number: the directory
+#: entry's own, read with the listing -- what tells a hard link of a known file)
+Entry = tuple[str, bool, bool, bool, int]
 _LISTINGS: Final[dict[str, tuple[tuple[int, int, int, int], list[Entry]]]] = {}
 #: Per listing and name test: (the listing, names it finds secret, its subdirectories, its
 #: links to files, its files named like git's configuration).
@@ -156,6 +157,7 @@ class Resolver:
         "entries",
         "links",
         "problems",
+        "watched",
     )
 
     def __init__(self) -> None:
@@ -177,6 +179,9 @@ class Resolver:
         self.links: dict[str, str] = {}
         #: What went wrong, for the facts: (kind, path).
         self.problems: list[tuple[str, str]] = []
+        #: The known files a tree search watches for other names of, by (device, inode): read
+        #: once per line, when a search first needs them (``world``).
+        self.watched: dict[tuple[int, int], str] | None = None
 
     # --- bounds -----------------------------------------------------------------------------
 
@@ -464,7 +469,7 @@ class Resolver:
                         plain = self.real(directory) == directory
                     except Problem:
                         plain = False
-                    for name, is_dir, via_link, is_link in self._list(directory):
+                    for name, is_dir, via_link, is_link, _ in self._list(directory):
                         if name.startswith(".") and not hidden_ok:
                             continue
                         if regex.fullmatch(name) is None:
@@ -502,7 +507,7 @@ class Resolver:
             if depth >= MAX_DEPTH:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
             base = "" if directory == "/" else directory
-            for name, is_dir, _, _ in self._list(directory):
+            for name, is_dir, _, _, _ in self._list(directory):
                 if name.startswith(".") and not dotglob:
                     continue
                 path = base + "/" + name
@@ -543,6 +548,7 @@ class Resolver:
         skip_hidden: bool = False,
         links: list[str] | None = None,
         git_configs: list[str] | None = None,
+        twins: Twins | None = None,
     ) -> list[str]:
         """The paths under ``root`` whose *name* is a secret's (``is_secret_name``), not
         descending into them: ``walk`` filtered, with each listing's answer kept per process
@@ -551,12 +557,13 @@ class Resolver:
         collects the links to files met on the way (whatever their names: a reader that
         follows them reads their targets); ``git_configs`` the configuration files of the
         git directories met (``.git/config`` of every repository below, whose remote URLs
-        and headers may hold a token)."""
+        and headers may hold a token); ``twins`` the files that are other names of the
+        files it watches."""
         memo = ("secret", root, follow, skip_hidden, key)
         fresh = self._walk_memo(memo)
         try:
             return self._secret_walk(
-                root, is_secret_name, key, follow, skip_hidden, links, git_configs
+                root, is_secret_name, key, follow, skip_hidden, links, git_configs, twins
             )
         except Problem as problem:
             if fresh:
@@ -572,6 +579,7 @@ class Resolver:
         skip_hidden: bool,
         links: list[str] | None,
         git_configs: list[str] | None = None,
+        twins: Twins | None = None,
     ) -> list[str]:
         out: list[str] = []
         stack = [(root, 0)]
@@ -589,7 +597,7 @@ class Resolver:
                 linked: list[str] = []
                 configs: list[str] = []
                 for entry in entries:  # one pass: a listing may hold thousands
-                    name, is_dir, via_link, is_link = entry
+                    name, is_dir, via_link, is_link, _ = entry
                     if is_secret_name(name):
                         secret.append(name)
                     if is_dir or via_link:
@@ -610,8 +618,10 @@ class Resolver:
                 links.extend(base + "/" + n for n in linked if not (hidden and n.startswith(".")))
             if git_configs is not None and configs and "/.git/" in base + "/":
                 git_configs.extend(base + "/" + n for n in configs)
+            if twins is not None:
+                twins.look(base, entries, hidden)
             chosen = set(secret)
-            for name, is_dir, _via_link, _ in subdirs:
+            for name, is_dir, _via_link, _, _ in subdirs:
                 if name in chosen or (hidden and name.startswith(".")):
                     continue
                 if not is_dir and not follow:
@@ -629,22 +639,29 @@ class Resolver:
         follow: bool = False,
         skip_hidden: bool = False,
         links: list[str] | None = None,
+        twins: Twins | None = None,
     ) -> list[str]:
         """Every path under ``root`` (directories included, ``root`` excluded), depth first,
         within the bounds. ``skip_hidden``: hidden names are neither listed nor entered.
         ``links`` collects the paths walked that are links to files (as ``secret_walk``'s),
-        told by the listing, without a ``stat`` of each."""
+        told by the listing, without a ``stat`` of each; ``twins`` the files that are other
+        names of the files it watches."""
         memo = ("walk", root, follow, skip_hidden, 0)
         fresh = self._walk_memo(memo)
         try:
-            return self._walk(root, follow, skip_hidden, links)
+            return self._walk(root, follow, skip_hidden, links, twins)
         except Problem as problem:
             if fresh:
                 self._remember(memo, problem)
             raise
 
     def _walk(
-        self, root: str, follow: bool, skip_hidden: bool, links: list[str] | None
+        self,
+        root: str,
+        follow: bool,
+        skip_hidden: bool,
+        links: list[str] | None,
+        twins: Twins | None = None,
     ) -> list[str]:
         out: list[str] = []
         stack = [(root, 0)]
@@ -654,7 +671,10 @@ class Resolver:
             if depth > MAX_DEPTH:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
             base = "" if directory == "/" else directory
-            for name, is_dir, via_link, is_link in self._list(directory):
+            entries = self._list(directory)
+            if twins is not None:
+                twins.look(base, entries, skip_hidden)
+            for name, is_dir, via_link, is_link, _ in entries:
                 if skip_hidden and name.startswith("."):
                     continue
                 path = base + "/" + name
@@ -666,6 +686,25 @@ class Resolver:
                         continue
                     stack.append((path, depth + 1))
         return out
+
+
+class Twins:
+    """Hard links of known files met by a walk: the regular files whose inode number is one
+    of ``inodes`` (a directory entry carries it: no ``stat`` per file), in ``met`` by path.
+    An inode number is unique per file system only: what is met is a candidate, for the
+    caller to confirm with a ``stat`` (device and inode)."""
+
+    __slots__ = ("inodes", "met")
+
+    def __init__(self, inodes: frozenset[int]) -> None:
+        self.inodes = inodes
+        self.met: list[str] = []
+
+    def look(self, base: str, entries: list[Entry], skip_hidden: bool) -> None:
+        inodes = self.inodes
+        for name, is_dir, _, is_link, inode in entries:
+            if inode in inodes and not (is_dir or is_link or (skip_hidden and name[:1] == ".")):
+                self.met.append(base + "/" + name)
 
 
 def _first_visit(path: str, seen: set[tuple[int, int]]) -> bool:
@@ -687,9 +726,10 @@ def _entry(entry: os.DirEntry[str]) -> Entry:
         is_dir = entry.is_dir(follow_symlinks=False)
         is_link = not is_dir and entry.is_symlink()
         via_link = is_link and entry.is_dir()
+        inode = entry.inode()
     except OSError:
-        return (entry.name, False, False, True)
-    return (entry.name, is_dir, via_link, is_link)
+        return (entry.name, False, False, True, 0)
+    return (entry.name, is_dir, via_link, is_link, inode)
 
 
 # --- bash patterns as regular expressions ---------------------------------------------------

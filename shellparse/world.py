@@ -27,16 +27,21 @@ from clearance.shellparse.facts import METADATA_WRITERS, PathFact
 from clearance.shellparse.findexpr import found_paths, printed, starting_points
 from clearance.shellparse.gitcredentials import file_holds_credentials, repository_top
 from clearance.shellparse.paths import (
+    SYSTEM_PREFIXES,
     anchored_secrets,
     glob_to_regex,
     inside,
     is_normal,
+    is_secret,
     secret_names,
+    secret_roots,
 )
 from clearance.shellparse.resolve import (
     GIT_CONFIG_NAMES,
+    Entry,
     Problem,
     Resolver,
+    Twins,
     has_glob,
     racy,
     segment_regex,
@@ -305,6 +310,98 @@ def _hard_linked_secret(
 
 
 # --- trees ----------------------------------------------------------------------------------
+
+#: How far below a place that holds secrets (``~/.ssh``, ``~/.aws``) the files a tree search
+#: watches for other names of are looked for: levels, and entries in all per place.
+WATCH_DEPTH: Final = 2
+WATCH_ENTRIES: Final = 512
+
+
+def _watched_secrets(classifier: Classifier, resolver: Resolver) -> dict[tuple[int, int], str]:
+    """The secrets with a fixed place (``~/.ssh/id_rsa``, ``~/.aws/credentials``) that have
+    other names (a hard link: ``st_nlink`` above one), by (device, inode): a file below a
+    searched tree with one of these identities is that secret, whatever it is called there
+    -- which its directory entry tells without a ``stat`` (``Twins``). Read once per line:
+    whether each place exists, from its directory's listing (kept per process, one ``stat``
+    of the directory: forty directories hold the hundred places), a listing of each place
+    that is a directory (``WATCH_DEPTH`` levels, ``WATCH_ENTRIES`` entries), a ``stat`` of
+    each secret found there. A place that cannot be read is passed over: its files cannot
+    be read through another name by this user either."""
+    known = resolver.watched
+    if known is not None:
+        return known
+    found: dict[tuple[int, int], str] = {}
+    home, fold = classifier.home, classifier.fold
+    names: dict[str, dict[str, Entry]] = {}
+    # bounded on its own (the places, ``WATCH_ENTRIES`` each): the entries it reads are not
+    # taken from the line's budget, which the searches themselves spend
+    spent = resolver.entries
+    for place in secret_roots(home):
+        if place == "/" or (place + "/").startswith(SYSTEM_PREFIXES):
+            continue
+        try:
+            entry = _listed(place, resolver, names)
+            if entry is None or entry[3]:
+                continue  # absent, or a link: what it leads to is no place of its own
+            files = _files_below(place, resolver) if entry[1] else [place]
+            for file in files:
+                if not is_secret(file, home, fold):
+                    continue
+                meta = resolver.lstat(file)
+                if meta is not None and stat.S_ISREG(meta.st_mode) and meta.st_nlink > 1:
+                    found[(meta.st_dev, meta.st_ino)] = file
+        except Problem:
+            continue
+    resolver.entries = spent
+    resolver.watched = found
+    return found
+
+
+def _listed(path: str, resolver: Resolver, names: dict[str, dict[str, Entry]]) -> Entry | None:
+    """``path``'s entry in its directory's listing (``None``: not there, or the directory
+    not in its own): the entries of each directory are read once per line into ``names``.
+    Raises ``Problem``."""
+    parent, _, name = path.rpartition("/")
+    parent = parent or "/"
+    held = names.get(parent)
+    if held is None:
+        held = {}
+        above = None if parent == "/" else _listed(parent, resolver, names)
+        if parent == "/" or (above is not None and above[1]):
+            entries = resolver.listing(parent)
+            kept = _NAMES.get(parent)
+            if kept is not None and kept[0] is entries:
+                held = kept[1]
+            else:
+                held = {entry[0]: entry for entry in entries}
+                if len(_NAMES) >= 256:
+                    _NAMES.clear()
+                _NAMES[parent] = (entries, held)
+        names[parent] = held
+    return held.get(name)
+
+
+#: The entries of a directory's listing by name, beside the listing they were read from
+#: (reused while the process's kept listing is the same object: unchanged since).
+_NAMES: Final[dict[str, tuple[list[Entry], dict[str, Entry]]]] = {}
+
+
+def _files_below(place: str, resolver: Resolver) -> list[str]:
+    """The regular files below the directory ``place``, ``WATCH_DEPTH`` levels down, at most
+    ``WATCH_ENTRIES`` entries read. Raises ``Problem``."""
+    files: list[str] = []
+    stack = [(place.rstrip("/"), 1)]
+    seen = 0
+    while stack and seen < WATCH_ENTRIES:
+        directory, depth = stack.pop()
+        for name, is_dir, _, is_link, _ in resolver.listing(directory):
+            seen += 1
+            if is_dir:
+                if depth < WATCH_DEPTH:
+                    stack.append((directory + "/" + name, depth + 1))
+            elif not is_link:
+                files.append(directory + "/" + name)
+    return files
 
 
 def _default_tree(fact: SimpleCommandFacts, classifier: Classifier) -> None:
@@ -618,6 +715,9 @@ def _search_tree(
             (root, "git grep searches tracked files only: the index says which are secrets")
         )
     else:
+        # a secret with other names may be met under one of them (``ln ~/.ssh/id_rsa notes``)
+        watched = _watched_secrets(classifier, resolver) if classifier.machine else {}
+        twins = Twins(frozenset(ino for _, ino in watched)) if watched else None
         members = _secrets_below(
             root,
             classifier,
@@ -626,7 +726,12 @@ def _search_tree(
             skip_hidden=skip_hidden,
             links=links,
             git_configs=git_configs,
+            twins=twins,
         )
+        if twins is not None:
+            _hard_links_met(
+                fact, path, root, twins.met, watched, name_filter, classifier, resolver, filters
+            )
     members = members + _configurations_with_credentials(root, classifier, git_configs)
     # a program that reads trees (``tar``, ``grep -r``, ``cp -r``) given a directory find
     # selected by name reads everything below it: a member counts when it or a directory above
@@ -672,6 +777,45 @@ def _search_tree(
             )
 
 
+def _hard_links_met(
+    fact: SimpleCommandFacts,
+    path: PathFact,
+    root: str,
+    met: list[str],
+    watched: dict[tuple[int, int], str],
+    name_filter: str | None,
+    classifier: Classifier,
+    resolver: Resolver,
+    filters: _Filters,
+) -> None:
+    """The files met under ``root`` whose inode number is a watched secret's: each one a
+    ``stat`` confirms (same device, same inode) is that secret, read under another name --
+    a fact of the secret's own path, as a link to it is."""
+    for twin in met:
+        if name_filter is not None and not _selected(name_filter, twin, root, path.tree):
+            continue
+        if filters.why_excluded(twin, root, classifier.workspace, classifier.home) is not None:
+            continue
+        try:
+            info = resolver.lstat(twin)
+        except Problem as problem:
+            _unresolved(fact, path, problem)
+            continue
+        secret = None if info is None else watched.get((info.st_dev, info.st_ino))
+        if secret is None or secret == twin:
+            continue
+        _derived(
+            fact,
+            classifier,
+            path.path,
+            secret,
+            "read",
+            "tree",
+            f"{twin} (under {root}, which {fact.program} reads) is {secret} under another "
+            "name (a hard link)",
+        )
+
+
 def _secrets_below(
     root: str,
     classifier: Classifier,
@@ -681,11 +825,12 @@ def _secrets_below(
     skip_hidden: bool = False,
     links: list[str] | None = None,
     git_configs: list[str] | None = None,
+    twins: Twins | None = None,
 ) -> list[str]:
     """The secrets under ``root`` a walk finds, by name (``.env``, ``id_rsa``) or by place
     (``~/.config/gh/hosts.yml``, where ``root`` holds one), not descending into them.
-    ``links`` and ``git_configs`` collect as ``Resolver.secret_walk``'s do. Raises
-    ``Problem``."""
+    ``links``, ``git_configs`` and ``twins`` collect as ``Resolver.secret_walk``'s do.
+    Raises ``Problem``."""
     names = secret_names(classifier.fold)
     placed = anchored_secrets(root, classifier.home, classifier.fold)
     if placed is None:
@@ -698,8 +843,9 @@ def _secrets_below(
             skip_hidden=skip_hidden,
             links=links,
             git_configs=git_configs,
+            twins=twins,
         )
-    walked = resolver.walk(root, follow=follow, skip_hidden=skip_hidden, links=links)
+    walked = resolver.walk(root, follow=follow, skip_hidden=skip_hidden, links=links, twins=twins)
     if git_configs is not None:
         git_configs.extend(
             m
@@ -951,7 +1097,7 @@ def tracked_secrets(
             listing = resolver.listing(folder)
         except Problem:
             return None
-        if any(is_link and name in names_there for name, _, _, is_link in listing):
+        if any(is_link and name in names_there for name, _, _, is_link, _ in listing):
             return None
     found = _secret_entries(root, entries, prefix, directory, home, fold, key)
     return None if len(found) > MAX_MATCHES else found

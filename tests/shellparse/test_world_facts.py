@@ -496,6 +496,46 @@ class TestTrees:
         assert project.decide(policy, "cat guide-copy.md") == "allow", technique
 
     @pytest.mark.parametrize(
+        ("technique", "reads", "keeps"),
+        [
+            ("grep-recursive", "grep -r key .", "grep -r --include='*.py' key ."),
+            ("grep-recursive-subtree", "grep -rn key docs", "grep -rn key src"),
+            (
+                "find-exec-cat",
+                "find . -type f -exec cat {} +",
+                "find . -name '*.md' -exec cat {} +",
+            ),
+            ("find-xargs", "find docs -type f | xargs cat", "find src -type f | xargs cat"),
+            ("archive-tree", "zip -r out.zip docs", "zip -r out.zip src"),
+            ("copy-tree-out", "cp -r docs /tmp/out", "cp -r src /tmp/out"),
+        ],
+    )
+    def test_a_tree_search_meets_a_secret_under_another_name(
+        self, project: Project, policy: PolicySet, technique: str, reads: str, keeps: str
+    ) -> None:
+        """A secret with a fixed place that has other names (``ln ~/.ssh/id_rsa
+        docs/notes.txt`` made before the agent ran) is read by a search of a tree holding
+        one of them, whatever it is called there and whatever it holds; the same search of a
+        tree without one, or past it (a filter), reads none."""
+        (project.home / ".ssh" / "id_rsa").write_text("not shaped like a key\n")
+        (project.ws / "docs").mkdir()
+        (project.ws / "docs" / "guide.md").write_text("# guide\n")
+        (project.ws / ".env").unlink()  # the tree's own secret by name: out of the way
+        # a hard link that is no secret's, under both trees: not a reason to refuse
+        (project.ws / "src" / "copy.py").write_text("y = 2\n")
+        os.link(project.ws / "src" / "copy.py", project.ws / "docs" / "copy.md")
+        for command in (reads, keeps):
+            assert project.decide(policy, command) != "deny", (technique, command)
+        os.link(project.home / ".ssh" / "id_rsa", project.ws / "docs" / "notes.txt")
+        decision = project.decision(policy, reads)
+        assert decision.decision == "deny", (technique, reads)
+        assert decision.policy_id == "default/no-secret-reads", technique
+        assert project.decide(policy, keeps) != "deny", (technique, keeps)
+        (fact,) = [f for f in project.facts(reads) if "secret_read" in f.classes][:1]
+        found = [p for p in fact.paths if p.resolved == str(project.home / ".ssh" / "id_rsa")]
+        assert found and "hard link" in (found[0].why or ""), technique
+
+    @pytest.mark.parametrize(
         ("technique", "loses", "keeps"),
         [
             ("truncate-by-redirect", "> .env", "echo 'A=1' >> .env"),
