@@ -50,6 +50,7 @@ from clearance.vocab import READING_PSEUDO_PROGRAMS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
     from clearance.shellparse.classifier import Classifier
@@ -708,6 +709,8 @@ def _search_tree(
     )
     #: the configuration files of the git directories the search meets, at any depth
     git_configs: list[str] = []
+    watched: dict[tuple[int, int], str] = {}
+    twins: Twins | None = None
     if tracked is not None:
         # ``git grep``: the tracked files, which the index lists -- no directory is read
         members = tracked
@@ -716,8 +719,10 @@ def _search_tree(
         )
     else:
         # a secret with other names may be met under one of them (``ln ~/.ssh/id_rsa notes``)
-        watched = _watched_secrets(classifier, resolver) if classifier.machine else {}
-        twins = Twins(frozenset(ino for _, ino in watched)) if watched else None
+        if classifier.machine:
+            watched = _watched_secrets(classifier, resolver)
+        if watched:
+            twins = Twins(frozenset(ino for _, ino in watched))
         members = _secrets_below(
             root,
             classifier,
@@ -728,10 +733,6 @@ def _search_tree(
             git_configs=git_configs,
             twins=twins,
         )
-        if twins is not None:
-            _hard_links_met(
-                fact, path, root, twins.met, watched, name_filter, classifier, resolver, filters
-            )
     members = members + _configurations_with_credentials(root, classifier, git_configs)
     # a program that reads trees (``tar``, ``grep -r``, ``cp -r``) given a directory find
     # selected by name reads everything below it: a member counts when it or a directory above
@@ -753,19 +754,52 @@ def _search_tree(
             "tree",
             f"{member} is under {root}, which {fact.program} reads",
         )
-    for link in links or ():
-        if name_filter is not None and not _selected(name_filter, link, root, deep):
-            continue
-        if filters.why_excluded(link, root, classifier.workspace, classifier.home) is not None:
-            continue
-        try:
-            target = resolver.real(link)
-        except Problem as problem:
-            _unresolved(fact, path, problem)
-            continue
+
+    def linked(link: str) -> tuple[str, str] | None:
+        target = resolver.real(link)
         # as for the files met under ``root``, only a protected target is a fact of its own
         # (a tree of many links -- /etc -- would otherwise carry one per link)
         if target != link and classifier.protected(target):
+            return target, f"a link to {target}"
+        return None
+
+    def twin(name: str) -> tuple[str, str] | None:
+        info = resolver.lstat(name)  # the inode number's file system, and a file still
+        secret = None if info is None else watched.get((info.st_dev, info.st_ino))
+        if secret is None or secret == name:
+            return None
+        return secret, f"{secret} under another name (a hard link)"
+
+    _other_names(fact, path, root, links or [], linked, name_filter, classifier, filters)
+    if twins is not None:
+        _other_names(fact, path, root, twins.met, twin, name_filter, classifier, filters)
+
+
+def _other_names(
+    fact: SimpleCommandFacts,
+    path: PathFact,
+    root: str,
+    names: list[str],
+    file_of: Callable[[str], tuple[str, str] | None],
+    name_filter: str | None,
+    classifier: Classifier,
+    filters: _Filters,
+) -> None:
+    """The names met under ``root`` that are another file's (a link to it, a hard link of
+    it: ``file_of`` says which file and how, or ``None``; it raises ``Problem``): each one
+    the search's filters pass reads that file, a fact of the file's own path."""
+    for name in names:
+        if name_filter is not None and not _selected(name_filter, name, root, path.tree):
+            continue
+        if filters.why_excluded(name, root, classifier.workspace, classifier.home) is not None:
+            continue
+        try:
+            found = file_of(name)
+        except Problem as problem:
+            _unresolved(fact, path, problem)
+            continue
+        if found is not None:
+            target, how = found
             _derived(
                 fact,
                 classifier,
@@ -773,47 +807,8 @@ def _search_tree(
                 target,
                 "read",
                 "tree",
-                f"{link} (under {root}, which {fact.program} reads) is a link to {target}",
+                f"{name} (under {root}, which {fact.program} reads) is {how}",
             )
-
-
-def _hard_links_met(
-    fact: SimpleCommandFacts,
-    path: PathFact,
-    root: str,
-    met: list[str],
-    watched: dict[tuple[int, int], str],
-    name_filter: str | None,
-    classifier: Classifier,
-    resolver: Resolver,
-    filters: _Filters,
-) -> None:
-    """The files met under ``root`` whose inode number is a watched secret's: each one a
-    ``stat`` confirms (same device, same inode) is that secret, read under another name --
-    a fact of the secret's own path, as a link to it is."""
-    for twin in met:
-        if name_filter is not None and not _selected(name_filter, twin, root, path.tree):
-            continue
-        if filters.why_excluded(twin, root, classifier.workspace, classifier.home) is not None:
-            continue
-        try:
-            info = resolver.lstat(twin)
-        except Problem as problem:
-            _unresolved(fact, path, problem)
-            continue
-        secret = None if info is None else watched.get((info.st_dev, info.st_ino))
-        if secret is None or secret == twin:
-            continue
-        _derived(
-            fact,
-            classifier,
-            path.path,
-            secret,
-            "read",
-            "tree",
-            f"{twin} (under {root}, which {fact.program} reads) is {secret} under another "
-            "name (a hard link)",
-        )
 
 
 def _secrets_below(
