@@ -64,3 +64,30 @@ def _private_state_dir(
     """clearance's own state (ledgers, the ledger key) goes to a fresh directory per test,
     never to the real ``~/.local/state/clearance`` (tests that need their own set it again)."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
+
+
+#: Tests between two settlings of the suite's heap (``_settle_heap``).
+SETTLE_EVERY = 200
+_run: list[int] = [0]
+
+
+def _settle_heap() -> None:
+    """Collect, then put what survived out of the cyclic collector's sight (``gc.freeze``),
+    between two tests. The suite's process keeps hundreds of thousands of objects (collected
+    items, reports, per-process caches); without this, a full collection walks them all and
+    may fall inside a test -- up to 0.3 s here, the time bound of a decision's walks, which
+    turned a walking test's answer into ``unresolved`` on a loaded machine."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    _settle_heap()
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    _run[0] += 1
+    if _run[0] % SETTLE_EVERY == 0:
+        _settle_heap()
