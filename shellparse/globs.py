@@ -196,6 +196,11 @@ class PathPattern:
         lead = self._lead = tuple(taken)
         return lead
 
+    def lead(self) -> tuple[str, ...]:
+        """The segments before the first wildcard."""
+        mine = self._lead
+        return self._search_forms() if mine is None else mine
+
     def may_meet(self, lead: tuple[str, ...]) -> bool:
         """Whether a glob whose leading literal segments are ``lead`` could overlap this
         pattern at all: ``False`` when both spell a different name at the same depth before
@@ -777,7 +782,11 @@ class GlobSet:
         "_could",
         "_excluded_index",
         "_index",
+        "_leads",
         "_matched",
+        "_names",
+        "_placed",
+        "_segment_names",
         "_trees",
         "excluded",
         "fold",
@@ -809,6 +818,20 @@ class GlobSet:
         self._index: _Index | None = None
         self._excluded_index: _Index | None = None
         self._could: dict[tuple[str, bool, bool], bool] = {}
+        #: ``could_match`` asks the patterns with a place (anchored) one by one, and the
+        #: names at any depth (``.env*``, ``id_rsa*``: a third of the secrets) segment by
+        #: segment for all of them at once: whether any name, and any exact name, meets a
+        #: glob segment is kept per segment (``*.py``, ``src`` recur in thousands of globs)
+        self._placed = [p for p in self.patterns if p.anchored]
+        self._names = [
+            (p.exact, (p.segments[0], _pattern_tokens(p.segments[0])))
+            for p in self.patterns
+            if not p.anchored
+        ]
+        self._segment_names: dict[tuple[str, bool], tuple[bool, bool]] = {}
+        #: the anchored patterns by their literal start (``PathPattern.may_meet``): those
+        #: whose start is exactly a tuple, and those whose start goes on past it
+        self._leads: tuple[dict[tuple[str, ...], list[PathPattern]], ...] | None = None
         #: answers of ``match`` and ``match_tree`` by path: a set is immutable and a path's
         #: answer depends on nothing else, so the same path is never matched twice
         self._matched: dict[str, bool] = {}
@@ -861,14 +884,79 @@ class GlobSet:
         if found is None:
             segments = _shell_segments(glob, globstar)
             lead = _literal_lead(segments)
-            found = any(
-                p.could_match_segments(segments, tree) for p in self.patterns if p.may_meet(lead)
+            found = self._names_could_match(segments) or any(
+                p.could_match_segments(segments, tree) for p in self._placed_meeting(lead)
             )
             if found and not tree and self.excluded:
                 found = not any(_within(segments, e) for e in self.excluded)
             if len(self._could) >= MAX_MEMO:
                 self._could.clear()
             self._could[key] = found
+        return found
+
+    def _placed_meeting(self, lead: tuple[str, ...]) -> list[PathPattern]:
+        """The anchored patterns that ``may_meet`` a glob whose literal start is ``lead``:
+        those whose own literal start is a prefix of it, and those whose start extends it
+        -- a few lookups instead of a test of every pattern."""
+        leads = self._leads
+        if leads is None:
+            exactly: dict[tuple[str, ...], list[PathPattern]] = {}
+            beyond: dict[tuple[str, ...], list[PathPattern]] = {}
+            for pattern in self._placed:
+                mine = pattern.lead()
+                exactly.setdefault(mine, []).append(pattern)
+                for k in range(len(mine)):
+                    beyond.setdefault(mine[:k], []).append(pattern)
+            leads = self._leads = (exactly, beyond)
+        exactly, beyond = leads
+        out: list[PathPattern] = list(beyond.get(lead, ()))
+        for k in range(len(lead) + 1):
+            found = exactly.get(lead[:k])
+            if found is not None:
+                out.extend(found)
+        return out
+
+    def _names_could_match(self, shell: list[Segment]) -> bool:
+        """``could_match_segments`` of every name pattern (unanchored) at once: a segment
+        after the first ``{}`` is a filter (what ``find`` selects); an exact name counts
+        in the last segment only."""
+        if not self._names:
+            return False
+        after = len(shell)
+        for k, segment in enumerate(shell):
+            if segment[1] == "{}":
+                after = k
+                break
+        last = len(shell) - 1
+        for k, segment in enumerate(shell):
+            loose, exact = self._names_meet(segment, k > after)
+            if loose or (exact and k == last):
+                return True
+        return False
+
+    def _names_meet(self, segment: Segment, filtered: bool) -> tuple[bool, bool]:
+        """Whether a name pattern, and an exact one, meets the glob segment (``_name_meets``
+        of each), kept per segment text."""
+        text, tokens = segment
+        if isinstance(tokens, str):
+            return False, False  # ``**`` and ``{}``: names below a tree are searched for
+        key = (text, filtered)
+        found = self._segment_names.get(key)
+        if found is None:
+            loose = exact = False
+            for is_exact, name in self._names:
+                if (exact if is_exact else loose) or not _name_meets(segment, name, filtered):
+                    continue
+                if is_exact:
+                    exact = True
+                else:
+                    loose = True
+                if loose and exact:
+                    break
+            found = (loose, exact)
+            if len(self._segment_names) >= MAX_MEMO:
+                self._segment_names.clear()
+            self._segment_names[key] = found
         return found
 
     def match_tree(self, path: str) -> bool:

@@ -187,13 +187,24 @@ GLOBS = [
     "/run/user/1000/containers/*",
     "/",
     "/{}",
+    # literal starts longer than any pattern's, and ones that part from them at each depth
+    f"{HOME}/.ssh/keys/deploy/id_*",
+    f"{HOME}/.config/gh/hosts.y*",
+    f"{HOME}/.config/x/*",
+    f"{WS}/.git/hooks/pre-*",
+    f"{WS}/a/b/c/d/.env*",
+    "/etc/ssh/ssh_host_*_key",
+    "/var/lib/x/{}/*.key",
 ]
 
 
 @pytest.mark.parametrize("tree", [False, True])
 def test_the_sets_could_match_agrees_with_its_patterns_searched_alone(tree: bool) -> None:
-    """The set skips the patterns whose literal start a glob's literal start contradicts;
-    each pattern's own search is the oracle, over every set and every glob shape."""
+    """The set skips the patterns whose literal start a glob's literal start contradicts
+    (an index of the anchored patterns by their literal start), and asks its names at any
+    depth segment by segment for all of them at once (kept per segment, so a set asked the
+    same glob twice, or another glob with the same segments, answers alike); each pattern's
+    own search is the oracle, over every set and every glob shape."""
     for name, patterns in PATH_SETS.items():
         positive = [PathPattern(p, HOME, WS) for p in patterns if not p.startswith("!")]
         globs = GlobSet(list(patterns), HOME, WS)
@@ -204,7 +215,45 @@ def test_the_sets_could_match_agrees_with_its_patterns_searched_alone(tree: bool
             expected = any(p.could_match_segments(segments, tree) for p in positive)
             assert globs.could_match(glob, tree=tree, globstar=True) == expected, (name, glob)
     assert GlobSet(list(PATH_SETS["secrets"]), HOME, WS).could_match(f"{HOME}/.s*/x")
+    assert GlobSet(list(PATH_SETS["secrets"]), HOME, WS).could_match(f"{WS}/a/b/c/d/.env*")
     assert not GlobSet(list(PATH_SETS["secrets"]), HOME, WS).could_match(f"{WS}/src/*.py")
+
+
+def test_names_at_any_depth_are_asked_per_segment_and_kept_per_set() -> None:
+    """An exact name (``config$``) counts in a glob's last segment only, a name without ``$``
+    in any; what a segment meets is kept per set, so the same segment met first where it does
+    not count and then where it does (and the other way round) still answers as each pattern
+    alone does -- in a glob's text and under a ``{}`` (a filter)."""
+    from clearance.shellparse.globs import _shell_segments
+
+    texts = ["config$", "id_*", "*.key", "!*.pub$"]
+    positive = [PathPattern(p, HOME, WS) for p in texts if not p.startswith("!")]
+    shapes = [
+        "/x/config/y",
+        "/x/y/config",
+        "/x/con*/y",
+        "/x/y/con*",
+        "/x/{}/config",
+        "/x/{}/c*",
+        "/x/c*/{}/*",
+        "/x/id_*/y",
+        "/x/y/[i]d_x",
+        "/x/{}/*.key",
+        "/x/*.ke?/y",
+        "/x/y/*.py",
+        "/x/*/y",  # ``*`` aims at no name of its own in a glob ...
+        "/x/{}/*",  # ... and admits them all as a filter
+    ]
+    for order in (shapes, shapes[::-1]):
+        globs = GlobSet(texts, HOME, WS)
+        for glob in order:
+            expected = any(
+                p.could_match_segments(_shell_segments(glob, True), False) for p in positive
+            )
+            assert globs.could_match(glob, globstar=True) == expected, glob
+    assert not GlobSet(["config$"], HOME, WS).could_match("/x/config/y")
+    assert GlobSet(["config$"], HOME, WS).could_match("/x/y/config")
+    assert GlobSet(["config"], HOME, WS).could_match("/x/config/y")
 
 
 def test_an_exclusion_narrows_a_glob_only_when_it_holds_every_expansion() -> None:
