@@ -72,8 +72,12 @@ REMOTE_FS: Final = frozenset(
     )
 )
 
-#: Directory listings kept per process (see ``Resolver._list``), at most this many.
-MAX_CACHED_LISTINGS: Final = 4096
+#: Directory listings kept per process (see ``Resolver._list``), at most this many: more than
+#: a walk stopped at ``MAX_ENTRIES`` lists (about 6,000 directories of ``/usr``), so that the
+#: next search of the same tree in a batch reads a ``stat`` per directory instead of listing
+#: each again (five system calls and an entry object per name). Kept listings of 50,000
+#: entries take about 10 MB; this many, some tens at most.
+MAX_CACHED_LISTINGS: Final = 16384
 
 _GLOB_CHARS: Final = frozenset("*?[")
 #: (name, is a directory, is a link to a directory, is a link, inode number: the directory
