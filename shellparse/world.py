@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import struct
 
 from clearance.shellparse.credentials import holds_credential
 from clearance.shellparse.facts import METADATA_WRITERS, PathFact
@@ -1343,6 +1344,59 @@ def _index_file(root: str) -> str | None:
     return os.path.join(git, "index")
 
 
+#: What a git index records of each file, big-endian, in its first 40 bytes: ctime and mtime
+#: (seconds, nanoseconds), device, inode, mode, uid, gid, size (each cut to 32 bits).
+INDEX_STAT: Final = struct.Struct(">10I")
+
+
+def changed_in_worktree(root: str, paths: list[str]) -> list[str]:
+    """The tracked files among ``paths`` (under the repository's top ``root``) whose change
+    ``git diff`` would print: the working tree's file no longer matches what the index
+    recorded of it (its times, inode or size), is gone, or was written within the clock's
+    tick of the index itself (git then compares the content: "racily clean"). What the index
+    does not say -- it cannot be read, or a path is not in it -- counts as changed."""
+    if not paths:
+        return []
+    index = _index_file(root)
+    if index is None:
+        return list(paths)
+    top = root.rstrip("/")
+    by_entry = {os.path.relpath(path, top): path for path in paths}
+    stats: dict[str, bytes] = {}
+    try:
+        written = os.stat(index).st_mtime_ns
+        with open(index, "rb") as f:
+            data = f.read(64 * 1024 * 1024)
+    except OSError:
+        return list(paths)
+    if parse_index(data, None, set(by_entry), stats) is None:
+        return list(paths)
+    changed = []
+    for entry, path in by_entry.items():
+        recorded = stats.get(entry)
+        if recorded is None or _differs(path, INDEX_STAT.unpack(recorded), written):
+            changed.append(path)
+    return changed
+
+
+def _differs(path: str, recorded: tuple[int, ...], index_written: int) -> bool:
+    """Whether the file at ``path`` may hold other content than the index entry ``recorded``
+    (``INDEX_STAT``'s fields) says, by git's own test of its stat data."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return True  # gone: ``git diff`` prints it whole, as removed lines
+    ctime_s, ctime_ns, mtime_s, mtime_ns, _dev, inode, _mode, _uid, _gid, size = recorded
+    mtime = mtime_s * 1_000_000_000 + mtime_ns
+    return (
+        info.st_mtime_ns != mtime
+        or info.st_ctime_ns != ctime_s * 1_000_000_000 + ctime_ns
+        or info.st_size & 0xFFFFFFFF != size
+        or info.st_ino & 0xFFFFFFFF != inode
+        or mtime >= index_written
+    )
+
+
 def _index_entries(root: str) -> set[str] | None:
     """The paths the git index of the repository at ``root`` tracks (``None``: unreadable)."""
     found = _index(root)
@@ -1372,9 +1426,16 @@ def _index(root: str) -> tuple[set[str], set[str]] | None:
     return found
 
 
-def parse_index(data: bytes, links: set[str] | None = None) -> set[str] | None:
+def parse_index(
+    data: bytes,
+    links: set[str] | None = None,
+    wanted: set[str] | None = None,
+    stats: dict[str, bytes] | None = None,
+) -> set[str] | None:
     """The paths of a git index (versions 2, 3 and 4); ``None`` if it is not one. ``links``
-    collects those that are not plain files: symbolic links and submodules."""
+    collects those that are not plain files: symbolic links and submodules; ``stats`` the
+    recorded file data of the ``wanted`` paths (``INDEX_STAT``: times, device, inode, mode,
+    owner, size as git saw the file when it last wrote the entry)."""
     if len(data) < 12 or data[:4] != b"DIRC":
         return None
     version = int.from_bytes(data[4:8], "big")
@@ -1406,6 +1467,8 @@ def parse_index(data: bytes, links: set[str] | None = None) -> set[str] | None:
         previous = name
         text = name.decode("utf-8", "surrogateescape")
         out.add(text)
+        if stats is not None and wanted is not None and text in wanted:
+            stats[text] = data[start : start + 40]
         if links is not None and mode >> 12 in (0o12, 0o16):  # 120000 link, 160000 gitlink
             links.add(text)
     return out

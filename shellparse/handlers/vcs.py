@@ -285,6 +285,7 @@ def git_revision_paths(call: HandlerCall) -> None:
             call.add_path(value, "read", cwd=call.cwd)
         return
     _history_reads(call, after_dashes)
+    _worktree_reads(call, after_dashes)
     # ``git blame [REV] FILE`` prints the file, line by line: its operands are files read
     # (a revision among them is a name that is no file)
     whole = call.fact.subcommand in ("blame", "annotate")
@@ -298,9 +299,10 @@ def git_revision_paths(call: HandlerCall) -> None:
 
 #: Options that make a history command print the changes themselves.
 _PATCH: Final = frozenset(("--patch", "-p", "-u", "--patch-with-stat", "--patch-with-raw", "-L"))
-#: The commands that print the whole history with them (``git show`` prints one commit,
-#: ``git diff`` the changes not committed yet: most often not a tracked secret's, and judging
-#: them so would deny every diff of a project that tracks a test key).
+#: The commands that print the whole history with them (``git show`` prints one commit, most
+#: often not one that touched a tracked secret, and judging it so would deny every ``git
+#: show`` of a project that tracks a test key; ``git diff`` prints the changes not committed
+#: yet, and which tracked files changed is read from the machine: ``_worktree_reads``).
 _WHOLE_HISTORY: Final = frozenset(("log", "whatchanged"))
 
 
@@ -332,6 +334,72 @@ def _history_reads(call: HandlerCall, after_dashes: list[str]) -> None:
     from clearance.shellparse.world import tracked_secret_files
 
     for path in tracked_secret_files(c.workspace, c.home, c.fold):
+        call.add_path(path, "read", source="revision")
+
+
+#: Options after which ``git diff`` prints names and counts, no line of a file (unless a
+#: ``_PATCH`` option asks for the changes too).
+_NO_CONTENT: Final = frozenset(
+    (
+        "--stat",
+        "--numstat",
+        "--shortstat",
+        "--name-only",
+        "--name-status",
+        "--summary",
+        "--dirstat",
+        "--dirstat-by-file",
+        "--compact-summary",
+        "--raw",
+        "--no-patch",
+        "--quiet",
+    )
+)
+
+
+def _worktree_reads(call: HandlerCall, after_dashes: list[str]) -> None:
+    """``git diff`` and ``git diff REV`` print the working tree's changes to the tracked
+    files: a tracked secret whose file changed since the index recorded it (``.env`` edited,
+    or deleted) is printed, its old lines and its new. Which files changed is read from the
+    index's record of each and the file's own ``stat``, as git itself first tells; an
+    operand naming a file or directory here is a pathspec (``git diff .env``, as ``git diff
+    -- .env`` is read) and narrows the rest to what it names. ``--cached``, two revisions
+    (the working tree takes no part) and output without the lines (``--stat``) read no
+    file's content from the working tree; what a commit or the index holds that the working
+    tree does not is not read here (``git show``, ``git diff --cached``)."""
+    c = call.classifier
+    if call.fact.subcommand != "diff" or not c.machine or c.workspace is None or after_dashes:
+        return
+    options = set(call.fact.options)
+    if options & {"--cached", "--staged", "--no-index"}:
+        return
+    if options & _NO_CONTENT and not options & _PATCH:
+        return
+    cwd = call.cwd
+    if cwd is not None and not _in_repository(cwd, c.workspace):
+        return  # another repository (``git -C``)
+    here = cwd if cwd is not None else call.env.cwd
+    revisions = 0
+    places: list[str] = []
+    for value in call.parsed.operands:
+        if ".." in value or ":" in value:
+            return  # a range (two revisions), or ``REV:PATH`` (read as it says)
+        place = resolve(value, here, c.home) if here is not None else None
+        if place is not None and os.path.lexists(place):
+            places.append(place.rstrip("/") or "/")
+            call.add_path(value, "read", source="revision")
+        else:
+            revisions += 1
+    if revisions > 1:
+        return
+    from clearance.shellparse.world import changed_in_worktree, tracked_secret_files
+
+    secrets = [
+        path
+        for path in tracked_secret_files(c.workspace, c.home, c.fold)
+        if not places or any(path == p or path.startswith(p + "/") for p in places)
+    ]
+    for path in changed_in_worktree(c.workspace, secrets):
         call.add_path(path, "read", source="revision")
 
 

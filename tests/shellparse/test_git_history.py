@@ -82,3 +82,95 @@ def test_a_nested_repository_is_another_history(tracked: Path) -> None:
         path != str(tracked / ".env") for path, _ in _reads("git -C vendor/lib log -p", tracked)
     )
     assert (str(tracked / ".env"), "revision") in _reads("git -C vendor log -p", tracked)
+
+
+# --- git diff: the working tree's changes to tracked files ------------------------------------
+
+
+def _secret_read(command: str, repo: Path) -> bool:
+    facts = classify(command, cwd=str(repo), home=str(repo.parent / "home"))
+    return any("secret_read" in c.classes for c in facts.commands)
+
+
+def _edit(repo: Path) -> None:
+    (repo / ".env").write_text("API_KEY=changed\n")
+
+
+def _remove(repo: Path) -> None:
+    (repo / ".env").unlink()
+
+
+@pytest.mark.parametrize("change", [_edit, _remove], ids=["edited", "deleted"])
+@pytest.mark.parametrize(
+    "command", ["git diff", "git diff HEAD", "git diff -U0", "git diff --stat -p", "git diff ."]
+)
+def test_git_diff_prints_a_tracked_secret_changed_in_the_working_tree(
+    command: str, change: object, tracked: Path
+) -> None:
+    """``git diff`` shows what changed since the index recorded each file: an edited
+    ``.env`` is printed, old line and new, a deleted one whole. Which files changed comes from
+    the index's record of each (times, inode, size) against the file's own ``stat``."""
+    assert callable(change)
+    change(tracked)
+    assert (str(tracked / ".env"), "revision") in _reads(command, tracked)
+    assert _secret_read(command, tracked)
+
+
+@pytest.mark.parametrize(
+    "command", ["git diff", "git diff HEAD", "git diff -U0", "git diff --stat -p", "git diff ."]
+)
+def test_git_diff_of_an_unchanged_tracked_secret_reads_nothing(command: str, tracked: Path) -> None:
+    """The twin: the secret is tracked, but its file is as the index recorded it (another
+    tracked file changed): nothing of it is printed."""
+    (tracked / "src" / "app.py").write_text("print(2)\n")
+    assert not _secret_read(command, tracked)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git diff --stat",  # names and counts, no line
+        "git diff --name-only",
+        "git diff --cached",  # the index against HEAD: the working tree takes no part
+        "git diff src",  # a pathspec that leaves the secret out
+        "git diff HEAD~1 HEAD",  # two revisions
+        "git diff -- src/app.py",
+    ],
+)
+def test_git_diff_that_leaves_the_changed_secret_out_reads_nothing(
+    command: str, tracked: Path
+) -> None:
+    _edit(tracked)
+    assert not _secret_read(command, tracked)
+
+
+def test_git_diff_naming_the_secret_reads_it_as_its_double_dash_form_does(tracked: Path) -> None:
+    """``git diff .env`` is ``git diff -- .env``: the file named is read, changed or not."""
+    assert _secret_read("git diff .env", tracked)
+    assert _secret_read("git diff -- .env", tracked)
+
+
+def test_git_diff_after_the_index_caught_up_reads_nothing(tracked: Path) -> None:
+    """A file touched but not changed differs from the record until git looks again (it
+    compares the content then, and records the new times): read until then, not after."""
+    import os
+    import time
+
+    past = time.time() - 10  # another second than the one recorded, as git compares them
+    os.utime(tracked / ".env", (past, past))
+    assert _secret_read("git diff", tracked)
+    subprocess.run(["git", "-C", str(tracked), "update-index", "--refresh", "-q"], check=False)
+    assert not _secret_read("git diff", tracked)
+
+
+def test_git_diff_of_a_racily_clean_secret_reads_it(tracked: Path) -> None:
+    """An entry the index wrote no later than the file's own last change ("racily clean":
+    the file may have changed again within the same tick, stat and all) is one git compares
+    by content: it may be printed, so it is read; its twin, the index written after, is not."""
+    import os
+
+    index = tracked / ".git" / "index"
+    assert not _secret_read("git diff", tracked)
+    recorded = (tracked / ".env").stat().st_mtime_ns
+    os.utime(index, ns=(recorded, recorded))
+    assert _secret_read("git diff", tracked)
