@@ -1331,6 +1331,13 @@ def _tracked(path: str, root: str) -> bool | None:
 
 def _index_file(root: str) -> str | None:
     """The git index of the repository whose top is ``root`` (a ``gitdir:`` file followed)."""
+    git = git_directory(root)
+    return None if git is None else os.path.join(git, "index")
+
+
+def git_directory(root: str) -> str | None:
+    """The git directory of the repository whose top is ``root`` (a ``gitdir:`` file
+    followed)."""
     git = os.path.join(root, ".git")
     try:
         if os.path.isfile(git):
@@ -1341,7 +1348,7 @@ def _index_file(root: str) -> str | None:
             git = os.path.join(root, line[len("gitdir:") :].strip())
     except OSError:
         return None
-    return os.path.join(git, "index")
+    return git
 
 
 #: What a git index records of each file, big-endian, in its first 40 bytes: ctime and mtime
@@ -1374,9 +1381,31 @@ def changed_in_worktree(root: str, paths: list[str]) -> list[str]:
     changed = []
     for entry, path in by_entry.items():
         recorded = stats.get(entry)
-        if recorded is None or _differs(path, INDEX_STAT.unpack(recorded), written):
+        if recorded is None or _differs(path, INDEX_STAT.unpack(recorded[:40]), written):
             changed.append(path)
     return changed
+
+
+def index_objects(root: str, paths: list[str]) -> dict[str, str] | None:
+    """The object the index of the repository at ``root`` holds for each of ``paths`` (40
+    hex digits; ``""``: not in the index); ``None`` when the index cannot be read."""
+    index = _index_file(root)
+    if index is None:
+        return None
+    top = root.rstrip("/")
+    by_entry = {os.path.relpath(path, top): path for path in paths}
+    stats: dict[str, bytes] = {}
+    try:
+        with open(index, "rb") as f:
+            data = f.read(64 * 1024 * 1024)
+    except OSError:
+        return None
+    if parse_index(data, None, set(by_entry), stats) is None:
+        return None
+    return {
+        path: stats[entry][40:60].hex() if entry in stats else ""
+        for entry, path in by_entry.items()
+    }
 
 
 def _differs(path: str, recorded: tuple[int, ...], index_written: int) -> bool:
@@ -1435,7 +1464,7 @@ def parse_index(
     """The paths of a git index (versions 2, 3 and 4); ``None`` if it is not one. ``links``
     collects those that are not plain files: symbolic links and submodules; ``stats`` the
     recorded file data of the ``wanted`` paths (``INDEX_STAT``: times, device, inode, mode,
-    owner, size as git saw the file when it last wrote the entry)."""
+    owner, size as git saw the file when it last wrote the entry, then the object's name)."""
     if len(data) < 12 or data[:4] != b"DIRC":
         return None
     version = int.from_bytes(data[4:8], "big")
@@ -1468,7 +1497,7 @@ def parse_index(
         text = name.decode("utf-8", "surrogateescape")
         out.add(text)
         if stats is not None and wanted is not None and text in wanted:
-            stats[text] = data[start : start + 40]
+            stats[text] = data[start : start + 60]
         if links is not None and mode >> 12 in (0o12, 0o16):  # 120000 link, 160000 gitlink
             links.add(text)
     return out

@@ -286,6 +286,7 @@ def git_revision_paths(call: HandlerCall) -> None:
         return
     _history_reads(call, after_dashes)
     _worktree_reads(call, after_dashes)
+    _object_reads(call, after_dashes)
     # ``git blame [REV] FILE`` prints the file, line by line: its operands are files read
     # (a revision among them is a name that is no file)
     whole = call.fact.subcommand in ("blame", "annotate")
@@ -401,6 +402,104 @@ def _worktree_reads(call: HandlerCall, after_dashes: list[str]) -> None:
     ]
     for path in changed_in_worktree(c.workspace, secrets):
         call.add_path(path, "read", source="revision")
+
+
+def _object_reads(call: HandlerCall, after_dashes: list[str]) -> None:
+    """What commits and the index hold, printed: ``git show [REV...]`` prints what each
+    commit changed against its parents, ``git diff --cached [REV]`` what the index holds
+    unlike the commit, ``git diff REV`` what the index holds unlike REV (the working tree's
+    own changes: ``_worktree_reads``), ``git diff A B`` (``A..B``) what the two commits hold
+    differently. A tracked secret is read when its object differs between the two sides,
+    which the repository's own objects tell (``gitobjects``); a side that cannot be read
+    (a revision named in a way not read here, an object missing) leaves the line unresolved.
+    Output without the lines (``--stat``) prints none; an operand naming a file or
+    directory here is a pathspec, read as its ``--`` form is, and narrows the rest."""
+    c = call.classifier
+    sub = call.fact.subcommand
+    if sub not in ("show", "diff") or not c.machine or c.workspace is None or after_dashes:
+        return
+    options = set(call.fact.options)
+    if "--no-index" in options or (options & _NO_CONTENT and not options & _PATCH):
+        return
+    cwd = call.cwd
+    if cwd is not None and not _in_repository(cwd, c.workspace):
+        return  # another repository (``git -C``)
+    here = cwd if cwd is not None else call.env.cwd
+    cached = bool(options & {"--cached", "--staged"})
+    revisions: list[str] = []
+    places: list[str] = []
+    for value in call.parsed.operands:
+        if ":" in value.partition("..")[0]:
+            return  # ``REV:PATH``: read as it says
+        place = resolve(value, here, c.home) if here is not None else None
+        if place is not None and os.path.lexists(place):
+            places.append(place.rstrip("/") or "/")
+            if sub == "show":
+                call.add_path(value, "read", source="revision")
+        elif ".." not in value:
+            revisions.append(value)
+        elif "..." in value or sub == "show":
+            revisions += ["", ""]  # a merge base, or every commit of a range: not read here
+        else:
+            start, _, end = value.partition("..")
+            revisions += [start or "HEAD", end or "HEAD"]
+    if sub == "diff" and not cached and not revisions:
+        return  # the working tree against the index: ``_worktree_reads``
+    from clearance.shellparse.gitobjects import Repository
+    from clearance.shellparse.world import git_directory, index_objects, tracked_secret_files
+
+    secrets = [
+        path
+        for path in tracked_secret_files(c.workspace, c.home, c.fold)
+        if not places or any(path == p or path.startswith(p + "/") for p in places)
+    ]
+    git = git_directory(c.workspace)
+    if not secrets or git is None:
+        return
+    top = c.workspace.rstrip("/")
+    repository = Repository(git)
+
+    def blob(revision: str, path: str) -> str | None:
+        commit = repository.commit(revision) if revision else None
+        return None if commit is None else repository.blob_at(commit, path[len(top) + 1 :])
+
+    printed: list[str] = []
+    unknown = False
+    if sub == "show":
+        for revision in revisions or ["HEAD"]:
+            commit = repository.commit(revision) if revision else None
+            parents = None if commit is None else repository.parents(commit)
+            if commit is None or parents is None:
+                unknown = True
+                continue
+            for path in secrets:
+                mine = repository.blob_at(commit, path[len(top) + 1 :])
+                theirs = [repository.blob_at(p, path[len(top) + 1 :]) for p in parents]
+                if mine is None or None in theirs:
+                    unknown = True
+                elif (mine and not parents) or any(t != mine for t in theirs):
+                    printed.append(path)
+    elif len(revisions) > 2 or (cached and len(revisions) > 1):
+        unknown = True
+    elif len(revisions) == 2:
+        for path in secrets:
+            one, other = blob(revisions[0], path), blob(revisions[1], path)
+            if one is None or other is None:
+                unknown = True
+            elif one != other:
+                printed.append(path)
+    else:  # the index against a commit (``--cached``: HEAD by default)
+        staged = index_objects(c.workspace, secrets)
+        for path in secrets:
+            committed = blob(revisions[0] if revisions else "HEAD", path)
+            if staged is None or committed is None:
+                unknown = True
+            elif staged[path] != committed:
+                printed.append(path)
+    for path in printed:
+        call.add_path(path, "read", source="revision")
+    if unknown:
+        call.fact.markers.add("unresolved_path")
 
 
 def _in_repository(directory: str, top: str) -> bool:

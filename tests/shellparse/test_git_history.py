@@ -174,3 +174,82 @@ def test_git_diff_of_a_racily_clean_secret_reads_it(tracked: Path) -> None:
     recorded = (tracked / ".env").stat().st_mtime_ns
     os.utime(index, ns=(recorded, recorded))
     assert _secret_read("git diff", tracked)
+
+
+# --- what commits and the index hold: git show, git diff --cached, git diff A B ----------------
+
+
+@pytest.fixture(params=["loose", "packed"])
+def history(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """A repository whose first commit added ``.env`` (beside ``src/app.py``), whose second
+    changed ``app.py`` only and whose third changed ``.env``; its objects loose, or packed."""
+    root = _repo(tmp_path / "history", {".env": "API_KEY=x\n", "src/app.py": "print(1)\n"})
+    git = ["git", "-C", str(root), "-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (root / "src" / "app.py").write_text("print(2)\n")
+    subprocess.run([*git, "commit", "-qam", "two"], check=True)
+    (root / ".env").write_text("API_KEY=y\n")
+    subprocess.run([*git, "commit", "-qam", "three"], check=True)
+    if request.param == "packed":
+        subprocess.run([*git, "gc", "-q"], check=True)
+    return root
+
+
+def _markers(command: str, repo: Path) -> set[str]:
+    facts = classify(command, cwd=str(repo), home=str(repo.parent / "home"))
+    return {m for c in facts.commands for m in c.markers}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git show",  # HEAD changed it
+        "git show HEAD~2",  # the commit that added it
+        "git show HEAD --oneline",
+        "git diff HEAD~1 HEAD",
+        "git diff HEAD~2..HEAD",
+        "git diff HEAD~1",  # the index (as HEAD) against the commit before
+        "git diff --cached HEAD~1",
+    ],
+)
+def test_what_commits_hold_of_a_secret_differently_is_printed(command: str, history: Path) -> None:
+    """Which side holds the secret otherwise is read from the repository's objects: the
+    commits' trees along the secret's path, and the index's record of it."""
+    assert (str(history / ".env"), "revision") in _reads(command, history)
+    assert _secret_read(command, history)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git show HEAD~1",  # a commit that did not touch it
+        "git show --stat",  # names and counts only
+        "git show -s",
+        "git diff HEAD~2 HEAD~1",  # both hold it alike
+        "git diff --cached",  # nothing staged
+        "git show src",  # a pathspec that leaves it out
+        "git diff HEAD~1 HEAD src",
+    ],
+)
+def test_twins_that_print_nothing_of_the_secret(command: str, history: Path) -> None:
+    assert not _secret_read(command, history)
+    assert "unresolved_path" not in _markers(command, history)
+
+
+def test_a_staged_change_of_the_secret_is_printed_by_diff_cached(history: Path) -> None:
+    (history / "src" / "app.py").write_text("print(3)\n")
+    subprocess.run(["git", "-C", str(history), "add", "src/app.py"], check=True)
+    assert not _secret_read("git diff --cached", history)  # the twin: another file staged
+    (history / ".env").write_text("API_KEY=z\n")
+    subprocess.run(["git", "-C", str(history), "add", ".env"], check=True)
+    assert _secret_read("git diff --cached", history)
+    assert _secret_read("git diff --staged HEAD", history)
+
+
+@pytest.mark.parametrize(
+    "command", ["git show HEAD@{1}", "git show HEAD~1..HEAD", "git diff A...B"]
+)
+def test_a_revision_not_read_here_leaves_the_line_unresolved(command: str, history: Path) -> None:
+    """The reflog, every commit of a range, a merge base: not read here -- not known, so the
+    line is unresolved (never allowed by that), not taken as printing nothing."""
+    assert "unresolved_path" in _markers(command, history)
