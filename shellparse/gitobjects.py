@@ -67,6 +67,25 @@ class Repository:
         except (Unreadable, OSError, ValueError, IndexError, zlib.error):
             return None
 
+    def stash(self, name: str) -> str | None:
+        """The commit of the stash ``stash@{N}`` (or ``N``): the last entry of the stash's
+        log, or the N-th before it; ``None``: not known."""
+        found = re.fullmatch(r"(?:stash@\{)?([0-9]+)\}?", name)
+        if found is None or (name.startswith("stash@{") != name.endswith("}")):
+            return None
+        number = int(found.group(1))
+        try:
+            with open(os.path.join(self.common, "logs", "refs", "stash"), "rb") as handle:
+                lines = handle.read(16 * 1024 * 1024).splitlines()
+            if number >= len(lines):
+                return None
+            sha = lines[len(lines) - 1 - number].split(b" ", 2)[1].decode("ascii")
+            if not re.fullmatch(r"[0-9a-f]{40}", sha) or self._read(sha)[0] != "commit":
+                return None
+            return sha
+        except (Unreadable, OSError, ValueError, IndexError, zlib.error):
+            return None
+
     def blob_at(self, commit: str, path: str) -> str | None:
         """The object ``path`` (relative to the top, ``/``-separated) is in ``commit``'s tree:
         ``""`` when it is not there; ``None``: not known."""

@@ -502,6 +502,44 @@ def _object_reads(call: HandlerCall, after_dashes: list[str]) -> None:
         call.fact.markers.add("unresolved_path")
 
 
+def git_stash_show(call: HandlerCall) -> None:
+    """``git stash show -p [stash@{N}]`` prints what a stash holds against the commit it was
+    made on: a tracked secret the stash changed is read, told by the repository's objects
+    as ``git show``'s is. Without ``-p`` git prints names and counts, unless its
+    configuration says otherwise (``stash.showPatch``): taken as printing the lines, but for
+    ``--stat`` and its kin. The untracked files a stash took (``-u``) are not read here: the
+    line is unresolved."""
+    c = call.classifier
+    options = set(call.fact.options)
+    if not c.machine or c.workspace is None or (options & _NO_CONTENT and not options & _PATCH):
+        return
+    cwd = call.cwd
+    if cwd is not None and not _in_repository(cwd, c.workspace):
+        return
+    from clearance.shellparse.gitobjects import Repository
+    from clearance.shellparse.world import git_directory, tracked_secret_files
+
+    secrets = tracked_secret_files(c.workspace, c.home, c.fold)
+    git = git_directory(c.workspace)
+    if not secrets or git is None:
+        return
+    operands = call.parsed.operands
+    repository = Repository(git)
+    stash = repository.stash(operands[0] if operands else "0") if len(operands) <= 1 else None
+    parents = None if stash is None else repository.parents(stash)
+    if stash is None or not parents or options & {"--include-untracked", "--only-untracked"}:
+        call.fact.markers.add("unresolved_path")
+        return
+    top = c.workspace.rstrip("/")
+    for path in secrets:
+        mine = repository.blob_at(stash, path[len(top) + 1 :])
+        base = repository.blob_at(parents[0], path[len(top) + 1 :])
+        if mine is None or base is None:
+            call.fact.markers.add("unresolved_path")
+        elif mine != base:
+            call.add_path(path, "read", source="revision")
+
+
 def _in_repository(directory: str, top: str) -> bool:
     """Whether git working in ``directory`` (``git -C``) works in the repository whose top is
     ``top``: the directory is ``top`` or below it, as the machine resolves both, and no
@@ -632,6 +670,6 @@ def plain_git_dir(path: str | None) -> bool:
 # fmt: off
 HANDLERS: Final = {f.__name__: f for f in (
     git_archive, git_checkout, git_clean, git_clone, git_config, git_global, git_grep, git_push,
-    git_ls_remote, git_remote, git_replace, git_revision_paths, git_symbolic_ref,
+    git_ls_remote, git_remote, git_replace, git_revision_paths, git_stash_show, git_symbolic_ref,
 )}
 # fmt: on

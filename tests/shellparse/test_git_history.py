@@ -253,3 +253,19 @@ def test_a_revision_not_read_here_leaves_the_line_unresolved(command: str, histo
     """The reflog, every commit of a range, a merge base: not read here -- not known, so the
     line is unresolved (never allowed by that), not taken as printing nothing."""
     assert "unresolved_path" in _markers(command, history)
+
+
+def test_a_stash_that_holds_the_secret_changed_prints_it(history: Path) -> None:
+    """``git stash show -p`` prints a stash against the commit it was made on: read from the
+    stash's log and the objects, as ``git show``'s commit is. Its twin, a stash of another
+    file; names and counts only (``--stat``); a stash that is not there: unresolved."""
+    git = ["git", "-C", str(history), "-c", "user.email=a@b", "-c", "user.name=a"]
+    (history / ".env").write_text("API_KEY=stashed\n")
+    subprocess.run([*git, "stash", "-q"], check=True)
+    (history / "src" / "app.py").write_text("print(9)\n")
+    subprocess.run([*git, "stash", "-q"], check=True)
+    assert not _secret_read("git stash show -p", history)  # stash@{0}: app.py
+    for command in ("git stash show -p stash@{1}", "git stash show -p 1", "git stash show 1"):
+        assert (str(history / ".env"), "revision") in _reads(command, history), command
+    assert not _secret_read("git stash show --stat stash@{1}", history)
+    assert "unresolved_path" in _markers("git stash show -p stash@{7}", history)
