@@ -285,8 +285,10 @@ def git_revision_paths(call: HandlerCall) -> None:
             call.add_path(value, "read", cwd=call.cwd)
         return
     _history_reads(call, after_dashes)
-    _worktree_reads(call, after_dashes)
-    _object_reads(call, after_dashes)
+    printed = _printed(call, after_dashes)
+    if printed is not None:
+        _worktree_reads(call, printed)
+        _object_reads(call, printed)
     # ``git blame [REV] FILE`` prints the file, line by line: its operands are files read
     # (a revision among them is a name that is no file)
     whole = call.fact.subcommand in ("blame", "annotate")
@@ -358,101 +360,99 @@ _NO_CONTENT: Final = frozenset(
 )
 
 
-def _worktree_reads(call: HandlerCall, after_dashes: list[str]) -> None:
-    """``git diff`` and ``git diff REV`` print the working tree's changes to the tracked
-    files: a tracked secret whose file changed since the index recorded it (``.env`` edited,
-    or deleted) is printed, its old lines and its new. Which files changed is read from the
-    index's record of each and the file's own ``stat``, as git itself first tells; an
-    operand naming a file or directory here is a pathspec (``git diff .env``, as ``git diff
-    -- .env`` is read) and narrows the rest to what it names. ``--cached``, two revisions
-    (the working tree takes no part) and output without the lines (``--stat``) read no
-    file's content from the working tree; what a commit or the index holds that the working
-    tree does not is not read here (``git show``, ``git diff --cached``)."""
+class _Printed:
+    """What a ``git diff`` or ``git show`` prints the lines of, read from its words: its
+    options, the pathspecs among its operands (files and directories here, each read as its
+    ``--`` form is) and its revisions (a range as its two ends; ``""`` for what is not read
+    here: a merge base, or every commit of a range ``git show`` walks)."""
+
+    __slots__ = ("cached", "places", "revisions")
+
+    def __init__(self, cached: bool, places: list[str], revisions: list[str]) -> None:
+        self.cached = cached
+        self.places = places
+        self.revisions = revisions
+
+    def narrowed(self, paths: list[str]) -> list[str]:
+        """``paths`` under the pathspecs (all of them without one)."""
+        places = self.places
+        return [
+            path
+            for path in paths
+            if not places or any(path == p or path.startswith(p + "/") for p in places)
+        ]
+
+
+def _printed(call: HandlerCall, after_dashes: list[str]) -> _Printed | None:
+    """The ``git diff``/``git show`` of the workspace's repository that prints lines of
+    files; ``None`` for another repository (``git -C``), output without the lines
+    (``--stat``), paths after ``--`` and ``REV:PATH`` (read as they say)."""
     c = call.classifier
-    if call.fact.subcommand != "diff" or not c.machine or c.workspace is None or after_dashes:
-        return
+    sub = call.fact.subcommand
+    if sub not in ("diff", "show") or not c.machine or c.workspace is None or after_dashes:
+        return None
     options = set(call.fact.options)
-    if options & {"--cached", "--staged", "--no-index"}:
-        return
-    if options & _NO_CONTENT and not options & _PATCH:
-        return
+    if "--no-index" in options or (options & _NO_CONTENT and not options & _PATCH):
+        return None
     cwd = call.cwd
     if cwd is not None and not _in_repository(cwd, c.workspace):
-        return  # another repository (``git -C``)
+        return None
     here = cwd if cwd is not None else call.env.cwd
-    revisions = 0
     places: list[str] = []
+    revisions: list[str] = []
     for value in call.parsed.operands:
-        if ".." in value or ":" in value:
-            return  # a range (two revisions), or ``REV:PATH`` (read as it says)
+        if ":" in value.partition("..")[0]:
+            return None
         place = resolve(value, here, c.home) if here is not None else None
         if place is not None and os.path.lexists(place):
             places.append(place.rstrip("/") or "/")
             call.add_path(value, "read", source="revision")
+        elif ".." not in value:
+            revisions.append(value)
+        elif "..." in value or sub == "show":
+            revisions += ["", ""]
         else:
-            revisions += 1
-    if revisions > 1:
+            first, _, last = value.partition("..")
+            revisions += [first or "HEAD", last or "HEAD"]
+    return _Printed(bool(options & {"--cached", "--staged"}), places, revisions)
+
+
+def _worktree_reads(call: HandlerCall, printed: _Printed) -> None:
+    """``git diff`` and ``git diff REV`` print the working tree's changes to the tracked
+    files: a tracked secret whose file changed since the index recorded it (``.env`` edited,
+    or deleted) is printed, its old lines and its new. Which files changed is read from the
+    index's record of each and the file's own ``stat``, as git itself first tells.
+    ``--cached`` and two revisions take the working tree out."""
+    c = call.classifier
+    if call.fact.subcommand != "diff" or printed.cached or len(printed.revisions) > 1:
         return
+    assert c.workspace is not None
     from clearance.shellparse.world import changed_in_worktree, tracked_secret_files
 
-    secrets = [
-        path
-        for path in tracked_secret_files(c.workspace, c.home, c.fold)
-        if not places or any(path == p or path.startswith(p + "/") for p in places)
-    ]
+    secrets = printed.narrowed(tracked_secret_files(c.workspace, c.home, c.fold))
     for path in changed_in_worktree(c.workspace, secrets):
         call.add_path(path, "read", source="revision")
 
 
-def _object_reads(call: HandlerCall, after_dashes: list[str]) -> None:
+def _object_reads(call: HandlerCall, printed: _Printed) -> None:
     """What commits and the index hold, printed: ``git show [REV...]`` prints what each
     commit changed against its parents, ``git diff --cached [REV]`` what the index holds
     unlike the commit, ``git diff REV`` what the index holds unlike REV (the working tree's
     own changes: ``_worktree_reads``), ``git diff A B`` (``A..B``) what the two commits hold
     differently. A tracked secret is read when its object differs between the two sides,
     which the repository's own objects tell (``gitobjects``); a side that cannot be read
-    (a revision named in a way not read here, an object missing) leaves the line unresolved.
-    Output without the lines (``--stat``) prints none; an operand naming a file or
-    directory here is a pathspec, read as its ``--`` form is, and narrows the rest."""
+    (a revision named in a way not read here, an object missing) leaves the line
+    unresolved."""
     c = call.classifier
-    sub = call.fact.subcommand
-    if sub not in ("show", "diff") or not c.machine or c.workspace is None or after_dashes:
-        return
-    options = set(call.fact.options)
-    if "--no-index" in options or (options & _NO_CONTENT and not options & _PATCH):
-        return
-    cwd = call.cwd
-    if cwd is not None and not _in_repository(cwd, c.workspace):
-        return  # another repository (``git -C``)
-    here = cwd if cwd is not None else call.env.cwd
-    cached = bool(options & {"--cached", "--staged"})
-    revisions: list[str] = []
-    places: list[str] = []
-    for value in call.parsed.operands:
-        if ":" in value.partition("..")[0]:
-            return  # ``REV:PATH``: read as it says
-        place = resolve(value, here, c.home) if here is not None else None
-        if place is not None and os.path.lexists(place):
-            places.append(place.rstrip("/") or "/")
-            if sub == "show":
-                call.add_path(value, "read", source="revision")
-        elif ".." not in value:
-            revisions.append(value)
-        elif "..." in value or sub == "show":
-            revisions += ["", ""]  # a merge base, or every commit of a range: not read here
-        else:
-            start, _, end = value.partition("..")
-            revisions += [start or "HEAD", end or "HEAD"]
-    if sub == "diff" and not cached and not revisions:
+    show = call.fact.subcommand == "show"
+    revisions = printed.revisions
+    if not show and not printed.cached and not revisions:
         return  # the working tree against the index: ``_worktree_reads``
+    assert c.workspace is not None
     from clearance.shellparse.gitobjects import Repository
     from clearance.shellparse.world import git_directory, index_objects, tracked_secret_files
 
-    secrets = [
-        path
-        for path in tracked_secret_files(c.workspace, c.home, c.fold)
-        if not places or any(path == p or path.startswith(p + "/") for p in places)
-    ]
+    secrets = printed.narrowed(tracked_secret_files(c.workspace, c.home, c.fold))
     git = git_directory(c.workspace)
     if not secrets or git is None:
         return
@@ -463,9 +463,9 @@ def _object_reads(call: HandlerCall, after_dashes: list[str]) -> None:
         commit = repository.commit(revision) if revision else None
         return None if commit is None else repository.blob_at(commit, path[len(top) + 1 :])
 
-    printed: list[str] = []
+    shown: list[str] = []
     unknown = False
-    if sub == "show":
+    if show:
         for revision in revisions or ["HEAD"]:
             commit = repository.commit(revision) if revision else None
             parents = None if commit is None else repository.parents(commit)
@@ -478,8 +478,8 @@ def _object_reads(call: HandlerCall, after_dashes: list[str]) -> None:
                 if mine is None or None in theirs:
                     unknown = True
                 elif (mine and not parents) or any(t != mine for t in theirs):
-                    printed.append(path)
-    elif len(revisions) > 2 or (cached and len(revisions) > 1):
+                    shown.append(path)
+    elif len(revisions) > 2 or (printed.cached and len(revisions) > 1):
         unknown = True
     elif len(revisions) == 2:
         for path in secrets:
@@ -487,7 +487,7 @@ def _object_reads(call: HandlerCall, after_dashes: list[str]) -> None:
             if one is None or other is None:
                 unknown = True
             elif one != other:
-                printed.append(path)
+                shown.append(path)
     else:  # the index against a commit (``--cached``: HEAD by default)
         staged = index_objects(c.workspace, secrets)
         for path in secrets:
@@ -495,8 +495,8 @@ def _object_reads(call: HandlerCall, after_dashes: list[str]) -> None:
             if staged is None or committed is None:
                 unknown = True
             elif staged[path] != committed:
-                printed.append(path)
-    for path in printed:
+                shown.append(path)
+    for path in shown:
         call.add_path(path, "read", source="revision")
     if unknown:
         call.fact.markers.add("unresolved_path")
