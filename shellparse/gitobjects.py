@@ -15,6 +15,7 @@ any number of ``~N`` and ``^`` / ``^N``; annotated tags are peeled to their comm
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import zlib
@@ -56,7 +57,7 @@ class Repository:
         #: where the objects and the shared references are (a worktree's ``commondir``)
         self.common = common
         self.reads = 0
-        self._packs: list[tuple[str, bytes]] | None = None
+        self._packs: list[tuple[str, mmap.mmap]] | None = None
 
     # --- questions ---------------------------------------------------------------------------
 
@@ -242,9 +243,9 @@ class Repository:
             raise Unreadable(sha)
         return kind.decode("ascii"), body
 
-    def _pack_indexes(self) -> list[tuple[str, bytes]]:
+    def _pack_indexes(self) -> list[tuple[str, mmap.mmap]]:
         if self._packs is None:
-            packs: list[tuple[str, bytes]] = []
+            packs: list[tuple[str, mmap.mmap]] = []
             directory = os.path.join(self.common, "objects", "pack")
             try:
                 names = sorted(os.listdir(directory))
@@ -252,8 +253,10 @@ class Repository:
                 names = []
             for name in names:
                 if name.endswith(".idx"):
+                    # mapped, not read: a large repository's index is hundreds of megabytes,
+                    # of which a lookup touches a few pages
                     with open(os.path.join(directory, name), "rb") as handle:
-                        index = handle.read(256 * 1024 * 1024)
+                        index = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
                     if index[:8] == b"\377tOc\0\0\0\2":
                         packs.append((os.path.join(directory, name[:-4] + ".pack"), index))
             self._packs = packs
@@ -392,7 +395,7 @@ def _tree_entry(body: bytes, name: bytes) -> tuple[bytes, str] | None:
     return None
 
 
-def _index_bounds(index: bytes, first: int) -> tuple[int, int, int]:
+def _index_bounds(index: mmap.mmap, first: int) -> tuple[int, int, int]:
     """(count, start, end) of a version 2 pack index's names starting with the byte
     ``first``."""
     count = int.from_bytes(index[8 + 255 * 4 : 8 + 256 * 4], "big")
@@ -401,7 +404,7 @@ def _index_bounds(index: bytes, first: int) -> tuple[int, int, int]:
     return count, start, end
 
 
-def _index_offset(index: bytes, raw_sha: bytes) -> int | None:
+def _index_offset(index: mmap.mmap, raw_sha: bytes) -> int | None:
     count, low, high = _index_bounds(index, raw_sha[0])
     names = 8 + 256 * 4
     while low < high:
@@ -422,7 +425,7 @@ def _index_offset(index: bytes, raw_sha: bytes) -> int | None:
     return None
 
 
-def _index_prefix(index: bytes, prefix: str) -> set[str]:
+def _index_prefix(index: mmap.mmap, prefix: str) -> set[str]:
     """The names in a pack index that start with the hex ``prefix`` (at most two: more is
     ambiguous all the same)."""
     _, low, high = _index_bounds(index, int(prefix[:2], 16))
