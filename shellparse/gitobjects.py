@@ -44,7 +44,7 @@ class Unreadable(Exception):
 class Repository:
     """The objects and references of the git directory ``git_dir``."""
 
-    __slots__ = ("_packs", "common", "git_dir", "reads")
+    __slots__ = ("_packs", "_shallow", "common", "git_dir", "reads")
 
     def __init__(self, git_dir: str) -> None:
         self.git_dir = git_dir
@@ -58,6 +58,9 @@ class Repository:
         self.common = common
         self.reads = 0
         self._packs: list[tuple[str, mmap.mmap]] | None = None
+        #: the commits a shallow clone holds without their parents (``shallow``): git takes
+        #: them for roots, and so does this
+        self._shallow: frozenset[str] | None = None
 
     # --- questions ---------------------------------------------------------------------------
 
@@ -207,7 +210,15 @@ class Repository:
                 parents.append(value.decode("ascii"))
         if not tree:
             raise Unreadable(sha)
-        return tree, parents
+        shallow = self._shallow
+        if shallow is None:
+            try:
+                with open(os.path.join(self.common, "shallow"), encoding="ascii") as handle:
+                    shallow = frozenset(line.strip() for line in handle)
+            except (OSError, ValueError):
+                shallow = frozenset()
+            self._shallow = shallow
+        return tree, [] if sha in shallow else parents
 
     def _tree_path(self, tree: str, path: str) -> str:
         sha = tree

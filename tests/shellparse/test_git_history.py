@@ -269,3 +269,17 @@ def test_a_stash_that_holds_the_secret_changed_prints_it(history: Path) -> None:
         assert (str(history / ".env"), "revision") in _reads(command, history), command
     assert not _secret_read("git stash show --stat stash@{1}", history)
     assert "unresolved_path" in _markers("git stash show -p stash@{7}", history)
+
+
+def test_a_shallow_clones_last_commit_shows_every_tracked_file_as_added(
+    history: Path, tmp_path: Path
+) -> None:
+    """A clone of depth one (a CI checkout) holds its commit without the parents: git takes it
+    for a root and ``git show`` prints every tracked file as added -- the secret among them,
+    read and not left unknown for the parent's missing objects."""
+    shallow = tmp_path / "shallow"
+    source = f"file://{history}"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", source, str(shallow)], check=True)
+    assert (str(shallow / ".env"), "revision") in _reads("git show", shallow)
+    assert "unresolved_path" not in _markers("git show", shallow)
+    assert "unresolved_path" in _markers("git show HEAD~1", shallow)  # beyond the clone
