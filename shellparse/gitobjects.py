@@ -99,6 +99,57 @@ class Repository:
         except (Unreadable, OSError, ValueError, IndexError, zlib.error):
             return None
 
+    def changed(self, old: str | None, new: str) -> list[str] | None:
+        """The paths (``/``-separated, from the top) whose content differs between the
+        commits ``old`` (``None``: nothing, as before a root commit) and ``new``: added,
+        removed or changed -- what ``git diff old new`` prints the lines of, whatever the
+        index tracks now. Only trees whose names differ are read, as git compares them;
+        ``None``: not known."""
+        try:
+            before = self._parse_commit(old)[0] if old is not None else None
+            found: list[str] = []
+            self._changed(before, self._parse_commit(new)[0], "", found)
+            return found
+        except (Unreadable, OSError, ValueError, IndexError, zlib.error):
+            return None
+
+    def _changed(self, old: str | None, new: str | None, prefix: str, out: list[str]) -> None:
+        if old == new:
+            return
+        mine = self._tree_entries(old) if old is not None else {}
+        theirs = self._tree_entries(new) if new is not None else {}
+        for name in sorted(mine.keys() | theirs.keys()):
+            a, b = mine.get(name), theirs.get(name)
+            if a == b:
+                continue
+            path = prefix + name.decode("utf-8", "surrogateescape")
+            a_tree = a is not None and a[0].startswith(b"4")
+            b_tree = b is not None and b[0].startswith(b"4")
+            if a_tree or b_tree:
+                self._changed(
+                    a[1] if a is not None and a_tree else None,
+                    b[1] if b is not None and b_tree else None,
+                    path + "/",
+                    out,
+                )
+            if (a is not None and not a_tree) or (b is not None and not b_tree):
+                out.append(path)  # a file (or a link) there on one side at least
+            if len(out) > MAX_READS * 64:
+                raise Unreadable("bound")
+
+    def _tree_entries(self, tree: str) -> dict[bytes, tuple[bytes, str]]:
+        kind, body = self._read(tree)
+        if kind != "tree":
+            raise Unreadable(tree)
+        entries: dict[bytes, tuple[bytes, str]] = {}
+        at = 0
+        while at < len(body):
+            space = body.index(b" ", at)
+            nul = body.index(b"\0", space)
+            entries[body[space + 1 : nul]] = (body[at:space], body[nul + 1 : nul + 21].hex())
+            at = nul + 21
+        return entries
+
     def parents(self, commit: str) -> list[str] | None:
         try:
             return self._parse_commit(commit)[1]

@@ -436,67 +436,79 @@ def _worktree_reads(call: HandlerCall, printed: _Printed) -> None:
 
 def _object_reads(call: HandlerCall, printed: _Printed) -> None:
     """What commits and the index hold, printed: ``git show [REV...]`` prints what each
-    commit changed against its parents, ``git diff --cached [REV]`` what the index holds
-    unlike the commit, ``git diff REV`` what the index holds unlike REV (the working tree's
-    own changes: ``_worktree_reads``), ``git diff A B`` (``A..B``) what the two commits hold
-    differently. A tracked secret is read when its object differs between the two sides,
-    which the repository's own objects tell (``gitobjects``); a side that cannot be read
-    (a revision named in a way not read here, an object missing) leaves the line
+    commit changed against its parents, ``git diff A B`` (``A..B``) what the two commits hold
+    differently -- every secret among the paths that differ is read, tracked now or not (a
+    ``.env`` committed once and untracked since is in both the commit that added it and the
+    one that removed it). ``git diff --cached [REV]`` prints what the index holds unlike the
+    commit, ``git diff REV`` what the index holds unlike REV (the working tree's own changes:
+    ``_worktree_reads``): a tracked secret is read when its object differs. All of it is
+    read from the repository's own objects (``gitobjects``); a side that cannot be read (a
+    revision named in a way not read here, an object missing, a bound met) leaves the line
     unresolved."""
     c = call.classifier
     show = call.fact.subcommand == "show"
     revisions = printed.revisions
     if not show and not printed.cached and not revisions:
         return  # the working tree against the index: ``_worktree_reads``
-    assert c.workspace is not None
+    workspace = c.workspace
+    assert workspace is not None
     from clearance.shellparse.gitobjects import Repository
+    from clearance.shellparse.paths import is_secret
     from clearance.shellparse.world import git_directory, index_objects, tracked_secret_files
 
-    secrets = printed.narrowed(tracked_secret_files(c.workspace, c.home, c.fold))
-    git = git_directory(c.workspace)
-    if not secrets or git is None:
+    git = git_directory(workspace)
+    if git is None:
         return
-    top = c.workspace.rstrip("/")
+    top = workspace.rstrip("/")
     repository = Repository(git)
-
-    def blob(revision: str, path: str) -> str | None:
-        commit = repository.commit(revision) if revision else None
-        return None if commit is None else repository.blob_at(commit, path[len(top) + 1 :])
-
     shown: list[str] = []
     unknown = False
+
+    def between(old: str | None, new: str | None) -> None:
+        """The secrets among what differs between two commits (``None`` ``old``: none)."""
+        nonlocal unknown
+        paths = None if new is None else repository.changed(old, new)
+        if paths is None:
+            unknown = True
+            return
+        found = [top + "/" + p for p in paths if is_secret(top + "/" + p, c.home, c.fold)]
+        shown.extend(printed.narrowed(found))
+
+    def commit(revision: str) -> str | None:
+        return repository.commit(revision) if revision else None
+
     if show:
         for revision in revisions or ["HEAD"]:
-            commit = repository.commit(revision) if revision else None
-            parents = None if commit is None else repository.parents(commit)
-            if commit is None or parents is None:
+            mine = commit(revision)
+            parents = None if mine is None else repository.parents(mine)
+            if mine is None or parents is None:
                 unknown = True
                 continue
-            for path in secrets:
-                mine = repository.blob_at(commit, path[len(top) + 1 :])
-                theirs = [repository.blob_at(p, path[len(top) + 1 :]) for p in parents]
-                if mine is None or None in theirs:
-                    unknown = True
-                elif (mine and not parents) or any(t != mine for t in theirs):
-                    shown.append(path)
+            if not parents:
+                between(None, mine)  # a root: every file it holds is added
+            for parent in parents:
+                between(parent, mine)
     elif len(revisions) > 2 or (printed.cached and len(revisions) > 1):
         unknown = True
     elif len(revisions) == 2:
-        for path in secrets:
-            one, other = blob(revisions[0], path), blob(revisions[1], path)
-            if one is None or other is None:
-                unknown = True
-            elif one != other:
-                shown.append(path)
+        older = commit(revisions[0])
+        if older is None:
+            unknown = True
+        else:
+            between(older, commit(revisions[1]))
     else:  # the index against a commit (``--cached``: HEAD by default)
-        staged = index_objects(c.workspace, secrets)
+        secrets = printed.narrowed(tracked_secret_files(workspace, c.home, c.fold))
+        staged = index_objects(workspace, secrets) if secrets else {}
+        against = commit(revisions[0] if revisions else "HEAD") if secrets else None
         for path in secrets:
-            committed = blob(revisions[0] if revisions else "HEAD", path)
+            committed = (
+                None if against is None else repository.blob_at(against, path[len(top) + 1 :])
+            )
             if staged is None or committed is None:
                 unknown = True
             elif staged[path] != committed:
                 shown.append(path)
-    for path in shown:
+    for path in dict.fromkeys(shown):
         call.add_path(path, "read", source="revision")
     if unknown:
         call.fact.markers.add("unresolved_path")

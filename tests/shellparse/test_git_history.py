@@ -283,3 +283,32 @@ def test_a_shallow_clones_last_commit_shows_every_tracked_file_as_added(
     assert (str(shallow / ".env"), "revision") in _reads("git show", shallow)
     assert "unresolved_path" not in _markers("git show", shallow)
     assert "unresolved_path" in _markers("git show HEAD~1", shallow)  # beyond the clone
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["loose", "packed"])
+def test_a_secret_committed_once_and_untracked_since_is_printed_by_the_commits_that_hold_it(
+    tmp_path: Path, packed: bool
+) -> None:
+    """The classic leak: ``.env`` committed, then ``git rm --cached .env`` -- the index no
+    longer tracks it, but the commit that added it and the one that removed it print it
+    (``git show``, ``git diff A B``). What differs between the commits is read from their
+    trees, whatever the index says now; a later commit that touched other files is the
+    twin."""
+    root = _repo(tmp_path / "leak", {".env": "API_KEY=x\n", "src/app.py": "print(1)\n"})
+    git = ["git", "-C", str(root), "-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run([*git, "commit", "-qm", "added"], check=True)
+    subprocess.run([*git, "rm", "-q", "--cached", ".env"], check=True)
+    subprocess.run([*git, "commit", "-qm", "untracked"], check=True)
+    (root / "src" / "app.py").write_text("print(2)\n")
+    subprocess.run([*git, "commit", "-qam", "other"], check=True)
+    if packed:
+        subprocess.run([*git, "gc", "-q"], check=True)
+    for command in (
+        "git show HEAD~2",
+        "git show HEAD~1",
+        "git diff HEAD~2 HEAD",
+        "git diff HEAD~2..HEAD~1",
+    ):
+        assert (str(root / ".env"), "revision") in _reads(command, root), command
+    for command in ("git show", "git show HEAD~1 -- src", "git diff HEAD~1 HEAD"):
+        assert not _secret_read(command, root), command

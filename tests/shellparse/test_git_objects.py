@@ -109,3 +109,28 @@ def test_a_damaged_object_is_not_known(repo: Path, tmp_path: Path) -> None:
     assert repository.commit("HEAD") is None
     assert repository.blob_at(head, ".env") is None
     assert repository.parents(head) is None
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["loose", "packed"])
+def test_what_changed_between_two_commits_is_what_git_diff_names(
+    repo: Path, tmp_path: Path, packed: bool
+) -> None:
+    """``Repository.changed`` against ``git diff --name-only`` (and, for a root commit,
+    ``git diff-tree --root``): commits near and far apart, a merge and its parents, a tag."""
+    if packed:
+        copy = tmp_path / "packed"
+        subprocess.run(
+            ["git", "clone", "-q", "--mirror", str(repo), str(copy / ".git")], check=True
+        )
+        subprocess.run(["git", "-C", str(copy), "gc", "-q"], check=True)
+        repo = copy
+    repository = Repository(str(repo / ".git"))
+    pairs = [("HEAD~1", "HEAD"), ("HEAD~5", "HEAD"), ("v1", "v2"), ("HEAD^2", "HEAD"), ("v2", "v1")]
+    for old, new in pairs:
+        a, b = repository.commit(old), repository.commit(new)
+        assert a is not None and b is not None
+        expected = sorted((_git(repo, "diff", "--name-only", a, b) or "").split())
+        assert sorted(repository.changed(a, b) or []) == expected, (old, new)
+    root = _git(repo, "rev-list", "--max-parents=0", "HEAD") or ""
+    named = _git(repo, "diff-tree", "--root", "--no-commit-id", "-r", "--name-only", root)
+    assert sorted(repository.changed(None, root) or []) == sorted((named or "").split())
