@@ -71,6 +71,22 @@ class Repository:
         except (Unreadable, OSError, ValueError, IndexError, zlib.error):
             return None
 
+    def unborn(self) -> bool:
+        """Whether ``HEAD`` names a branch that has no commit yet (a repository just made):
+        git compares the index with nothing then, and ``git show`` has nothing to show."""
+        try:
+            with open(os.path.join(self.git_dir, "HEAD"), encoding="utf-8") as handle:
+                text = handle.read(4096).strip()
+        except OSError:
+            return False
+        if not text.startswith("ref:"):
+            return False
+        try:
+            self._ref(text[4:].strip(), 0)
+        except (Unreadable, OSError, ValueError):
+            return True
+        return False
+
     def stash(self, name: str) -> str | None:
         """The commit of the stash ``stash@{N}`` (or ``N``): the last entry of the stash's
         log, or the N-th before it; ``None``: not known."""

@@ -1348,7 +1348,9 @@ def git_directory(root: str) -> str | None:
             git = os.path.join(root, line[len("gitdir:") :].strip())
     except OSError:
         return None
-    return git
+    # a directory called .git is no repository without its HEAD (git says so, and prints
+    # nothing of it)
+    return git if os.path.isfile(os.path.join(git, "HEAD")) else None
 
 
 #: What a git index records of each file, big-endian, in its first 40 bytes: ctime and mtime

@@ -463,6 +463,9 @@ def _object_reads(call: HandlerCall, printed: _Printed) -> None:
     repository = Repository(git)
     shown: list[str] = []
     unknown = False
+    unborn = not revisions and repository.unborn()
+    if show and unborn:
+        return  # no commit yet: git shows nothing
 
     def between(old: str | None, new: str | None) -> None:
         """The secrets among what differs between two commits (``None`` ``old``: none)."""
@@ -501,9 +504,12 @@ def _object_reads(call: HandlerCall, printed: _Printed) -> None:
         staged = index_objects(workspace, secrets) if secrets else {}
         against = commit(revisions[0] if revisions else "HEAD") if secrets else None
         for path in secrets:
-            committed = (
-                None if against is None else repository.blob_at(against, path[len(top) + 1 :])
-            )
+            if unborn:
+                committed: str | None = ""  # the index against nothing: all of it is new
+            elif against is None:
+                committed = None
+            else:
+                committed = repository.blob_at(against, path[len(top) + 1 :])
             if staged is None or committed is None:
                 unknown = True
             elif staged[path] != committed:

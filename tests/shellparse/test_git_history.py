@@ -131,7 +131,6 @@ def test_git_diff_of_an_unchanged_tracked_secret_reads_nothing(command: str, tra
     [
         "git diff --stat",  # names and counts, no line
         "git diff --name-only",
-        "git diff --cached",  # the index against HEAD: the working tree takes no part
         "git diff src",  # a pathspec that leaves the secret out
         "git diff HEAD~1 HEAD",  # two revisions
         "git diff -- src/app.py",
@@ -312,3 +311,17 @@ def test_a_secret_committed_once_and_untracked_since_is_printed_by_the_commits_t
         assert (str(root / ".env"), "revision") in _reads(command, root), command
     for command in ("git show", "git show HEAD~1 -- src", "git diff HEAD~1 HEAD"):
         assert not _secret_read(command, root), command
+
+
+def test_before_the_first_commit_the_index_is_compared_with_nothing(tracked: Path) -> None:
+    """A repository just made (``.env`` staged, no commit yet): ``git diff --cached`` prints
+    every staged file as new, the secret too; ``git show`` has nothing to show -- nothing
+    read, nothing unknown. A directory called ``.git`` without a ``HEAD`` is no repository:
+    nothing printed, nothing unknown."""
+    assert _secret_read("git diff --cached", tracked)
+    assert not _secret_read("git show", tracked)
+    assert "unresolved_path" not in _markers("git show", tracked)
+    (tracked / ".git" / "HEAD").unlink()
+    for command in ("git show", "git diff HEAD~1 HEAD", "git diff --cached"):
+        assert not _secret_read(command, tracked), command
+        assert "unresolved_path" not in _markers(command, tracked), command
