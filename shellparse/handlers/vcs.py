@@ -516,7 +516,11 @@ def _object_reads(call: HandlerCall, printed: _Printed) -> None:
                 shown.append(path)
     for path in dict.fromkeys(shown):
         call.add_path(path, "read", source="revision")
-    if unknown:
+    # What could not be read is unknown where the index tracks a secret; in a repository
+    # that tracks none, only a secret committed once and untracked since could be printed,
+    # and asking of every three-dot diff of every repository for that would ask of what is
+    # plainly a review of a branch (``git diff main...HEAD``): those stay judged as before
+    if unknown and tracked_secret_files(workspace, c.home, c.fold):
         call.fact.markers.add("unresolved_path")
 
 

@@ -325,3 +325,21 @@ def test_before_the_first_commit_the_index_is_compared_with_nothing(tracked: Pat
     for command in ("git show", "git diff HEAD~1 HEAD", "git diff --cached"):
         assert not _secret_read(command, tracked), command
         assert "unresolved_path" not in _markers(command, tracked), command
+
+
+@pytest.mark.parametrize(
+    "command", ["git diff HEAD~1...HEAD", "git show HEAD~1..HEAD", "git show HEAD@{1}"]
+)
+def test_what_is_not_read_here_asks_only_where_a_secret_is_tracked(
+    command: str, tmp_path: Path
+) -> None:
+    """The twin of the unresolved revisions: in a repository that tracks no secret, a
+    three-dot diff or a range (a branch's review) is judged as before, not asked of for a
+    secret committed once that nothing points to."""
+    root = _repo(tmp_path / "plain", {"src/app.py": "print(1)\n", "README.md": "# r\n"})
+    git = ["git", "-C", str(root), "-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (root / "src" / "app.py").write_text("print(2)\n")
+    subprocess.run([*git, "commit", "-qam", "two"], check=True)
+    assert "unresolved_path" not in _markers(command, root)
+    assert not _secret_read(command, root)
