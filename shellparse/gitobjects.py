@@ -30,24 +30,34 @@ MAX_OBJECT: Final = 32 * 1024 * 1024
 MAX_DELTA_CHAIN: Final = 64
 #: Objects read for one question, in all.
 MAX_READS: Final = 512
+#: Bytes inflated for one question, in all (deltas and the objects they rebuild included):
+#: what bounds its time, whatever the objects' sizes.
+MAX_INFLATED: Final = 64 * 1024 * 1024
 #: Pack object types.
 _TYPES: Final = {1: "commit", 2: "tree", 3: "blob", 4: "tag"}
 _REV: Final = re.compile(r"(?P<name>[^~^]+)(?P<steps>(?:~[0-9]*|\^[0-9]*)*)\Z")
 _STEP: Final = re.compile(r"([~^])([0-9]*)")
 _HEX: Final = re.compile(r"[0-9a-f]{4,40}\Z")
+_SHA: Final = re.compile(r"[0-9a-f]{40}\Z")
 
 
 class Unreadable(Exception):
     """The repository does not say (a bound, a damaged or missing object, an unknown name)."""
 
 
+#: What reading a repository's files may raise, each a way of not knowing.
+_FAILURES: Final = (Unreadable, OSError, ValueError, IndexError, zlib.error)
+
+
 class Repository:
     """The objects and references of the git directory ``git_dir``."""
 
-    __slots__ = ("_packs", "_shallow", "common", "git_dir", "reads")
+    __slots__ = ("_packs", "_shallow", "budget", "common", "git_dir", "inflated", "reads")
 
-    def __init__(self, git_dir: str) -> None:
+    def __init__(self, git_dir: str, budget: int = MAX_INFLATED) -> None:
         self.git_dir = git_dir
+        #: bytes it may inflate in all (``MAX_INFLATED``)
+        self.budget = budget
         common = git_dir
         try:
             with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
@@ -57,6 +67,7 @@ class Repository:
         #: where the objects and the shared references are (a worktree's ``commondir``)
         self.common = common
         self.reads = 0
+        self.inflated = 0
         self._packs: list[tuple[str, mmap.mmap]] | None = None
         #: the commits a shallow clone holds without their parents (``shallow``): git takes
         #: them for roots, and so does this
@@ -68,7 +79,7 @@ class Repository:
         """The commit ``revision`` names, as 40 hex digits; ``None``: not known."""
         try:
             return self._commit(revision)
-        except (Unreadable, OSError, ValueError, IndexError, zlib.error):
+        except _FAILURES:
             return None
 
     def unborn(self) -> bool:
@@ -100,10 +111,10 @@ class Repository:
             if number >= len(lines):
                 return None
             sha = lines[len(lines) - 1 - number].split(b" ", 2)[1].decode("ascii")
-            if not re.fullmatch(r"[0-9a-f]{40}", sha) or self._read(sha)[0] != "commit":
+            if not _SHA.match(sha) or self._read(sha)[0] != "commit":
                 return None
             return sha
-        except (Unreadable, OSError, ValueError, IndexError, zlib.error):
+        except _FAILURES:
             return None
 
     def blob_at(self, commit: str, path: str) -> str | None:
@@ -112,7 +123,7 @@ class Repository:
         try:
             tree = self._parse_commit(commit)[0]
             return self._tree_path(tree, path)
-        except (Unreadable, OSError, ValueError, IndexError, zlib.error):
+        except _FAILURES:
             return None
 
     def changed(self, old: str | None, new: str) -> list[str] | None:
@@ -126,7 +137,7 @@ class Repository:
             found: list[str] = []
             self._changed(before, self._parse_commit(new)[0], "", found)
             return found
-        except (Unreadable, OSError, ValueError, IndexError, zlib.error):
+        except _FAILURES:
             return None
 
     def _changed(self, old: str | None, new: str | None, prefix: str, out: list[str]) -> None:
@@ -169,7 +180,7 @@ class Repository:
     def parents(self, commit: str) -> list[str] | None:
         try:
             return self._parse_commit(commit)[1]
-        except (Unreadable, OSError, ValueError, IndexError, zlib.error):
+        except _FAILURES:
             return None
 
     # --- names ---------------------------------------------------------------------------------
@@ -219,14 +230,14 @@ class Repository:
                 continue
             if text.startswith("ref:"):
                 return self._ref(text[4:].strip(), depth + 1)
-            if re.fullmatch(r"[0-9a-f]{40}", text):
+            if _SHA.match(text):
                 return text
             raise Unreadable(name)
         try:
             with open(os.path.join(self.common, "packed-refs"), encoding="utf-8") as handle:
                 for line in handle:
                     sha, _, ref = line.rstrip("\n").partition(" ")
-                    if ref == name and re.fullmatch(r"[0-9a-f]{40}", sha):
+                    if ref == name and _SHA.match(sha):
                         return sha
         except OSError:
             pass
@@ -291,15 +302,12 @@ class Repository:
         sha = tree
         names = [part for part in path.split("/") if part]
         for k, name in enumerate(names):
-            kind, body = self._read(sha)
-            if kind != "tree":
-                return ""  # a file where the path goes on: nothing there
-            found = _tree_entry(body, name.encode("utf-8", "surrogateescape"))
+            found = self._tree_entries(sha).get(name.encode("utf-8", "surrogateescape"))
             if found is None:
                 return ""
             mode, sha = found
             if k < len(names) - 1 and not mode.startswith(b"4"):
-                return ""
+                return ""  # a file where the path goes on: nothing there
         return sha
 
     # --- objects --------------------------------------------------------------------------------
@@ -314,7 +322,7 @@ class Repository:
                 raw = handle.read(MAX_OBJECT + 1)
         except FileNotFoundError:
             return self._packed(bytes.fromhex(sha), 0)
-        data = _inflate(raw, MAX_OBJECT + 64)
+        data = self._spent(_inflate(raw, MAX_OBJECT + 64))
         head, _, body = data.partition(b"\0")
         kind, _, size = head.partition(b" ")
         if int(size) != len(body):
@@ -375,19 +383,26 @@ class Repository:
                     back = ((back + 1) << 7) | (byte & 0x7F)
                 base_offset = offset - back
                 handle.seek(offset + at)
-                delta = _inflate_stream(handle, size)
+                delta = self._spent(_inflate_stream(handle, size))
                 base = self._at(pack, base_offset, depth + 1)
             elif kind == 7:  # a delta against the object of that name
                 base_sha = head[at : at + 20]
                 handle.seek(offset + at + 20)
-                delta = _inflate_stream(handle, size)
+                delta = self._spent(_inflate_stream(handle, size))
                 base = self._packed(base_sha, depth + 1)
             elif kind in _TYPES:
                 handle.seek(offset + at)
-                return _TYPES[kind], _inflate_stream(handle, size)
+                return _TYPES[kind], self._spent(_inflate_stream(handle, size))
             else:
                 raise Unreadable("pack type")
-        return base[0], _apply_delta(base[1], delta)
+        return base[0], self._spent(_apply_delta(base[1], delta))
+
+    def _spent(self, data: bytes) -> bytes:
+        """``data``, counted against the budget."""
+        self.inflated += len(data)
+        if self.inflated > self.budget:
+            raise Unreadable("bound")
+        return data
 
 
 # --- formats -----------------------------------------------------------------------------------
@@ -459,18 +474,6 @@ def _apply_delta(base: bytes, delta: bytes) -> bytes:
     if len(out) != target:
         raise Unreadable("delta")
     return bytes(out)
-
-
-def _tree_entry(body: bytes, name: bytes) -> tuple[bytes, str] | None:
-    """(mode, object) of ``name`` in a tree object's body."""
-    at = 0
-    while at < len(body):
-        space = body.index(b" ", at)
-        nul = body.index(b"\0", space)
-        if body[space + 1 : nul] == name:
-            return body[at:space], body[nul + 1 : nul + 21].hex()
-        at = nul + 21
-    return None
 
 
 def _index_bounds(index: mmap.mmap, first: int) -> tuple[int, int, int]:

@@ -173,8 +173,7 @@ class PathPattern:
         if not self.anchored:
             # (below a tree, a name at any depth is found by searching it, not from the text)
             name = (self.segments[0], _pattern_tokens(self.segments[0]))
-            found = [k for k, seg in enumerate(shell) if seg[1] == "{}"]
-            after = found[0] if found else len(shell)
+            after = _filter_start(shell)
             if self.exact:
                 last = len(shell) - 1
                 return last >= 0 and _name_meets(shell[last], name, last > after)
@@ -201,19 +200,6 @@ class PathPattern:
         mine = self._lead
         return self._search_forms() if mine is None else mine
 
-    def may_meet(self, lead: tuple[str, ...]) -> bool:
-        """Whether a glob whose leading literal segments are ``lead`` could overlap this
-        pattern at all: ``False`` when both spell a different name at the same depth before
-        either has a wildcard (``_overlap`` walks their common literal start one to one and
-        stops at the first difference; this is that walk, without the search around it)."""
-        if not self.anchored:
-            return True
-        mine = self._lead
-        if mine is None:
-            mine = self._search_forms()
-        k = min(len(mine), len(lead))
-        return mine[:k] == lead[:k]
-
     def match_tree(self, path: str) -> bool:
         """Everything under ``path`` is touched: is it, or could something below it be, in
         the pattern? Only anchored patterns can say so from the text."""
@@ -226,6 +212,15 @@ class PathPattern:
             root = "/" + "/".join(parts)
             return self.literal.startswith(root.rstrip("/") + "/")
         return _match_ancestor(self.segments, parts, 0, 0)
+
+
+def _filter_start(shell: list[Segment]) -> int:
+    """Where a shell glob's filter begins: the first ``{}`` (what ``find`` selects below
+    it); the glob's length without one."""
+    for k, segment in enumerate(shell):
+        if segment[1] == "{}":
+            return k
+    return len(shell)
 
 
 def _name_meets(
@@ -829,8 +824,8 @@ class GlobSet:
             if not p.anchored
         ]
         self._segment_names: dict[tuple[str, bool], tuple[bool, bool]] = {}
-        #: the anchored patterns by their literal start (``PathPattern.may_meet``): those
-        #: whose start is exactly a tuple, and those whose start goes on past it
+        #: the anchored patterns by their literal start: those whose start is exactly a
+        #: tuple, and those whose start goes on past it
         self._leads: tuple[dict[tuple[str, ...], list[PathPattern]], ...] | None = None
         #: answers of ``match`` and ``match_tree`` by path: a set is immutable and a path's
         #: answer depends on nothing else, so the same path is never matched twice
@@ -895,9 +890,10 @@ class GlobSet:
         return found
 
     def _placed_meeting(self, lead: tuple[str, ...]) -> list[PathPattern]:
-        """The anchored patterns that ``may_meet`` a glob whose literal start is ``lead``:
-        those whose own literal start is a prefix of it, and those whose start extends it
-        -- a few lookups instead of a test of every pattern."""
+        """The anchored patterns a glob whose literal start is ``lead`` could overlap: those
+        whose own literal start is a prefix of it, and those whose start extends it (the
+        others spell another name at some depth before either has a wildcard: ``_overlap``
+        would stop at it) -- a few lookups instead of a test of every pattern."""
         leads = self._leads
         if leads is None:
             exactly: dict[tuple[str, ...], list[PathPattern]] = {}
@@ -922,11 +918,7 @@ class GlobSet:
         in the last segment only."""
         if not self._names:
             return False
-        after = len(shell)
-        for k, segment in enumerate(shell):
-            if segment[1] == "{}":
-                after = k
-                break
+        after = _filter_start(shell)
         last = len(shell) - 1
         for k, segment in enumerate(shell):
             loose, exact = self._names_meet(segment, k > after)

@@ -1366,9 +1366,34 @@ def changed_in_worktree(root: str, paths: list[str]) -> list[str]:
     does not say -- it cannot be read, or a path is not in it -- counts as changed."""
     if not paths:
         return []
+    found = _index_records(root, paths)
+    if found is None:
+        return list(paths)
+    records, written = found
+    return [
+        path
+        for path in paths
+        if path not in records or _differs(path, INDEX_STAT.unpack(records[path][:40]), written)
+    ]
+
+
+def index_objects(root: str, paths: list[str]) -> dict[str, str] | None:
+    """The object the index of the repository at ``root`` holds for each of ``paths`` (40
+    hex digits; ``""``: not in the index); ``None`` when the index cannot be read."""
+    found = _index_records(root, paths)
+    if found is None:
+        return None
+    records = found[0]
+    return {path: records[path][40:60].hex() if path in records else "" for path in paths}
+
+
+def _index_records(root: str, paths: list[str]) -> tuple[dict[str, bytes], int] | None:
+    """What the index of the repository at ``root`` records of each of ``paths`` (absolute,
+    under ``root``) that it holds: its entry's first 60 bytes (``INDEX_STAT``, then the
+    object's name), by path; and when the index was written. ``None``: it cannot be read."""
     index = _index_file(root)
     if index is None:
-        return list(paths)
+        return None
     top = root.rstrip("/")
     by_entry = {os.path.relpath(path, top): path for path in paths}
     stats: dict[str, bytes] = {}
@@ -1377,37 +1402,10 @@ def changed_in_worktree(root: str, paths: list[str]) -> list[str]:
         with open(index, "rb") as f:
             data = f.read(64 * 1024 * 1024)
     except OSError:
-        return list(paths)
-    if parse_index(data, None, set(by_entry), stats) is None:
-        return list(paths)
-    changed = []
-    for entry, path in by_entry.items():
-        recorded = stats.get(entry)
-        if recorded is None or _differs(path, INDEX_STAT.unpack(recorded[:40]), written):
-            changed.append(path)
-    return changed
-
-
-def index_objects(root: str, paths: list[str]) -> dict[str, str] | None:
-    """The object the index of the repository at ``root`` holds for each of ``paths`` (40
-    hex digits; ``""``: not in the index); ``None`` when the index cannot be read."""
-    index = _index_file(root)
-    if index is None:
-        return None
-    top = root.rstrip("/")
-    by_entry = {os.path.relpath(path, top): path for path in paths}
-    stats: dict[str, bytes] = {}
-    try:
-        with open(index, "rb") as f:
-            data = f.read(64 * 1024 * 1024)
-    except OSError:
         return None
     if parse_index(data, None, set(by_entry), stats) is None:
         return None
-    return {
-        path: stats[entry][40:60].hex() if entry in stats else ""
-        for entry, path in by_entry.items()
-    }
+    return {by_entry[entry]: record for entry, record in stats.items()}, written
 
 
 def _differs(path: str, recorded: tuple[int, ...], index_written: int) -> bool:

@@ -389,14 +389,12 @@ def _printed(call: HandlerCall, after_dashes: list[str]) -> _Printed | None:
     (``--stat``), paths after ``--`` and ``REV:PATH`` (read as they say)."""
     c = call.classifier
     sub = call.fact.subcommand
-    if sub not in ("diff", "show") or not c.machine or c.workspace is None or after_dashes:
+    if sub not in ("diff", "show") or after_dashes or "--no-index" in call.fact.options:
         return None
-    options = set(call.fact.options)
-    if "--no-index" in options or (options & _NO_CONTENT and not options & _PATCH):
+    options = _lines_here(call)
+    if options is None:
         return None
     cwd = call.cwd
-    if cwd is not None and not _in_repository(cwd, c.workspace):
-        return None
     here = cwd if cwd is not None else call.env.cwd
     places: list[str] = []
     revisions: list[str] = []
@@ -415,6 +413,20 @@ def _printed(call: HandlerCall, after_dashes: list[str]) -> _Printed | None:
             first, _, last = value.partition("..")
             revisions += [first or "HEAD", last or "HEAD"]
     return _Printed(bool(options & {"--cached", "--staged"}), places, revisions)
+
+
+def _lines_here(call: HandlerCall) -> set[str] | None:
+    """The options of a git command that prints lines of files (no ``--stat``-like output
+    alone) in the workspace's own repository, read from the machine; ``None`` otherwise
+    (another repository: ``git -C``)."""
+    c = call.classifier
+    options = set(call.fact.options)
+    if not c.machine or c.workspace is None or (options & _NO_CONTENT and not options & _PATCH):
+        return None
+    cwd = call.cwd
+    if cwd is not None and not _in_repository(cwd, c.workspace):
+        return None
+    return options
 
 
 def _worktree_reads(call: HandlerCall, printed: _Printed) -> None:
@@ -459,6 +471,7 @@ def _object_reads(call: HandlerCall, printed: _Printed) -> None:
     git = git_directory(workspace)
     if git is None:
         return
+    tracked = tracked_secret_files(workspace, c.home, c.fold)
     top = workspace.rstrip("/")
     repository = Repository(git)
     shown: list[str] = []
@@ -500,7 +513,7 @@ def _object_reads(call: HandlerCall, printed: _Printed) -> None:
         else:
             between(older, commit(revisions[1]))
     else:  # the index against a commit (``--cached``: HEAD by default)
-        secrets = printed.narrowed(tracked_secret_files(workspace, c.home, c.fold))
+        secrets = printed.narrowed(tracked)
         staged = index_objects(workspace, secrets) if secrets else {}
         against = commit(revisions[0] if revisions else "HEAD") if secrets else None
         for path in secrets:
@@ -520,7 +533,7 @@ def _object_reads(call: HandlerCall, printed: _Printed) -> None:
     # that tracks none, only a secret committed once and untracked since could be printed,
     # and asking of every three-dot diff of every repository for that would ask of what is
     # plainly a review of a branch (``git diff main...HEAD``): those stay judged as before
-    if unknown and tracked_secret_files(workspace, c.home, c.fold):
+    if unknown and tracked:
         call.fact.markers.add("unresolved_path")
 
 
@@ -532,11 +545,8 @@ def git_stash_show(call: HandlerCall) -> None:
     ``--stat`` and its kin. The untracked files a stash took (``-u``) are not read here: the
     line is unresolved."""
     c = call.classifier
-    options = set(call.fact.options)
-    if not c.machine or c.workspace is None or (options & _NO_CONTENT and not options & _PATCH):
-        return
-    cwd = call.cwd
-    if cwd is not None and not _in_repository(cwd, c.workspace):
+    options = _lines_here(call)
+    if options is None or c.workspace is None:
         return
     from clearance.shellparse.gitobjects import Repository
     from clearance.shellparse.world import git_directory, tracked_secret_files

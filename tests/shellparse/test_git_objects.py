@@ -134,3 +134,23 @@ def test_what_changed_between_two_commits_is_what_git_diff_names(
     root = _git(repo, "rev-list", "--max-parents=0", "HEAD") or ""
     named = _git(repo, "diff-tree", "--root", "--no-commit-id", "-r", "--name-only", root)
     assert sorted(repository.changed(None, root) or []) == sorted((named or "").split())
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["loose", "packed"])
+def test_what_it_inflates_is_bounded(repo: Path, tmp_path: Path, packed: bool) -> None:
+    """Every byte inflated -- objects, deltas and what they rebuild -- counts against one
+    budget per repository read: past it the answer is not known, however large the objects
+    (the default budget answers the same questions)."""
+    if packed:
+        copy = tmp_path / "packed"
+        subprocess.run(
+            ["git", "clone", "-q", "--mirror", str(repo), str(copy / ".git")], check=True
+        )
+        subprocess.run(["git", "-C", str(copy), "gc", "-q"], check=True)
+        repo = copy
+    head = _git(repo, "rev-parse", "HEAD") or ""
+    root = _git(repo, "rev-list", "--max-parents=0", "HEAD") or ""
+    assert Repository(str(repo / ".git")).changed(root, head)
+    tight = Repository(str(repo / ".git"), budget=100)  # less than one commit object
+    assert tight.changed(root, head) is None
+    assert tight.inflated > 100
