@@ -78,10 +78,16 @@ def test_loose_objects_read_as_git_reads_them(repo: Path) -> None:
     assert _mismatches(repo) == []
 
 
-def test_packed_objects_read_as_git_reads_them(repo: Path, tmp_path: Path) -> None:
+def _packed(repo: Path, tmp_path: Path) -> Path:
+    """A copy of ``repo`` with every object in a pack (deltas against each other)."""
     packed = tmp_path / "packed"
     subprocess.run(["git", "clone", "-q", "--mirror", str(repo), str(packed / ".git")], check=True)
     subprocess.run(["git", "-C", str(packed), "gc", "-q", "--aggressive"], check=True)
+    return packed
+
+
+def test_packed_objects_read_as_git_reads_them(repo: Path, tmp_path: Path) -> None:
+    packed = _packed(repo, tmp_path)
     assert not list((packed / ".git" / "objects").glob("??/*"))  # every object in a pack
     assert _mismatches(packed) == []
 
@@ -118,12 +124,7 @@ def test_what_changed_between_two_commits_is_what_git_diff_names(
     """``Repository.changed`` against ``git diff --name-only`` (and, for a root commit,
     ``git diff-tree --root``): commits near and far apart, a merge and its parents, a tag."""
     if packed:
-        copy = tmp_path / "packed"
-        subprocess.run(
-            ["git", "clone", "-q", "--mirror", str(repo), str(copy / ".git")], check=True
-        )
-        subprocess.run(["git", "-C", str(copy), "gc", "-q"], check=True)
-        repo = copy
+        repo = _packed(repo, tmp_path)
     repository = Repository(str(repo / ".git"))
     pairs = [("HEAD~1", "HEAD"), ("HEAD~5", "HEAD"), ("v1", "v2"), ("HEAD^2", "HEAD"), ("v2", "v1")]
     for old, new in pairs:
@@ -142,12 +143,7 @@ def test_what_it_inflates_is_bounded(repo: Path, tmp_path: Path, packed: bool) -
     budget per repository read: past it the answer is not known, however large the objects
     (the default budget answers the same questions)."""
     if packed:
-        copy = tmp_path / "packed"
-        subprocess.run(
-            ["git", "clone", "-q", "--mirror", str(repo), str(copy / ".git")], check=True
-        )
-        subprocess.run(["git", "-C", str(copy), "gc", "-q"], check=True)
-        repo = copy
+        repo = _packed(repo, tmp_path)
     head = _git(repo, "rev-parse", "HEAD") or ""
     root = _git(repo, "rev-list", "--max-parents=0", "HEAD") or ""
     assert Repository(str(repo / ".git")).changed(root, head)
