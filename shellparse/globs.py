@@ -297,6 +297,18 @@ def _admits(tokens: list[tuple[bool, frozenset[str]] | None], name: str) -> bool
     """Whether a glob segment's tokens match the name ``name`` (``_segment_overlap`` of the
     segment and a name without wildcards, without the leading-dot rule): the states are the
     token positions reached, one step per character."""
+    # what the tokens before the first ``*`` and after the last one spell must start and
+    # end the name: most filters (``*.py``) admit no secret's name, told here at once
+    for token, c in zip(tokens, name, strict=False):
+        if token is None:
+            break
+        if (c in token[1]) == token[0]:
+            return False
+    for token, c in zip(reversed(tokens), reversed(name), strict=False):
+        if token is None:
+            break
+        if (c in token[1]) == token[0]:
+            return False
     end = len(tokens)
     reached = _skip_stars(tokens, {0})
     for c in name:
@@ -532,6 +544,8 @@ def _segment_overlap(
     if isinstance(shell, str):  # globstar: a name not starting with a dot; ``{}``: any name
         # (a file ``find`` selects is never literally named ``*``: that pattern is for globs)
         shell = [_NOT_DOT, None] if shell == "**" else [(True, frozenset("/*")), None]
+    if not _ends_meet(shell, pattern):
+        return False
     hidden_rule = hidden and not (shell and shell[0] == (False, frozenset(".")))
     seen: set[tuple[int, int, bool]] = set()
     stack = [(0, 0, False)]
@@ -559,6 +573,28 @@ def _segment_overlap(
         if chars[0] or chars[1]:
             stack.append((i if a is None else i + 1, j if b is None else j + 1, True))
     return False
+
+
+def _ends_meet(
+    a: list[tuple[bool, frozenset[str]] | None], b: list[tuple[bool, frozenset[str]] | None]
+) -> bool:
+    """What a name of both globs needs (their ``_segment_overlap`` is a search of pairs of
+    states): each character before either's first ``*``, counted from the start, and each
+    after either's last ``*``, counted from the end, is one both admit. ``*.py`` and ``*.pem``
+    end apart, ``.env*`` and ``id_*`` start apart."""
+    for x, y in zip(a, b, strict=False):
+        if x is None or y is None:
+            break
+        negated, chars = _meet(x, y)
+        if not (negated or chars):
+            return False
+    for x, y in zip(reversed(a), reversed(b), strict=False):
+        if x is None or y is None:
+            break
+        negated, chars = _meet(x, y)
+        if not (negated or chars):
+            return False
+    return True
 
 
 def _overlap(
@@ -631,16 +667,47 @@ def regex_source(pattern: str, home: str, workspace: str) -> str:
     return glob_to_regex(pattern, home, descendants=not exact)
 
 
+class Affixes:
+    """Literal starts (or ends) of names, by their first (or last) character: whether a name
+    starts (ends) with one is a ``startswith`` (``endswith``) over the few that share its
+    first (last) character -- the same answer as over all of them, in a fraction of the
+    comparisons. An empty affix starts (ends) every name."""
+
+    __slots__ = ("by_char", "every", "last")
+
+    def __init__(self, affixes: list[str], *, last: bool) -> None:
+        self.last = last
+        self.every = "" in affixes
+        grouped: dict[str, list[str]] = {}
+        for affix in affixes:
+            if affix:
+                grouped.setdefault(affix[-1] if last else affix[0], []).append(affix)
+        self.by_char = {char: tuple(group) for char, group in grouped.items()}
+
+    def meets(self, name: str) -> bool:
+        """Whether ``name`` starts (ends, for ``last``) with one of the affixes."""
+        if self.every:
+            return True
+        if not name:
+            return False
+        if self.last:
+            group = self.by_char.get(name[-1])
+            return group is not None and name.endswith(group)
+        group = self.by_char.get(name[0])
+        return group is not None and name.startswith(group)
+
+
 class _Index:
     """A set of patterns sorted by shape so that one path is decided by a few hash lookups
     and C-level ``startswith``/``endswith`` calls, whatever the number of patterns: literal
     paths by the path's ancestors, literal names by its segments, ``name*``/``*name`` by
-    prefix and suffix tuples; the rest (a few names with several wildcards) by one small
-    regex searched over the path. Anchored globs are matched segment by segment."""
+    prefix and suffix (``Affixes``); the rest (a few names with several wildcards) by one
+    small regex searched over the path. Anchored globs are matched segment by segment, only
+    those whose literal start shares the path's first segment."""
 
     __slots__ = (
-        "anchored",
-        "anchored_patterns",
+        "anchored_by",
+        "anchored_root",
         "exact_names",
         "exact_paths",
         "exact_prefixes",
@@ -692,26 +759,46 @@ class _Index:
         self.exact_paths = frozenset(exact_paths)
         self.names = frozenset(names)
         self.exact_names = frozenset(exact_names)
-        self.prefixes = tuple(prefixes)
-        self.suffixes = tuple(suffixes)
-        self.exact_prefixes = tuple(exact_prefixes)
-        self.exact_suffixes = tuple(exact_suffixes)
+        self.prefixes = Affixes(prefixes, last=False)
+        self.suffixes = Affixes(suffixes, last=True)
+        self.exact_prefixes = Affixes(exact_prefixes, last=False)
+        self.exact_suffixes = Affixes(exact_suffixes, last=True)
         self.rest = tuple(rest)
         #: the rest (names with several wildcards, ``*credentials*.json``) as one regex
         #: searched over the whole path: one C-level call instead of a test per segment
         self.rest_regex = _names_regex(rest) if rest else None
-        #: anchored globs by their literal start: only a path under it can match
-        self.anchored = tuple((h, h.rstrip("/") + "/") for h, _ in heads)
-        self.anchored_patterns = tuple(p for _, p in heads)
+        #: anchored globs by the first segment of their literal start (a path can only be at
+        #: or under the start ``/etc/ssh`` if its own first segment is ``etc``), and those
+        #: whose start is ``/`` (``/*/secret``), which any absolute path may meet
+        by_first: dict[str, list[tuple[str, str, PathPattern]]] = {}
+        root: list[tuple[str, str, PathPattern]] = []
+        for head, pattern in heads:
+            entry = (head, head.rstrip("/") + "/", pattern)
+            if head == "/":
+                root.append(entry)
+            else:
+                by_first.setdefault(_first_segment(head), []).append(entry)
+        self.anchored_by = {first: tuple(group) for first, group in by_first.items()}
+        self.anchored_root = tuple(root)
         #: where every pattern has a place (a literal path, or an anchored glob's literal
         #: start), what a path ``match`` accepts starts with: ``GlobSet.match`` turns away a
         #: path starting with none of them in one C-level call (a tree search under ``/`` or
         #: ``~`` tests every path it meets against the secrets placed there). Only for a path
         #: in normal form: ``match`` reads a tree's place segment by segment, so ``//`` and a
         #: relative path take the long way. ``None`` when a pattern names a file anywhere.
+        #: The starts are kept by their first segment (each is whole segments: ``/etc/ssh``),
+        #: so that a path is compared with those under its own first directory only: a path
+        #: whose first segment merely begins like one (``/etcetera``, ``/etc``) is no path
+        #: under it, and ``match`` would turn it away too. A start ``/`` admits every path:
+        #: then there is no filter.
         placed = all(p.literal is not None or p.anchored for p in patterns)
-        self.heads: tuple[str, ...] | None = (
-            (*trees, *exact_paths, *(h for h, _ in heads)) if placed else None
+        starts = (*trees, *exact_paths, *(h for h, _ in heads)) if placed else ()
+        grouped: dict[str, list[str]] | None = {} if placed and "/" not in starts else None
+        if grouped is not None:
+            for start in starts:
+                grouped.setdefault(_first_segment(start), []).append(start)
+        self.heads: dict[str, tuple[str, ...]] | None = (
+            None if grouped is None else {k: tuple(v) for k, v in grouped.items()}
         )
 
     def match(self, path: str) -> bool:
@@ -732,36 +819,46 @@ class _Index:
             prefixes = self.prefixes
             suffixes = self.suffixes
             for part in parts:
-                if part in names:
-                    return True
-                if prefixes and part.startswith(prefixes):
-                    return True
-                if suffixes and part.endswith(suffixes):
+                if part in names or prefixes.meets(part) or suffixes.meets(part):
                     return True
             last = parts[-1]
-            if last in self.exact_names:
+            if (
+                last in self.exact_names
+                or self.exact_prefixes.meets(last)
+                or self.exact_suffixes.meets(last)
+            ):
                 return True
-            if self.exact_prefixes and last.startswith(self.exact_prefixes):
-                return True
-            if self.exact_suffixes and last.endswith(self.exact_suffixes):
-                return True
-        for (head, under), pattern in zip(self.anchored, self.anchored_patterns, strict=True):
-            if (path == head or path.startswith(under)) and pattern.match(path):
-                return True
+        if path[:1] == "/":
+            # (an anchored start is absolute: a relative path is at or under none of them)
+            for head, under, pattern in self.anchored_root:
+                if (path == head or path.startswith(under)) and pattern.match(path):
+                    return True
+            group = self.anchored_by.get(_first_segment(path))
+            if group is not None:
+                for head, under, pattern in group:
+                    if (path == head or path.startswith(under)) and pattern.match(path):
+                        return True
         regex = self.rest_regex
         return regex is not None and regex.search(path) is not None
 
 
+def _first_segment(path: str) -> str:
+    """The first segment of an absolute path (``etc`` of ``/etc/ssh``; ``""`` of ``/``)."""
+    cut = path.find("/", 1)
+    return path[1:] if cut < 0 else path[1:cut]
+
+
 def _names_regex(patterns: list[PathPattern]) -> re.Pattern[str]:
-    """Unanchored name patterns as one regex over an absolute path: a name at any depth
+    """Unanchored name patterns as one regex over a path: a name at any depth
     (``/NAME/`` or ``/NAME`` at the end), or only the last one for an exact pattern."""
     anywhere = [glob_regex_body(p.segments[0], "[^/]*", "[^/]") for p in patterns if not p.exact]
     last = [glob_regex_body(p.segments[0], "[^/]*", "[^/]") for p in patterns if p.exact]
     alternatives = []
+    # (a name starts after a ``/`` or, in a relative path, at the start)
     if anywhere:
-        alternatives.append("/(?=[^/])(?:" + "|".join(anywhere) + ")(?:/|$)")
+        alternatives.append("(?:^|/)(?=[^/])(?:" + "|".join(anywhere) + ")(?:/|$)")
     if last:
-        alternatives.append("/(?=[^/])(?:" + "|".join(last) + ")$")
+        alternatives.append("(?:^|/)(?=[^/])(?:" + "|".join(last) + ")$")
     return re.compile("|".join(alternatives), re.DOTALL)
 
 
@@ -839,13 +936,10 @@ class GlobSet:
         if index is None:
             index = self._indexed()
         heads = index.heads
-        if (
-            heads is not None
-            and not path.startswith(heads)
-            and path[:1] == "/"
-            and "//" not in path
-        ):
-            return False  # (not remembered: a tree search meets thousands such)
+        if heads is not None and path[:1] == "/" and "//" not in path:
+            under = heads.get(_first_segment(path))
+            if under is None or not path.startswith(under):
+                return False  # (not remembered: a tree search meets thousands such)
         memo = self._matched
         found = memo.get(path)
         if found is None:

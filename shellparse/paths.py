@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from clearance.shellparse.globs import GlobSet
+from clearance.shellparse.globs import Affixes, GlobSet
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -431,8 +431,8 @@ class SecretNames:
             return re.compile(body, re.DOTALL)
 
         self.literal = frozenset(literal)
-        self.prefixes = tuple(prefixes)
-        self.suffixes = tuple(suffixes)
+        self.prefixes = Affixes(prefixes, last=False)
+        self.suffixes = Affixes(suffixes, last=True)
         self.others = one(others)
         self.negated = one(negated)
         #: A piece of each of ``others``' patterns that a name it matches holds as it is (the
@@ -456,8 +456,8 @@ class SecretNames:
             name = name.lower()
         hit = (
             name in self.literal
-            or name.startswith(self.prefixes)
-            or name.endswith(self.suffixes)
+            or self.prefixes.meets(name)
+            or self.suffixes.meets(name)
             or (
                 self.others is not None
                 and (self.hints is None or self.hints.search(name) is not None)

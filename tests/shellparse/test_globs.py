@@ -103,6 +103,45 @@ def test_the_indexed_set_agrees_with_its_patterns() -> None:
     assert globs.match(f"{HOME}/.ssh/id_rsa") and not globs.match("/srv2/x")
 
 
+def _near_names(pattern: str) -> list[str]:
+    """Names at and around a pattern's literal runs: the run itself, one character short of
+    it at either end, and longer at either end (what a prefix or suffix test must tell)."""
+    out: list[str] = []
+    for run in re.split(r"[*?]|\[[^\]]*\]", pattern.strip("/").rsplit("/", 1)[-1].rstrip("$")):
+        if run:
+            out += [run, run[1:], run[:-1], "x" + run, run + "x", run.upper()]
+    return out
+
+
+@pytest.mark.parametrize("name", ["secrets", *PATH_SETS])
+def test_the_index_agrees_with_each_pattern_on_names_near_every_pattern(name: str) -> None:
+    """The index (names, prefixes and suffixes by their first or last character; anchored
+    patterns by their start's first segment) against each pattern alone: every set the
+    engine knows, over names made from every pattern's literal runs, at several depths,
+    absolute and not in normal form; a relative path at least where a pattern matches."""
+    from clearance.shellparse.paths import SECRET_PATTERNS
+
+    texts = list(SECRET_PATTERNS) if name == "secrets" else list(PATH_SETS[name])
+    globs = GlobSet(texts, HOME, WS)
+    positive = [PathPattern(p, HOME, WS) for p in texts if not p.startswith("!")]
+    negative = [PathPattern(p[1:], HOME, WS) for p in texts if p.startswith("!")]
+    names = sorted({n for p in texts for n in _near_names(p)} | {"a", "", "."})
+    places = ["", "/", "/etc/", f"{HOME}/", f"{HOME}/.ssh/", f"{WS}/src/", "/etcetera/", "rel/"]
+    paths = {place + n for place in places for n in names} | {
+        f"{place}{n}/inner" for place in ("/", f"{HOME}/") for n in names
+    }
+    for path in sorted(paths):
+        expected = any(p.match(path) for p in positive) and not any(p.match(path) for p in negative)
+        if path[:1] != "/":
+            # a relative path: the index reads it as from the root (``etc/x`` is under the
+            # tree ``/etc``), a pattern alone does not -- never less than the patterns
+            assert globs._match(path) or not expected, (name, path)
+            continue
+        assert globs._match(path) == expected, (name, path)
+        if "//" not in path:
+            assert globs.match(path) == expected, (name, path)
+
+
 def test_a_set_of_placed_patterns_turns_away_only_what_none_could_match() -> None:
     """A set whose every pattern has a place (``/etc/shadow``, ``~/.ssh/**``) turns away a
     path under none of those places before its index; each pattern alone is the oracle,
@@ -134,13 +173,24 @@ def test_a_set_of_placed_patterns_turns_away_only_what_none_could_match() -> Non
         f"{HOME}/.awsx",
         "/var/lib/x/secret1",
         "/var/lib/x/secret",
+        # a first segment that only begins like a place's, or a place's first directory
+        "/etcetera/shadow",
+        "/etc",
+        "/et",
+        "/srvx/a/key",
+        "/srv",
+        "/var/lib",
+        "/home",
+        f"{HOME}x/.ssh/id_rsa",
         "",
         ".",
     ]
     for globs in sets:
         positive, negative = globs.patterns, globs.excluded
         globs.match("/")  # builds the index
-        assert globs._index is not None and globs._index.heads is not None
+        assert globs._index is not None
+        # a place '/' (the whole tree) turns nothing away; every other set has the filter
+        assert (globs._index.heads is None) == (globs.texts[0] in ("/", "/**")), globs.texts
         for path in paths:
             # the index without the turn-away is the oracle for every form (it reads a
             # tree's place segment by segment, so it holds '~//.ssh/x' too) ...
@@ -370,3 +420,41 @@ def test_a_filter_against_a_secret_name_agrees_with_the_overlap_search() -> None
             for witness, form in zip(spelled, _witnesses(name[1]), strict=True):
                 expected = _segment_overlap((glob, tokens), ("", form), False)
                 assert _admits(tokens, witness) == expected, (glob, text, witness)
+
+
+def test_two_glob_segments_overlap_exactly_when_some_short_name_matches_both() -> None:
+    """The overlap search of a shell segment and a pattern segment (its quick test of their
+    starts and ends included) against enumeration: every name over a small alphabet, up to
+    six characters, that both accept -- bash's rule that only a literal ``.`` matches a
+    leading dot on the shell side. The segments' literal
+    runs are short, so an overlap always has a witness that short."""
+    import itertools
+    import random
+
+    from clearance.shellparse.globs import _pattern_tokens, _segment_overlap, _shell_tokens
+
+    rng = random.Random(11)
+    alphabet = ["*", "?", ".", "e", "p", "[ep]", "[!e]", "*"]
+    segments = ["*", "*.p", ".e*", "e*p", "?e", "[.]e", ".*", "*e", "p*", "*.e*", "?"]
+    segments += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 3))) for _ in range(60)]
+    segments = sorted(set(segments))
+    names = ["".join(chars) for n in range(1, 7) for chars in itertools.product(".ep", repeat=n)]
+
+    def accepts(glob: str, name: str, shell: bool, lenient: bool) -> bool:
+        # a leading dot only for a literal one -- or, against a literal name, for a leading
+        # class too (the benefit of the doubt the search gives there)
+        dot = (".", "[.]", "[") if lenient else (".", "[.]")
+        if shell and name.startswith(".") and not glob.startswith(dot):
+            return False
+        return fnmatch.fnmatchcase(name, glob)
+
+    for shell_text in segments:
+        shell = (shell_text, _shell_tokens(shell_text, False))
+        for pattern_text in segments:
+            pattern = (pattern_text, _pattern_tokens(pattern_text))
+            lenient = not any(c in pattern_text for c in "*?[")
+            both = any(
+                accepts(shell_text, n, True, lenient) and accepts(pattern_text, n, False, False)
+                for n in names
+            )
+            assert _segment_overlap(shell, pattern) == both, (shell_text, pattern_text)

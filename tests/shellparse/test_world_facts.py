@@ -8,6 +8,7 @@ by the shipped default pack exactly as the hook decides them.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -835,6 +836,18 @@ def test_secret_set_keeps_its_exceptions() -> None:
         "x.json",
     )
     for name in spelled + inside:
+        assert names.match(name) == secrets.match(f"/w/{name}"), name
+    # and on names at and around every pattern's literal runs (prefixes and suffixes are
+    # asked by their first or last character)
+    from clearance.shellparse.paths import SECRET_PATTERNS
+
+    near: set[str] = set()
+    for pattern in SECRET_PATTERNS:
+        last = pattern.lstrip("!").rstrip("/$").rsplit("/", 1)[-1]
+        for run in re.split(r"[*?]|\[[^\]]*\]", last):
+            if run:
+                near |= {run, run[1:], run[:-1], "x" + run, run + "x", "x" + run + "x"}
+    for name in sorted(near - {""}):
         assert names.match(name) == secrets.match(f"/w/{name}"), name
 
 
