@@ -55,35 +55,43 @@ _CROCKFORD: Final = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 class _Clock:
     """What one process caches to make ids and times cheap: the ULID's time part (per
-    millisecond), the ISO time's seconds part (per second), the Crockford pairs table, and a
-    buffer of ``os.urandom`` bytes (dropped in a forked child, so workers never share it)."""
+    millisecond), the ISO time's seconds part (per second), and a buffer of ``os.urandom``
+    bytes with its Crockford characters (dropped in a forked child, so workers never share
+    it)."""
 
-    __slots__ = ("entropy", "millis", "pairs", "prefix", "second", "stamp", "used")
+    __slots__ = ("chars", "entropy", "millis", "prefix", "second", "stamp", "used")
 
     def __init__(self) -> None:
         self.millis = -1
         self.prefix = ""
         self.second = -1
         self.stamp = ""
-        self.pairs: list[str] = []
         self.entropy = b""
+        #: ``entropy``, each byte as the Crockford character of its low five bits
+        self.chars = ""
         self.used = 0
 
     def forget(self) -> None:
         self.entropy = b""
+        self.chars = ""
         self.used = 0
 
 
 _CLOCK: Final = _Clock()
-#: Random bytes drawn from the OS at a time (one ULID takes 10).
-_ENTROPY_BYTES: Final = 4000
+#: Random bytes drawn from the OS at a time (one ULID takes 16).
+_ENTROPY_BYTES: Final = 4096
+#: Every byte to the Crockford character of its low five bits (``bytes.translate``): 256 is a
+#: multiple of 32, so a uniform byte gives a uniform character, five random bits.
+_TO_CROCKFORD: Final = bytes(ord(_CROCKFORD[b & 31]) for b in range(256))
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_CLOCK.forget)
 
 
 def new_decision_id(now: float | None = None) -> str:
-    """A ULID: 48 bits of milliseconds then 80 random bits, so ids sort by time."""
+    """A ULID: 48 bits of milliseconds then 80 random bits, so ids sort by time. The random
+    part is 16 characters of five random bits, each the low bits of one drawn byte: a slice
+    of the buffer, translated once when it is drawn."""
     clock = _CLOCK
     millis = int((_time.time() if now is None else now) * 1000)
     if clock.millis != millis:
@@ -94,40 +102,13 @@ def new_decision_id(now: float | None = None) -> str:
             value >>= 5
         clock.millis = millis
         clock.prefix = "".join(reversed(chars))
-    if clock.used + 10 > len(clock.entropy):
-        clock.entropy = os.urandom(_ENTROPY_BYTES)
-        clock.used = 0
     start = clock.used
-    clock.used = start + 10
-    entropy = clock.entropy
-    # the 80 bits as two halves of 40, each a machine integer in compiled code (one integer
-    # of 80 bits is a heap object whose every shift allocates)
-    high = int.from_bytes(entropy[start : start + 5], "big")
-    low = int.from_bytes(entropy[start + 5 : start + 10], "big")
-    pairs = clock.pairs
-    if not pairs:
-        if start < 30:  # a process's first ids (a hook makes one): not worth the table
-            tail = []
-            for half in (low, high):
-                bits = half
-                for _ in range(8):
-                    tail.append(_CROCKFORD[bits & 31])
-                    bits >>= 5
-            return clock.prefix + "".join(reversed(tail))
-        pairs = clock.pairs = [a + b for a in _CROCKFORD for b in _CROCKFORD]
-    return "".join(
-        (
-            clock.prefix,
-            pairs[(high >> 30) & 1023],
-            pairs[(high >> 20) & 1023],
-            pairs[(high >> 10) & 1023],
-            pairs[high & 1023],
-            pairs[(low >> 30) & 1023],
-            pairs[(low >> 20) & 1023],
-            pairs[(low >> 10) & 1023],
-            pairs[low & 1023],
-        )
-    )
+    if start + 16 > len(clock.chars):
+        clock.entropy = os.urandom(_ENTROPY_BYTES)
+        clock.chars = clock.entropy.translate(_TO_CROCKFORD).decode("ascii")
+        start = 0
+    clock.used = start + 16
+    return clock.prefix + clock.chars[start : start + 16]
 
 
 #: ``.000Z`` to ``.999Z``: the milliseconds part of a time, made once.

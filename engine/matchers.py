@@ -571,6 +571,8 @@ class Paths(Matcher):
         self.globs = PathGlobs([str(m) for m in match], [str(s) for s in sets])
         access = spec.get("access")
         self.access = frozenset(access) if isinstance(access, list) else None
+        #: whether an ``unknown`` access may be one of ``access`` (any but a delete)
+        self.unknown_may = self.access is not None and bool(self.access - {"delete"})
         self.location = str(spec.get("location") or "any")
         source = spec.get("source")
         self.source = frozenset(source) if isinstance(source, list) else None
@@ -614,7 +616,7 @@ class Paths(Matcher):
         if (
             self.access is not None
             and path.access not in self.access
-            and (path.access != "unknown" or not self.access - {"delete"})
+            and (path.access != "unknown" or not self.unknown_may)
         ):
             return False
         if self.source is not None and path.source not in self.source:

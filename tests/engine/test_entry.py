@@ -115,19 +115,26 @@ def test_decision_ids_are_ulids_unique_and_time_ordered() -> None:
 
 
 def test_the_random_part_is_the_drawn_bytes_in_crockford_base32() -> None:
-    """The 80 random bits are the next 10 bytes the process drew, big-endian, in 16
-    characters of 5 bits -- through the first ids' loop and the later pairs table alike."""
+    """The 80 random bits are the next 16 bytes the process drew, each giving the Crockford
+    character of its low five bits -- over a whole buffer and into the next one; and every
+    character appears in every place (five bits each, not fewer)."""
     crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
     new_decision_id()  # this process has drawn its buffer
-    for _ in range(200):  # past the first ids' way, into the table's
+    seen: list[set[str]] = [set() for _ in range(16)]
+    refills = 0
+    for _ in range(1000):  # past the end of one 4096-byte buffer, and of the next
         start = decision_module._CLOCK.used
-        drawn = decision_module._CLOCK.entropy[start : start + 10]
+        drawn = decision_module._CLOCK.entropy[start : start + 16]
         made = new_decision_id()
-        if len(drawn) < 10:  # a fresh buffer was drawn for this id
-            continue
-        value = int.from_bytes(drawn, "big")
-        expected = "".join(crockford[(value >> (5 * k)) & 31] for k in reversed(range(16)))
-        assert made[10:] == expected
+        if len(drawn) < 16:  # a fresh buffer was drawn for this id
+            refills += 1
+            drawn = decision_module._CLOCK.entropy[:16]
+            assert decision_module._CLOCK.used == 16
+        assert made[10:] == "".join(crockford[b & 31] for b in drawn)
+        for place, char in enumerate(made[10:]):
+            seen[place].add(char)
+    assert refills >= 3
+    assert all(len(chars) == 32 for chars in seen)
 
 
 def test_a_forked_child_draws_its_own_ids() -> None:
