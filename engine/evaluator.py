@@ -69,7 +69,13 @@ def _matching(policy: PolicySet, part: PartView, ctx: Context) -> list[CompiledR
     return [
         rule
         for rule in policy.applicable(
-            part.program, part.class_key, part.accesses, ctx.tool, ctx.tool_kind
+            part.program,
+            part.class_key,
+            part.accesses,
+            ctx.tool,
+            ctx.tool_kind,
+            markers=part.marker_key,
+            hosts=bool(part.hosts),
         )
         if rule.matcher.test(part, ctx)
     ]
@@ -100,7 +106,13 @@ class Tracer:
         considered: list[TraceRule] = []
         matched: list[CompiledRule] = []
         for rule in policy.applicable(
-            part.program, part.class_key, part.accesses, ctx.tool, ctx.tool_kind
+            part.program,
+            part.class_key,
+            part.accesses,
+            ctx.tool,
+            ctx.tool_kind,
+            markers=part.marker_key,
+            hosts=bool(part.hosts),
         ):
             held, why = rule.matcher.explain(part, ctx)
             if held:

@@ -102,9 +102,11 @@ class Matcher:
     def needs(self) -> frozenset[Need] | None:
         """A necessary condition of ``test``, for the index: atoms of which a part must
         satisfy one (``None``: no such condition is known). An atom is ``("program", name)``
-        (the part runs it), ``("class", name)`` (it has the effect class), ``("access",
-        kind)`` (it has a path of that access; kind ``*``: any path) or ``("tool", name)``
-        (the tool's kind or name)."""
+        (the part runs it), ``("program_glob", glob)`` (it runs a program the glob matches),
+        ``("class", name)`` (it has the effect class), ``("marker", name)`` (it carries the
+        marker), ``("access", kind)`` (it has a path of that access; kind ``*``: any path),
+        ``("host", "*")`` (it contacts a host) or ``("tool", name)`` (the tool's kind or
+        name)."""
         programs = self.programs()
         if programs is not None:
             return frozenset(("program", name) for name in programs)
@@ -304,6 +306,15 @@ class Program(Matcher):
 
     def programs(self) -> frozenset[str] | None:
         return None if self.names.globs else self.names.exact
+
+    def needs(self) -> frozenset[Need] | None:
+        # a name, or a glob the index matches each program against once (``mkfs.*``)
+        return frozenset(
+            [
+                *(("program", name) for name in self.names.exact),
+                *(("program_glob", p) for p in self.names.patterns if _is_glob(p)),
+            ]
+        )
 
     def named_programs(self) -> set[str]:
         return set(self.names.exact)
@@ -531,6 +542,9 @@ class Markers(Matcher):
     def named_markers(self) -> set[str]:
         return set(self.markers)
 
+    def needs(self) -> frozenset[Need] | None:
+        return frozenset(("marker", name) for name in self.markers)
+
 
 class PathGlobs:
     """Globs over absolute paths, compiled for one workspace and home at a time (and in
@@ -692,11 +706,17 @@ class Hosts(Matcher):
     def observed(self, part: PartView, ctx: Context) -> str:
         return f"hosts are {part.hosts}"
 
+    def needs(self) -> frozenset[Need] | None:
+        return frozenset({("host", "*")})  # (a part with no host has none in the list)
+
 
 class OnlyHosts(Hosts):
     """Closed: every host the part contacts is one of these (``[]``: it contacts none)."""
 
     key = "only_hosts"
+
+    def needs(self) -> frozenset[Need] | None:
+        return None  # (a part with no host has only these: none)
 
     def test(self, part: PartView, ctx: Context) -> bool:
         return all(self.names.match(host) for host in part.hosts)

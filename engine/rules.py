@@ -203,10 +203,11 @@ class PolicySet:
             self.packs.append(pack)
         self.command_rules: list[CompiledRule] = [r for r in self.rules if r.target == "command"]
         # The index: each part rule filed under the atoms of its necessary condition
-        # (``Matcher.needs``: a program, an effect class, a path access, the tool), or
-        # tested on every part when it has none. It never changes an answer, only how
-        # many rules a part is tested against (a read touches no rule about writes); the
-        # fast path and ``explain``'s tracer both take a part's rules from it.
+        # (``Matcher.needs``: a program or a glob of programs, an effect class, a marker, a
+        # path access, a host, the tool), or tested on every part when it has none. It never
+        # changes an answer, only how many rules a part is tested against (a read touches no
+        # rule about writes); the fast path and ``explain``'s tracer both take a part's rules
+        # from it.
         self.unconditional: list[CompiledRule] = []
         self.by_need: dict[tuple[str, str], list[CompiledRule]] = {}
         for rule in self.rules:
@@ -218,8 +219,13 @@ class PolicySet:
             else:
                 for atom in needs:
                     self.by_need.setdefault(atom, []).append(rule)
+        #: the globs of programs the index files rules under, each as the matcher reads it
+        self.program_globs: list[tuple[str, NameSet]] = [
+            (atom[1], NameSet([atom[1]])) for atom in self.by_need if atom[0] == "program_glob"
+        ]
         self._applicable: dict[
-            tuple[str | None, frozenset[str], frozenset[str], str, str], list[CompiledRule]
+            tuple[str | None, frozenset[str], frozenset[str], str, str, frozenset[str], bool],
+            list[CompiledRule],
         ] = {}
         # Overrides: each named rule that exists and may be relaxed; the others are kept as
         # problems (lint reports them; the rule simply does not settle them).
@@ -272,20 +278,31 @@ class PolicySet:
         accesses: frozenset[str],
         tool: str,
         tool_kind: str,
+        *,
+        markers: frozenset[str],
+        hosts: bool,
     ) -> list[CompiledRule]:
-        """The rules that may match a part with this program, these classes and paths of
-        these accesses (``*`` among them when it has any path), and that apply to this tool
-        (``CompiledRule.applies_to``), in rule order: what the evaluator tests a part
-        against. Every other rule is sure not to match it."""
-        key = (program, classes, accesses, tool, tool_kind)
+        """The rules that may match a part with this program, these classes, these markers,
+        paths of these accesses (``*`` among them when it has any path) and a host or none,
+        and that apply to this tool (``CompiledRule.applies_to``), in rule order: what the
+        evaluator tests a part against. Every other rule is sure not to match it."""
+        key = (program, classes, accesses, tool, tool_kind, markers, hosts)
         found = self._applicable.get(key)
         if found is None:
             chosen: dict[int, CompiledRule] = {r.order: r for r in self.unconditional}
             atoms = [("class", name) for name in classes]
             atoms.extend(("access", kind) for kind in accesses)
+            atoms.extend(("marker", name) for name in markers)
             atoms.extend((("tool", tool), ("tool", tool_kind)))
+            if hosts:
+                atoms.append(("host", "*"))
             if program is not None:
                 atoms.append(("program", program))
+                atoms.extend(
+                    ("program_glob", pattern)
+                    for pattern, names in self.program_globs
+                    if names.match(program)
+                )
             for atom in atoms:
                 for rule in self.by_need.get(atom, ()):
                     chosen[rule.order] = rule

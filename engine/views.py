@@ -59,6 +59,7 @@ class PartView:
         "context",
         "facts",
         "hosts",
+        "marker_key",
         "markers",
         "paths",
         "program",
@@ -74,6 +75,7 @@ class PartView:
         self.classes = facts.classes
         self.class_key = frozenset(facts.classes)
         self.markers = facts.markers | extra_markers if extra_markers else facts.markers
+        self.marker_key = frozenset(self.markers)
         self.paths: list[PathFact] = facts.paths
         #: The accesses of its paths, ``*`` among them when it has any (for the rule index).
         self.accesses = (

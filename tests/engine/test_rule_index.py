@@ -1,6 +1,6 @@
 """The rule index never changes an answer: a part is tested only against the rules whose
-necessary condition it meets (a program, an effect class, a path access, the tool), and every
-rule it skips is one that could not have matched."""
+necessary condition it meets (a program or a glob of programs, an effect class, a marker, a
+path access, a host, the tool), and every rule it skips is one that could not have matched."""
 
 from __future__ import annotations
 
@@ -79,6 +79,21 @@ rules:
     decision: ask
     reason: r
     when: {redirects: ["**/*.log"]}
+  - id: host
+    decision: ask
+    reason: r
+    when: {hosts: ["example.com"]}
+  - id: only-hosts
+    decision: ask
+    reason: r
+    when: {only_hosts: ["example.com"]}
+  - id: markers-or-glob-program
+    decision: ask
+    reason: r
+    when:
+      any:
+        - markers: [unknown_program]
+        - program: ["gi?", "*sh"]
 """
 
 #: Each shape above with something that meets it and something that does not.
@@ -105,6 +120,8 @@ INTENTS = [
         "cat ../outside.txt ./inside.txt",
         "find . -name '*.md' -delete",
         "curl -o page.html https://example.com",
+        "curl https://example.org/x",
+        "bash -c 'ls'",
     )
 ] + [
     ToolIntent("Write", {"file_path": f"{WORKSPACE}/doc.md", "content": "x"}),
@@ -155,21 +172,36 @@ def test_the_index_finds_every_rule_that_matches(write_policy: Write, pack: str)
 def test_a_read_is_not_tested_against_rules_about_writes(write_policy: Write) -> None:
     policy = policy_of(write_policy(SHAPES))
     (read, ctx), *_ = _parts(policy, ToolIntent("Bash", {"command": "cat README.md"}))
-    tested = {
-        r.policy_id
-        for r in policy.applicable(
-            read.program, read.class_key, read.accesses, ctx.tool, ctx.tool_kind
-        )
-    }
+    tested = _tested(policy, read, ctx)
     assert "shapes/writes-anywhere" not in tested and "shapes/deletes-only" not in tested
     assert "shapes/a-write-tool" not in tested and "shapes/argv" not in tested
-    # what it cannot rule out stays: a path of any access, a negation, a glob of programs
-    assert {"shapes/any-path", "shapes/not-a-write", "shapes/glob-program-or-device"} <= tested
+    # nor against a glob of programs it does not run, a marker it lacks, a host it has not
+    assert "shapes/glob-program-or-device" not in tested and "shapes/marker" not in tested
+    assert "shapes/host" not in tested and "shapes/markers-or-glob-program" not in tested
+    # what it cannot rule out stays: a path of any access, a negation, hosts only among some
+    assert {"shapes/any-path", "shapes/not-a-write", "shapes/only-hosts"} <= tested
     (write, ctx), *_ = _parts(policy, ToolIntent("Bash", {"command": "echo hi > notes.txt"}))
-    tested = {
+    assert {"shapes/writes-anywhere", "shapes/shell-writes"} <= _tested(policy, write, ctx)
+    (made, ctx), *_ = _parts(policy, ToolIntent("Bash", {"command": "mkfs.ext4 disk.img"}))
+    assert "shapes/glob-program-or-device" in _tested(policy, made, ctx)
+    (fetch, ctx), *_ = _parts(policy, ToolIntent("Bash", {"command": "curl https://x.org/"}))
+    assert "shapes/host" in _tested(policy, fetch, ctx)
+    (odd, ctx), *_ = _parts(policy, ToolIntent("Bash", {"command": "frobnicate x"}))
+    assert "shapes/markers-or-glob-program" in _tested(policy, odd, ctx)
+    (shell, ctx), *_ = _parts(policy, ToolIntent("Bash", {"command": "zsh -c ls"}))
+    assert "shapes/markers-or-glob-program" in _tested(policy, shell, ctx)
+
+
+def _tested(policy: PolicySet, part: PartView, ctx: Context) -> set[str]:
+    return {
         r.policy_id
         for r in policy.applicable(
-            write.program, write.class_key, write.accesses, ctx.tool, ctx.tool_kind
+            part.program,
+            part.class_key,
+            part.accesses,
+            ctx.tool,
+            ctx.tool_kind,
+            markers=part.marker_key,
+            hosts=bool(part.hosts),
         )
     }
-    assert {"shapes/writes-anywhere", "shapes/shell-writes"} <= tested
