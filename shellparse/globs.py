@@ -205,9 +205,11 @@ class PathPattern:
         the pattern? Only anchored patterns can say so from the text."""
         if self.match(path):
             return True
-        if not self.anchored:
-            return False
-        parts = [p for p in path.split("/") if p]
+        return self.anchored and self.below([p for p in path.split("/") if p])
+
+    def below(self, parts: list[str]) -> bool:
+        """Whether something this (anchored) pattern matches lies strictly below the path of
+        these segments."""
         if self.literal is not None:
             root = "/" + "/".join(parts)
             return self.literal.startswith(root.rstrip("/") + "/")
@@ -871,6 +873,7 @@ class GlobSet:
     """
 
     __slots__ = (
+        "_below",
         "_could",
         "_excluded_index",
         "_index",
@@ -928,6 +931,8 @@ class GlobSet:
         #: answer depends on nothing else, so the same path is never matched twice
         self._matched: dict[str, bool] = {}
         self._trees: dict[str, bool] = {}
+        #: the anchored patterns by first segment, for ``match_tree`` (``_below_index``)
+        self._below: tuple[dict[str, list[PathPattern]], list[PathPattern]] | None = None
 
     def match(self, path: str) -> bool:
         if self.fold:
@@ -1052,11 +1057,54 @@ class GlobSet:
         memo = self._trees
         found = memo.get(path)
         if found is None:
-            found = self.match(path) or any(p.match_tree(path) for p in self.patterns)
+            found = self.match(path) or self._tree_meets(path)
             if len(memo) >= MAX_MEMO:
                 memo.clear()
             memo[path] = found
         return found
+
+    def _tree_meets(self, path: str) -> bool:
+        """Whether a pattern (its exclusion aside) matches ``path`` or something below it:
+        its index for the first (an absolute path), and for the second only the anchored
+        patterns whose first segment could be the path's own -- its literal text, or a
+        wildcard (``_below_index``)."""
+        parts = [p for p in path.split("/") if p]
+        if path[:1] == "/":
+            index = self._index
+            if index is None:
+                index = self._indexed()
+            if index.match(path):
+                return True
+        elif any(p.match(path) for p in self.patterns):
+            return True
+        below = self._below
+        if below is None:
+            below = self._below = _below_index(self.patterns)
+        by_first, any_first = below
+        if not parts:
+            return any(p.below(parts) for p in self.patterns if p.anchored)
+        return any(p.below(parts) for p in any_first) or any(
+            p.below(parts) for p in by_first.get(parts[0], ())
+        )
+
+
+def _below_index(
+    patterns: list[PathPattern],
+) -> tuple[dict[str, list[PathPattern]], list[PathPattern]]:
+    """The anchored patterns by their first segment where it is literal (something they
+    match lies below a path only if the path's first segment is that), and those whose first
+    segment is a wildcard or ``**`` (or that have none), which any path may lead to."""
+    by_first: dict[str, list[PathPattern]] = {}
+    any_first: list[PathPattern] = []
+    for pattern in patterns:
+        if not pattern.anchored:
+            continue
+        segments = pattern.segments
+        if not segments or segments[0] == "**" or _has_wild(segments[0]):
+            any_first.append(pattern)
+        else:
+            by_first.setdefault(segments[0], []).append(pattern)
+    return by_first, any_first
 
 
 #: What may follow a ``*`` in an exclusion's last segment for ``_within`` to compare it.

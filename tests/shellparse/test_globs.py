@@ -130,6 +130,11 @@ def test_the_index_agrees_with_each_pattern_on_names_near_every_pattern(name: st
     paths = {place + n for place in places for n in names} | {
         f"{place}{n}/inner" for place in ("/", f"{HOME}/") for n in names
     }
+    for path in sorted(paths | {"/", "", "//etc", "/etc/", f"{HOME}/.ssh/"}):
+        # a tree: the set or anything below the path, from the index and the patterns by
+        # first segment, as each pattern alone tells
+        tree = globs.match(path) or any(p.match_tree(path) for p in positive)
+        assert globs.match_tree(path) == tree, (name, "tree", path)
     for path in sorted(paths):
         expected = any(p.match(path) for p in positive) and not any(p.match(path) for p in negative)
         if path[:1] != "/":
