@@ -8,10 +8,10 @@ is not a valid intent is decided ``deny`` with reason code ``bad_input``; nothin
 
 Each line is parsed once (the id it echoes comes from the same parse); a line that does not
 parse as an intent echoes what a plain JSON reading finds, as before. The output line is
-serialised with orjson when it is installed (compact, UTF-8), else -- and for anything orjson
-rejects, such as a lone surrogate from an input string -- with the standard library in the
-same compact form. It lives with the hooks because a line may be any agent's payload, and so
-that the service does not import the CLI.
+serialised as bytes (nothing decodes it to write it) with orjson when it is installed
+(compact, UTF-8), else -- and for anything orjson rejects, such as a lone surrogate from an
+input string -- with the standard library in the same compact form. It lives with the hooks
+because a line may be any agent's payload, and so that the service does not import the CLI.
 """
 
 from __future__ import annotations
@@ -206,11 +206,16 @@ _ENCODER: Final = _Encoder()
 
 
 def dumps(value: object) -> str:
-    """``value`` as compact JSON text (no spaces, UTF-8 characters as they are): orjson when
-    it is installed, else -- and for what orjson refuses (a lone surrogate from an input
+    """``value`` as compact JSON text: :func:`dump_bytes`, decoded."""
+    return dump_bytes(value).decode("utf-8")
+
+
+def dump_bytes(value: object) -> bytes:
+    """``value`` as compact JSON (no spaces, UTF-8 characters as they are), encoded: orjson
+    when it is installed, else -- and for what orjson refuses (a lone surrogate from an input
     string, an integer beyond 64 bits, a float that is not finite) -- the standard library in
-    the same form; a lone surrogate is written as its ``\\u`` escape, so the text is always
-    valid UTF-8."""
+    the same form; a lone surrogate is written as its ``\\u`` escape, so the bytes are
+    always valid UTF-8. What readers split lines at is escaped (``_one_line``)."""
     encoder = _ENCODER
     if not encoder.looked:
         encoder.looked = True
@@ -223,27 +228,32 @@ def dumps(value: object) -> str:
     fast = encoder.dumps
     if fast is not None and _orjson_safe(value):
         try:
-            return _one_line(fast(value).decode("utf-8"))
+            return _one_line(fast(value))
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             pass
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     try:
-        text.encode("utf-8")
+        data = text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: escaped, as orjson cannot write it either
-        return json.dumps(value, separators=(",", ":"))
-    return _one_line(text)
+        data = json.dumps(value, separators=(",", ":")).encode("ascii")
+    return _one_line(data)
 
 
 #: Characters JSON leaves as they are but readers split lines at (``str.splitlines``, JavaScript
-#: line terminators): written as their escapes, so one answer is always one line for everyone.
-_LINE_BREAKS: Final = (("\x85", "\\u0085"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+#: line terminators), in UTF-8: written as their escapes, so one answer is always one line for
+#: everyone. (UTF-8 is self-synchronising: these bytes are these characters wherever they are.)
+_LINE_BREAKS: Final = (
+    (b"\xc2\x85", b"\\u0085"),
+    (b"\xe2\x80\xa8", b"\\u2028"),
+    (b"\xe2\x80\xa9", b"\\u2029"),
+)
 
 
-def _one_line(text: str) -> str:
-    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+def _one_line(data: bytes) -> bytes:
+    if b"\xc2\x85" in data or b"\xe2\x80\xa8" in data or b"\xe2\x80\xa9" in data:
         for char, escape in _LINE_BREAKS:
-            text = text.replace(char, escape)
-    return text
+            data = data.replace(char, escape)
+    return data
 
 
 def _orjson_safe(value: object) -> bool:
@@ -258,6 +268,6 @@ def _orjson_safe(value: object) -> bool:
     return isinstance(ident, float) and ident - ident == 0.0
 
 
-def output_line(decision: ApprovalDecision, ident: object, number: int) -> str:
-    """The line ``gate`` writes for one input line (with its newline)."""
-    return dumps(line_output(decision, ident, number)) + "\n"
+def output_line(decision: ApprovalDecision, ident: object, number: int) -> bytes:
+    """The line ``gate`` writes for one input line (with its newline), encoded."""
+    return dump_bytes(line_output(decision, ident, number)) + b"\n"

@@ -356,7 +356,7 @@ class ServiceApp:
             status = 400
         elif decision.reason_code == "internal_error":
             status = 500
-        body = output_line(decision, ident, 1).rstrip("\n").encode()
+        body = output_line(decision, ident, 1)[:-1]  # (without its newline)
         return status, body, _JSON, [(b"clearance-decision", decision.decision.encode())]
 
     async def _gate(self, data: bytes) -> tuple[int, bytes, bytes, list[tuple[bytes, bytes]]]:
@@ -370,7 +370,7 @@ class ServiceApp:
             decision, ident = await self._one(raw, number)
             if order[decision.decision] > order[worst]:
                 worst = decision.decision
-            out.append(output_line(decision, ident, number).encode())
+            out.append(output_line(decision, ident, number))
         return (
             200,
             b"".join(out),

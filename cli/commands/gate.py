@@ -37,6 +37,7 @@ the gate with exit 1 (a gate asked to audit must not pass unaudited intents).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -379,7 +380,7 @@ def _in_parallel(
 
 
 def _print(
-    write: Callable[[str], object],
+    write: Callable[[bytes], object],
     output: str,
     decision: ApprovalDecision,
     ident: object,
@@ -391,11 +392,11 @@ def _print(
 
         write(output_line(decision, ident, number))
     elif output == "text":
-        write(text_line(decision, ident, number) + "\n")
+        write((text_line(decision, ident, number) + "\n").encode("utf-8", "backslashreplace"))
     else:
         annotation = github_annotation(decision, source, number)
         if annotation is not None:
-            write(annotation + "\n")
+            write((annotation + "\n").encode("utf-8", "backslashreplace"))
 
 
 def _intent_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
@@ -425,36 +426,55 @@ _BLOCK: Final = 1 << 16
 
 
 class _Answers:
-    """Where the decisions go. Read from a pipe, a terminal or a socket, each answer is
-    written and flushed as soon as its line is decided: the other end may wait for it before
-    it sends the next line. Read from a file, they go out in blocks (nobody waits on one
-    answer), whatever buffering the interpreter was started with (``PYTHONUNBUFFERED``)."""
+    """Where the decisions go, as bytes: to the output's binary buffer (what was written to
+    it as text is flushed first, so the order holds), or -- an output without one, text in
+    memory -- decoded. Read from a pipe, a terminal or a socket, each answer is written and
+    flushed as soon as its line is decided: the other end may wait for it before it sends the
+    next line. Read from a file, they go out in blocks (nobody waits on one answer), whatever
+    buffering the interpreter was started with (``PYTHONUNBUFFERED``)."""
 
-    __slots__ = ("out", "pending", "size", "streaming")
+    __slots__ = ("binary", "out", "pending", "size", "streaming")
 
     def __init__(self, out: TextIO, *, streaming: bool) -> None:
         self.out = out
+        buffer = getattr(out, "buffer", None)
+        self.binary: io.BufferedIOBase | None = (
+            buffer if isinstance(buffer, io.BufferedIOBase) else None
+        )
         self.streaming = streaming
-        self.pending: list[str] = []
+        self.pending: list[bytes] = []
         self.size = 0
 
-    def write(self, text: str) -> None:
+    def write(self, data: bytes) -> None:
         if self.streaming:
-            self.out.write(text)
+            self._emit(data)
             return
-        self.pending.append(text)
-        self.size += len(text)
+        self.pending.append(data)
+        self.size += len(data)
         if self.size >= _BLOCK:
             self.flush()
 
     def answered(self) -> None:
         """One line's answer is complete."""
         if self.streaming:
-            self.out.flush()
+            self._flush_out()
 
     def flush(self) -> None:
         if self.pending:
-            self.out.write("".join(self.pending))
+            self._emit(b"".join(self.pending))
             self.pending.clear()
             self.size = 0
+        self._flush_out()
+
+    def _emit(self, data: bytes) -> None:
+        binary = self.binary
+        if binary is None:
+            self.out.write(data.decode("utf-8"))
+            return
+        self.out.flush()  # (text written before, by anyone, goes first)
+        binary.write(data)
+
+    def _flush_out(self) -> None:
+        if self.binary is not None:
+            self.binary.flush()
         self.out.flush()

@@ -4,6 +4,7 @@ a cheap depth check per line, and the policy and workspace found once per direct
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -173,6 +174,47 @@ def test_a_lone_surrogate_in_a_command_is_written_escaped(tmp_path: Path, policy
     text.encode("utf-8")
     assert "\\udc80" in text
     assert json.loads(text)["subject"] == "ls \udc80"
+
+
+@pytest.mark.parametrize("output", ["json", "text"])
+def test_answers_go_to_the_binary_buffer_after_the_text_written_before(
+    policy: str, output: str
+) -> None:
+    """Answers are written as bytes to the output's buffer: text written to the output before
+    them (and not yet flushed) comes first, a summary after them comes after, in both modes
+    (a file: in blocks; a pipe: one by one), and a lone surrogate stays escaped."""
+    lines = "".join(
+        json.dumps({"id": n, "tool": "Bash", "input": {"command": c}}) + "\n"
+        for n, c in enumerate(["ls", "rm -rf /", "cat notes \udc80"])
+    )
+    for streaming in (False, True):
+        raw = io.BytesIO()
+        out = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+        out.write("before\n")
+        stdin: io.BytesIO = io.BytesIO(lines.encode("utf-8", "surrogatepass"))
+        read_end, write_end = os.pipe()
+        if streaming:  # (the input says it is a pipe: each answer is written at once)
+            stdin.fileno = functools.partial(int, read_end)  # type: ignore[method-assign]
+        run_gate(
+            None,
+            policies=[policy],
+            output=output,
+            summary=True,
+            stdin=stdin,
+            stdout=out,
+            stderr=io.StringIO(),
+        )
+        os.close(read_end)
+        os.close(write_end)
+        written = raw.getvalue().decode("utf-8").splitlines()
+        assert written[0] == "before"
+        answers = written[1:4]
+        if output == "json":
+            assert [json.loads(a)["id"] for a in answers] == [0, 1, 2]
+            assert json.loads(answers[2])["subject"] == "cat notes \udc80"
+        else:
+            assert len(written) > 4  # the summary, after the answers
+            assert all(not a.startswith("before") for a in answers)
 
 
 def test_what_orjson_refuses_is_written_by_the_standard_library() -> None:
