@@ -250,6 +250,8 @@ _LINE_BREAKS: Final = (
 
 
 def _one_line(data: bytes) -> bytes:
+    if data.isascii():  # (nearly every line: one pass in machine words)
+        return data
     if b"\xc2\x85" in data or b"\xe2\x80\xa8" in data or b"\xe2\x80\xa9" in data:
         for char, escape in _LINE_BREAKS:
             data = data.replace(char, escape)
