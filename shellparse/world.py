@@ -338,9 +338,7 @@ def _watched_secrets(classifier: Classifier, resolver: Resolver) -> dict[tuple[i
     # bounded on its own (the places, ``WATCH_ENTRIES`` each): the entries it reads are not
     # taken from the line's budget, which the searches themselves spend
     spent = resolver.entries
-    for place in secret_roots(home):
-        if place == "/" or (place + "/").startswith(SYSTEM_PREFIXES):
-            continue
+    for place in _watch_places(home):
         try:
             entry = _listed(place, resolver, names)
             if entry is None or entry[3]:
@@ -359,12 +357,46 @@ def _watched_secrets(classifier: Classifier, resolver: Resolver) -> dict[tuple[i
     return found
 
 
+def _watch_places(home: str) -> tuple[str, ...]:
+    """The places of ``secret_roots`` whose other names a search watches for: not ``/``, not
+    under the system's directories. Made once per home."""
+    found = _WATCH_PLACES.get(home)
+    if found is None:
+        found = tuple(
+            place
+            for place in secret_roots(home)
+            if place != "/" and not (place + "/").startswith(SYSTEM_PREFIXES)
+        )
+        if len(_WATCH_PLACES) >= 64:
+            _WATCH_PLACES.clear()
+        _WATCH_PLACES[home] = found
+    return found
+
+
+_WATCH_PLACES: Final[dict[str, tuple[str, ...]]] = {}
+
+
+def _split(path: str) -> tuple[str, str]:
+    """``(directory, name)`` of ``path``, the same two strings each time it is asked (a
+    string's hash is kept in it: the watched places' directories are looked up by every
+    search of every line, ``_listed``). At most 4,096 paths are kept."""
+    found = _SPLITS.get(path)
+    if found is None:
+        parent, _, name = path.rpartition("/")
+        found = (parent or "/", name)
+        if len(_SPLITS) < 4096:
+            _SPLITS[path] = found
+    return found
+
+
+_SPLITS: Final[dict[str, tuple[str, str]]] = {}
+
+
 def _listed(path: str, resolver: Resolver, names: dict[str, dict[str, Entry]]) -> Entry | None:
     """``path``'s entry in its directory's listing (``None``: not there, or the directory
     not in its own): the entries of each directory are read once per line into ``names``.
     Raises ``Problem``."""
-    parent, _, name = path.rpartition("/")
-    parent = parent or "/"
+    parent, name = _split(path)
     held = names.get(parent)
     if held is None:
         held = {}
