@@ -65,6 +65,10 @@ if TYPE_CHECKING:
 _EFFECT_CLASSES: Final[dict[str, EffectClass]] = {name: name for name in CLASSES}
 
 
+#: An option or a program that adds no effect class.
+_NO_CLASSES: Final[frozenset[EffectClass]] = frozenset()
+
+
 def effect_classes(words: str) -> frozenset[EffectClass]:
     """The effect classes a table names, space-separated (``"write delete"``); a word that is
     no class of ``clearance.vocab`` (a typo in a table) stops the table from loading."""
@@ -123,12 +127,19 @@ class Opt:
         ends: bool = False,
         nargs: int = 1,
     ) -> None:
-        self.names = tuple(names.replace("/", " ").split())
-        #: Canonical spelling: the first long name, else the first name.
-        self.name = next((n for n in self.names if n.startswith("--")), self.names[0])
+        spellings = tuple(names.replace("/", " ").split())
+        self.names = spellings
+        #: Canonical spelling: the first long name, else the first name (made on the spot:
+        #: a program's table is hundreds of these, built the first time a line runs it).
+        canonical = spellings[0]
+        for spelling in spellings:
+            if spelling.startswith("--"):
+                canonical = spelling
+                break
+        self.name = canonical
         self.value = value
         self.role = role
-        self.adds = effect_classes(adds)
+        self.adds = effect_classes(adds) if adds else _NO_CLASSES
         self.operands = operands
         #: Everything after this option is operands (``python -c CODE args``, ``-m MOD``).
         self.ends = ends
@@ -237,7 +248,7 @@ class Spec:
         self.families: tuple[tuple[str, ...], tuple[str, ...]] | str = families
         self.own_options = own_options
         self.prints_help = prints_help
-        self.classes = effect_classes(classes)
+        self.classes = effect_classes(classes) if classes else _NO_CLASSES
         self.operands = operands
         self.abbrev = abbrev
         self.permute = permute
