@@ -66,19 +66,21 @@ def evaluate(
 
 def _matching(policy: PolicySet, part: PartView, ctx: Context) -> list[CompiledRule]:
     """The candidate rules that match ``part``, in rule order (the fast path: no trace)."""
-    return [
-        rule
-        for rule in policy.applicable(
-            part.program,
-            part.class_key,
-            part.accesses,
-            ctx.tool,
-            ctx.tool_kind,
-            markers=part.marker_key,
-            hosts=bool(part.hosts),
-        )
-        if rule.matcher.test(part, ctx)
-    ]
+    return [rule for rule in candidates(policy, part, ctx) if rule.matcher.test(part, ctx)]
+
+
+def candidates(policy: PolicySet, part: PartView, ctx: Context) -> list[CompiledRule]:
+    """The rules the index says ``part`` may match (``PolicySet.applicable``), in rule
+    order: what the fast path and the tracer test it against."""
+    return policy.applicable(
+        part.program,
+        part.class_key,
+        part.accesses,
+        ctx.tool,
+        ctx.tool_kind,
+        markers=part.marker_key,
+        hosts=bool(part.hosts),
+    )
 
 
 def _command_matching(policy: PolicySet, parts: list[PartView], ctx: Context) -> list[CompiledRule]:
@@ -105,15 +107,7 @@ class Tracer:
         """What ``_matching`` finds, with the reason for each candidate."""
         considered: list[TraceRule] = []
         matched: list[CompiledRule] = []
-        for rule in policy.applicable(
-            part.program,
-            part.class_key,
-            part.accesses,
-            ctx.tool,
-            ctx.tool_kind,
-            markers=part.marker_key,
-            hosts=bool(part.hosts),
-        ):
+        for rule in candidates(policy, part, ctx):
             held, why = rule.matcher.explain(part, ctx)
             if held:
                 matched.append(rule)

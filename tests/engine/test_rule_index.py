@@ -8,7 +8,7 @@ import pytest
 from engine_support import HOME, WORKSPACE, Write, policy_of
 
 from clearance.engine.api import intent_parts, load_policy
-from clearance.engine.evaluator import _matching
+from clearance.engine.evaluator import _matching, candidates
 from clearance.engine.intents import ToolIntent
 from clearance.engine.rules import PolicySet
 from clearance.engine.views import Context, PartView
@@ -193,15 +193,4 @@ def test_a_read_is_not_tested_against_rules_about_writes(write_policy: Write) ->
 
 
 def _tested(policy: PolicySet, part: PartView, ctx: Context) -> set[str]:
-    return {
-        r.policy_id
-        for r in policy.applicable(
-            part.program,
-            part.class_key,
-            part.accesses,
-            ctx.tool,
-            ctx.tool_kind,
-            markers=part.marker_key,
-            hosts=bool(part.hosts),
-        )
-    }
+    return {r.policy_id for r in candidates(policy, part, ctx)}
