@@ -488,17 +488,34 @@ def anchored_secrets(root: str, home: str, fold: bool = False) -> GlobSet | None
         return _anchored_cache[key]
     prefix = root.rstrip("/") + "/"
     chosen: list[str] = []
-    for pattern in SECRET_PATTERNS:
-        if pattern.startswith("!") or "/" not in pattern.rstrip("/"):
-            continue
-        fixed = _fixed_prefix(pattern, home) or "/"
-        if fixed.startswith(prefix) or fixed == root or prefix.startswith(fixed.rstrip("/") + "/"):
+    for pattern, fixed, under in _anchored_places(home):
+        if fixed.startswith(prefix) or fixed == root or prefix.startswith(under):
             chosen.append(pattern)
     found = GlobSet(chosen, home, "/", fold=fold) if chosen else None
     if len(_anchored_cache) > 256:
         _anchored_cache.clear()
     _anchored_cache[key] = found
     return found
+
+
+def _anchored_places(home: str) -> list[tuple[str, str, str]]:
+    """``(pattern, its fixed directory part, that part with a trailing /)`` of each secret
+    pattern with a place, for ``anchored_secrets``: made once per home, not per root."""
+    found = _places_cache.get(home)
+    if found is None:
+        found = []
+        for pattern in SECRET_PATTERNS:
+            if pattern.startswith("!") or "/" not in pattern.rstrip("/"):
+                continue
+            fixed = _fixed_prefix(pattern, home) or "/"
+            found.append((pattern, fixed, fixed.rstrip("/") + "/"))
+        if len(_places_cache) >= 64:
+            _places_cache.clear()
+        _places_cache[home] = found
+    return found
+
+
+_places_cache: Final[dict[str, list[tuple[str, str, str]]]] = {}
 
 
 def _fixed_prefix(pattern: str, home: str) -> str | None:
