@@ -262,6 +262,38 @@ def test_an_echoed_id_comes_from_the_one_parse_or_a_plain_reading(policy: str) -
             assert decision.reason_code == "bad_input"
 
 
+def test_an_answer_line_is_the_json_of_its_line_object(policy: str) -> None:
+    """The answer is made as two JSON objects joined, not one merged dict: byte for byte the
+    dump of ``line_output`` where one encoder writes both, and the same value where the id or
+    the decision needs the standard library (a non-finite id, a lone surrogate, an id that is
+    an object, a line separator)."""
+    from clearance.engine.policycache import PolicyCache
+    from clearance.hooks.gate import dump_bytes, line_output, output_line
+
+    cache = PolicyCache([policy])
+    for ident, command in (
+        (1, "ls -la"),
+        ("é\u2028x", "rm -rf /"),
+        ({"k": [1, None]}, "cat notes.txt"),
+        (None, "echo \u2029 > out"),
+        (float("inf"), "ls"),
+        ("a\udc80b", "ls"),
+        (2, "cat notes \udc80"),
+    ):
+        raw = json.dumps({"id": ident, "tool": "Bash", "input": {"command": command}})
+        decision, echoed, *_ = decide_line(
+            raw.encode("utf-8", "surrogatepass"), 3, "/tmp", cache.get
+        )
+        line = output_line(decision, echoed, 3)
+        whole = dump_bytes(line_output(decision, echoed, 3)) + b"\n"
+        assert line.endswith(b"\n") and b"\n" not in line[:-1]
+        text = line.decode("utf-8")  # valid UTF-8, one line for every reader
+        assert text.splitlines() == [text[:-1]]
+        assert json.loads(text) == json.loads(whole), ident
+        if isinstance(ident, int) and "\udc80" not in command:
+            assert line == whole
+
+
 def test_policy_and_workspace_are_found_per_directory(tmp_path: Path) -> None:
     """Lines from two projects in one batch are each judged under their own project's policy
     and workspace."""
