@@ -91,10 +91,11 @@ def parse(text: str) -> ParseResult:
 def _plain_script(text: str) -> Script | None:
     """The tree of a line of plain words, or ``None`` if its first word is a reserved word
     (``time``, ``if``, ``}``…: the grammar must see those)."""
-    words = [
-        Word([Literal(m.group(), False)], m.group(), m.start(), m.end())
-        for m in _WORDS.finditer(text)
-    ]
+    words: list[Word] = []
+    for m in _WORDS.finditer(text):
+        start, end = m.span()  # (one call per word: the text is sliced, not asked for)
+        word = text[start:end]
+        words.append(Word([Literal(word, False)], word, start, end))
     if not words or words[0].text in KEYWORDS:
         return None
     command = SimpleCommand([], words, [], words[0].start, words[-1].end)
