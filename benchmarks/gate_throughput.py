@@ -115,9 +115,9 @@ class Target:
             env.pop("PYTHONPATH", None)
         return env
 
-    def gate(self, path: str, out: str, cwd: str, env: dict[str, str]) -> float:
-        """Seconds for one whole ``clearance gate`` process over ``path``."""
-        argv = [
+    def argv(self, path: str) -> list[str]:
+        """One whole ``clearance gate`` process over ``path``, as the CLI runs."""
+        return [
             self.python,
             "-c",
             "import sys; from clearance.cli.main import main; sys.argv[0] = 'clearance'; "
@@ -125,17 +125,27 @@ class Target:
             "gate",
             path,
         ]
+
+    def gate(
+        self, path: str, out: str, cwd: str, env: dict[str, str], wrapper: tuple[str, ...] = ()
+    ) -> tuple[float, str]:
+        """Seconds for one whole ``clearance gate`` process over ``path`` (run under
+        ``wrapper``, a command prefix), and what it wrote to stderr."""
         with open(out, "wb") as sink:
             start = time.perf_counter()
             proc = subprocess.run(
-                argv, cwd=cwd, env=self.env(env), stdout=sink, stderr=subprocess.PIPE, check=False
+                [*wrapper, *self.argv(path)],
+                cwd=cwd,
+                env=self.env(env),
+                stdout=sink,
+                stderr=subprocess.PIPE,
+                check=False,
             )
             elapsed = time.perf_counter() - start
+        stderr = proc.stderr.decode(errors="replace")
         if proc.returncode not in (0, 3, 4):
-            raise SystemExit(
-                f"{self.label}: gate exited {proc.returncode}: {proc.stderr.decode()[-2000:]}"
-            )
-        return elapsed
+            raise SystemExit(f"{self.label}: gate exited {proc.returncode}: {stderr[-2000:]}")
+        return elapsed, stderr
 
     def latency(self, path: str, cwd: str, env: dict[str, str]) -> dict[str, object]:
         proc = subprocess.run(
@@ -241,10 +251,7 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    targets = [Target(f"tree {t}", sys.executable, os.path.abspath(t)) for t in args.tree]
-    targets += [Target(f"python {p}", os.path.abspath(p), None) for p in args.python]
-    if not targets:
-        targets = [Target(f"tree {ROOT}", sys.executable, str(ROOT))]
+    targets = targets_of(args.tree, args.python)
 
     commands = corpus_sample(args.n, args.seed)
     first_rate, failures, hung = bashlex_rate(commands)
@@ -254,31 +261,13 @@ def main() -> int:
             f"(stopped after 2 s): {[commands[i][:40] for i in hung]}"
         )
         commands = [c for i, c in enumerate(commands) if i not in set(hung)]
-    scratch = Path(tempfile.mkdtemp(prefix="gate-throughput-"))
-    home = scratch / "home"
-    workspace = home / "project"
-    (workspace / ".git").mkdir(parents=True)
-    (workspace / "README.md").write_text("# project\n")
-    (workspace / "src").mkdir()
-    (workspace / "src" / "main.py").write_text("print('hi')\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLEARANCE_", "XDG_"))}
-    env.update(
-        HOME=str(home),
-        XDG_CACHE_HOME=str(scratch / "cache"),
-        XDG_STATE_HOME=str(scratch / "state"),
-        XDG_CONFIG_HOME=str(scratch / "config"),
-    )
-    intents = scratch / "intents.jsonl"
-    with intents.open("w", encoding="utf-8") as fh:
-        for i, command in enumerate(commands):
-            fh.write(json.dumps({"id": i, "tool": "Bash", "input": {"command": command}}) + "\n")
-    warm = scratch / "warm.jsonl"
-    warm.write_text(intents.read_text().split("\n", 1)[0] + "\n")
+    batch = Batch(commands, "gate-throughput-")
+    scratch, workspace, env, intents = batch.scratch, batch.workspace, batch.env, batch.intents
 
     subprocess.run(["uptime"], check=False)
     print(f"{len(commands):,} distinct corpus commands (seed {args.seed}), {args.rounds} rounds")
     for target in targets:  # fills the compiled-policy cache: every timed run is warm
-        target.gate(str(warm), str(scratch / "warm.out"), str(workspace), env)
+        batch.warm_up(target)
 
     rates: dict[str, list[float]] = {t.label: [] for t in targets}
     ratios: dict[str, list[float]] = {t.label: [] for t in targets}
@@ -291,7 +280,7 @@ def main() -> int:
         parses.append(parse_rate)
         for index, target in enumerate(targets):
             out = scratch / f"out-{index}.jsonl"
-            seconds = target.gate(str(intents), str(out), str(workspace), env)
+            seconds, _ = target.gate(str(intents), str(out), str(workspace), env)
             rate = len(commands) / seconds
             rates[target.label].append(rate)
             ratios[target.label].append(rate / parse_rate)
@@ -331,27 +320,75 @@ def main() -> int:
                 f"{target.label} vs {targets[0].label}: {statistics.median(pairs):.2f}x ({shown})"
             )
     if args.diff and len(targets) > 1:
-        base = (scratch / "out-0.jsonl").read_bytes().splitlines()
-        for index in range(1, len(targets)):
-            other = (scratch / f"out-{index}.jsonl").read_bytes().splitlines()
-            pairs = list(zip(base, other, strict=True))
-            differ = [n for n, (a, b) in enumerate(pairs, 1) if comparable(a) != comparable(b)]
-            timed = [n for n in differ if any(TIME_BOUND.search(x.decode()) for x in pairs[n - 1])]
-            real = [n for n in differ if n not in timed]
-            print(
-                f"decisions differing, {targets[index].label} vs {targets[0].label}: "
-                f"{len(real)} of {len(base)}"
-                + (f" (lines {real[:10]})" if real else "")
-                + f"; {len(timed)} more where a walk hit its time bound (0.3 s) on one side"
-            )
-            # what a reviewer reads before landing: every change of decision or deciding rule
-            changed = transitions(base, other)
-            for (before, after), commands in sorted(changed.items(), key=lambda c: -len(c[1])):
-                print(f"  {len(commands):>5}  {before}  ->  {after}")
-                for command in commands[:3]:
-                    print(f"           {command[:100]}")
+        compare_outputs(targets, scratch)
     subprocess.run(["uptime"], check=False)
     return 0
+
+
+def targets_of(trees: list[str], pythons: list[str]) -> list[Target]:
+    """The ``--tree`` and ``--python`` targets, in that order (none given: this checkout)."""
+    targets = [Target(f"tree {t}", sys.executable, os.path.abspath(t)) for t in trees]
+    targets += [Target(f"python {p}", os.path.abspath(p), None) for p in pythons]
+    return targets or [Target(f"tree {ROOT}", sys.executable, str(ROOT))]
+
+
+class Batch:
+    """The scratch project a benchmark's gate processes run in (a home holding a project
+    with ``.git``, and the XDG directories beside it), and the intent lines of the commands
+    (``intents.jsonl``; ``warm.jsonl``: the first alone)."""
+
+    def __init__(self, commands: list[str], prefix: str) -> None:
+        self.scratch = scratch = Path(tempfile.mkdtemp(prefix=prefix))
+        home = scratch / "home"
+        self.workspace = workspace = home / "project"
+        (workspace / ".git").mkdir(parents=True)
+        (workspace / "README.md").write_text("# project\n")
+        (workspace / "src").mkdir()
+        (workspace / "src" / "main.py").write_text("print('hi')\n")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("CLEARANCE_", "XDG_"))}
+        env.update(
+            HOME=str(home),
+            XDG_CACHE_HOME=str(scratch / "cache"),
+            XDG_STATE_HOME=str(scratch / "state"),
+            XDG_CONFIG_HOME=str(scratch / "config"),
+        )
+        self.env = env
+        self.intents = scratch / "intents.jsonl"
+        with self.intents.open("w", encoding="utf-8") as fh:
+            for i, command in enumerate(commands):
+                line = json.dumps({"id": i, "tool": "Bash", "input": {"command": command}})
+                fh.write(line + "\n")
+        self.warm = scratch / "warm.jsonl"
+        self.warm.write_text(self.intents.read_text().split("\n", 1)[0] + "\n")
+
+    def warm_up(self, target: Target) -> None:
+        """One line through ``target``: its compiled-policy cache filled for the runs after."""
+        target.gate(str(self.warm), str(self.scratch / "warm.out"), str(self.workspace), self.env)
+
+
+def compare_outputs(targets: list[Target], scratch: Path) -> None:
+    """Each target's answers (``out-N.jsonl`` in ``scratch``) against the first's: how many
+    differ (apart from those where a walk hit its time bound on one side), and every change
+    of decision or deciding rule, with commands."""
+    base = (scratch / "out-0.jsonl").read_bytes().splitlines()
+    for index in range(1, len(targets)):
+        other = (scratch / f"out-{index}.jsonl").read_bytes().splitlines()
+        pairs = list(zip(base, other, strict=True))
+        differ = [n for n, (a, b) in enumerate(pairs, 1) if comparable(a) != comparable(b)]
+        timed = [n for n in differ if any(TIME_BOUND.search(x.decode()) for x in pairs[n - 1])]
+        real = [n for n in differ if n not in timed]
+        print(
+            f"decisions differing, {targets[index].label} vs {targets[0].label}: "
+            f"{len(real)} of {len(base)}"
+            + (f" (lines {real[:10]})" if real else "")
+            + f"; {len(timed)} more where a walk hit its time bound (0.3 s) on one side"
+        )
+        # what a reviewer reads before landing: every change of decision or deciding rule
+        changed = transitions(base, other)
+        for (before, after), commands in sorted(changed.items(), key=lambda c: -len(c[1])):
+            print(f"  {len(commands):>5}  {before}  ->  {after}")
+            for command in commands[:3]:
+                print(f"           {command[:100]}")
 
 
 if __name__ == "__main__":
