@@ -19,7 +19,9 @@ reinstalled into it (without touching dependencies) unless ``--no-install``.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -83,6 +85,7 @@ def main() -> int:
     clearance = str(args.venv / "bin" / "clearance")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     workdir = tempfile.mkdtemp(prefix="cold-start-")
+    atexit.register(shutil.rmtree, workdir, True)  # (a walk of /tmp reads what is left)
     cache = os.path.join(workdir, "shell.lark.cache")
     lark_program = LARK_FROM_CACHE.format(
         grammar=str(REPO / "shellparse" / "shell.lark"), cache=cache

@@ -24,8 +24,10 @@ Run: python benchmarks/gate_stages.py [-n 3000] [--repeat 3]
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -54,6 +56,7 @@ def main() -> int:
     from gate_throughput import corpus_sample
 
     scratch = Path(tempfile.mkdtemp(prefix="gate-stages-"))
+    atexit.register(shutil.rmtree, scratch, True)  # (a walk of /tmp reads what is left)
     home = scratch / "home"
     workspace = home / "project"
     (workspace / ".git").mkdir(parents=True)

@@ -33,10 +33,12 @@ Run: python benchmarks/gate_throughput.py [-n 20000] [--rounds 3] [--tree DIR]..
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -339,6 +341,7 @@ class Batch:
 
     def __init__(self, commands: list[str], prefix: str) -> None:
         self.scratch = scratch = Path(tempfile.mkdtemp(prefix=prefix))
+        atexit.register(shutil.rmtree, scratch, True)  # (a walk of /tmp reads what is left)
         home = scratch / "home"
         self.workspace = workspace = home / "project"
         (workspace / ".git").mkdir(parents=True)

@@ -24,8 +24,10 @@ run shorter and shows the same bound.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -77,6 +79,7 @@ def main() -> None:
     parser.add_argument("--deadline", type=float, default=DEFAULT_DEADLINE_S)
     options = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="hook-worst-"))
+    atexit.register(shutil.rmtree, tmp, True)  # (a walk of /tmp reads what is left)
     env = {**os.environ, "CLEARANCE_CACHE_DIR": str(tmp / "cache"), "HOME": str(tmp / "home")}
     (tmp / "home").mkdir()
     clean = tmp / "proj"

@@ -18,7 +18,9 @@ with the baseline it is divided by (measured in the same run):
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -43,6 +45,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=50)
     runs = parser.parse_args().runs
     scratch = Path(tempfile.mkdtemp(prefix="ledger-bench-"))
+    atexit.register(shutil.rmtree, scratch, True)  # (a walk of /tmp reads what is left)
     os.environ["XDG_STATE_HOME"] = str(scratch / "state")
     os.environ["CLEARANCE_CACHE_DIR"] = str(scratch / "cache")
 

@@ -25,7 +25,9 @@ Run: python benchmarks/scaling.py [--commands 1000] [--repeat 5]
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -97,6 +99,7 @@ def main() -> int:
     from clearance.engine.rules import PolicySet
 
     scratch = Path(tempfile.mkdtemp(prefix="clearance-scaling-"))
+    atexit.register(shutil.rmtree, scratch, True)  # (a walk of /tmp reads what is left)
     home = scratch / "home"
     workspace = home / "project"
     (workspace / ".git").mkdir(parents=True)
