@@ -267,6 +267,10 @@ def main() -> int:
     scratch, workspace, env, intents = batch.scratch, batch.workspace, batch.env, batch.intents
 
     subprocess.run(["uptime"], check=False)
+    print(
+        f"/tmp holds {entries_under('/tmp'):,} entries (the sample's 'find /tmp' lines walk "
+        "them, up to their bound: what other runs leave there slows the gate)"
+    )
     print(f"{len(commands):,} distinct corpus commands (seed {args.seed}), {args.rounds} rounds")
     for target in targets:  # fills the compiled-policy cache: every timed run is warm
         batch.warm_up(target)
@@ -325,6 +329,16 @@ def main() -> int:
         compare_outputs(targets, scratch)
     subprocess.run(["uptime"], check=False)
     return 0
+
+
+def entries_under(root: str, limit: int = 200_000) -> int:
+    """Directory entries under ``root``, counted up to ``limit``."""
+    count = 0
+    for _, dirs, files in os.walk(root):
+        count += len(dirs) + len(files)
+        if count >= limit:
+            break
+    return count
 
 
 def targets_of(trees: list[str], pythons: list[str]) -> list[Target]:
