@@ -1429,15 +1429,13 @@ def _index_records(root: str, paths: list[str]) -> tuple[dict[str, bytes], int] 
     top = root.rstrip("/")
     by_entry = {os.path.relpath(path, top): path for path in paths}
     stats: dict[str, bytes] = {}
-    try:
-        written = os.stat(index).st_mtime_ns
-        with open(index, "rb") as f:
-            data = f.read(64 * 1024 * 1024)
-    except OSError:
+    stamp = _stamp(index)  # (its modification time: when the index was written)
+    data = _index_bytes(index)
+    if stamp is None or data is None:
         return None
     if parse_index(data, None, set(by_entry), stats) is None:
         return None
-    return {by_entry[entry]: record for entry, record in stats.items()}, written
+    return {by_entry[entry]: record for entry, record in stats.items()}, stamp[3]
 
 
 def _differs(path: str, recorded: tuple[int, ...], index_written: int) -> bool:
@@ -1469,15 +1467,13 @@ def _index(root: str) -> tuple[set[str], set[str]] | None:
     index = _index_file(root)
     if index is None:
         return None
-    try:
-        stamp = _stamp(index)
-        cached = _FILES.get(index)
-        if stamp is not None and cached is not None and cached[0] == stamp:
-            known = cached[1]
-            return known if isinstance(known, tuple) else None
-        with open(index, "rb") as f:
-            data = f.read(64 * 1024 * 1024)
-    except OSError:
+    stamp = _stamp(index)
+    cached = _FILES.get(index)
+    if stamp is not None and cached is not None and cached[0] == stamp:
+        known = cached[1]
+        return known if isinstance(known, tuple) else None
+    data = _index_bytes(index)
+    if data is None:
         return None
     links: set[str] = set()
     entries = parse_index(data, links)
@@ -1485,6 +1481,20 @@ def _index(root: str) -> tuple[set[str], set[str]] | None:
     if stamp is not None:
         _keep(index, stamp, found if found is not None else False)
     return found
+
+
+#: Most of an index file read (bytes): past it the entries are cut short, and ``parse_index``
+#: refuses what it cannot read whole.
+MAX_INDEX_BYTES: Final = 64 * 1024 * 1024
+
+
+def _index_bytes(index: str) -> bytes | None:
+    """The index file's bytes, at most ``MAX_INDEX_BYTES`` (``None``: it cannot be read)."""
+    try:
+        with open(index, "rb") as f:
+            return f.read(MAX_INDEX_BYTES)
+    except OSError:
+        return None
 
 
 def parse_index(
