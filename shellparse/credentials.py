@@ -49,6 +49,64 @@ _IN_FILE: Final = Lazy(
     re.MULTILINE,
 )
 
+#: The literal runs one of which every match of ``_IN_FILE`` holds, by branch: a token (case
+#: insensitive: in lower case, after ``_ASCII_FOLDS``) or AWS's key names (the same), a dotenv
+#: line's key word (upper case, and an ``=``), ``.netrc``'s ``password``. Looking for them is
+#: a few scans in C; the expression tries every branch at every position (10 ms for 64 KB of
+#: an executable, and 4 ms to compile it first).
+_FOLDED_RUNS: Final = (
+    "akia",
+    "asia",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "sk-",
+    "xox",
+    "aiza",
+    "ya29.",
+    "npm_",
+    "pypi-",
+    "-----begin ",
+    "eyj",
+    "aws_secret_access_key",
+    "aws_session_token",
+)
+_DOTENV_RUNS: Final = (
+    "SECRET",
+    "TOKEN",
+    "PASSWORD",
+    "PASSWD",
+    "APIKEY",
+    "API_KEY",
+    "ACCESSKEY",
+    "ACCESS_KEY",
+    "PRIVATEKEY",
+    "PRIVATE_KEY",
+    "CREDENTIAL",
+)
+#: The characters other than ASCII that ``re`` matches case-insensitively with an ASCII
+#: letter (dotted and dotless I, the long s, the Kelvin sign), as that letter.
+_ASCII_FOLDS: Final = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+
+
+def _may_hold(text: str) -> bool:
+    """Whether ``text`` holds one of the literal runs a match of ``_IN_FILE`` needs (never
+    ``False`` where it matches: ``tests/shellparse/test_credentials.py`` checks both)."""
+    if not text.isascii() and any(chr(c) in text for c in _ASCII_FOLDS):
+        folded = text.translate(_ASCII_FOLDS).lower()
+    else:
+        folded = text.lower()
+    if any(run in folded for run in _FOLDED_RUNS):
+        return True
+    if "password" in text:
+        return True
+    return "=" in text and any(run in text for run in _DOTENV_RUNS)
+
+
 #: How much of a file is looked at: a credential file is small, and its secret near the top.
 SNIFF_BYTES: Final = 64 * 1024
 
@@ -79,7 +137,8 @@ def holds_credential(path: str) -> bool:
         return False
     finally:
         os.close(fd)
-    found = _IN_FILE.rx.search(data.decode("utf-8", "replace")) is not None
+    text = data.decode("utf-8", "replace")
+    found = _may_hold(text) and _IN_FILE.rx.search(text) is not None
     if not racy(info.st_mtime_ns) and not racy(info.st_ctime_ns):
         if len(_SNIFFED) >= MAX_SNIFFED:
             _SNIFFED.clear()

@@ -85,3 +85,103 @@ def test_a_file_read_before_is_read_again_once_it_changes(tmp_path: Path) -> Non
     with open(key, "w") as fh:
         fh.write("API_TOKEN = get()\n")
     assert not holds_credential(str(key))
+
+
+# --- the literal runs looked for before the expression (``_may_hold``) ----------------------
+
+
+def test_the_folds_are_all_that_re_takes_for_an_ascii_letter() -> None:
+    """``_ASCII_FOLDS`` is every character beyond ASCII that ``re`` matches case-insensitively
+    with an ASCII letter, on this Python: a new one would let a match through unfolded."""
+    import re
+    import string
+
+    from clearance.shellparse.credentials import _ASCII_FOLDS
+
+    letter = re.compile("(?i)[a-z]")
+    found = {}
+    for code in range(0x80, 0x110000):
+        char = chr(code)
+        if letter.fullmatch(char):
+            found[code] = "".join(
+                c for c in string.ascii_lowercase if re.fullmatch("(?i)" + c, char)
+            )
+    assert found == _ASCII_FOLDS
+
+
+#: Text every branch of the file expression matches, spelled with what case-insensitive
+#: matching allows (the exotic folds included), each beside junk that holds none of the runs.
+_MATCHING = [
+    "AKIA" + "Z" * 16,
+    "ak\u0130a" + "Q" * 16,  # dotted capital I
+    "as\u0131a" + "0" * 16,  # dotless i
+    "gh\u017f_" + "a" * 30,  # long s
+    "GHP_" + "b" * 30,
+    "github_pat_" + "c" * 40,
+    "GLPAT-" + "d" * 20,
+    "\u017f\u212a-proj-" + "e" * 20,  # long s, Kelvin sign
+    "xoxb-" + "f" * 10,
+    "AIza" + "g" * 35,
+    "YA29." + "h" * 20,
+    "npm_" + "i" * 36,
+    "PyPI-" + "j" * 50,
+    "-----BEGIN OPENSSH PRIVATE KEY-----",
+    "eyJ" + "k" * 10 + ".eyJ" + "l" * 10 + "." + "m" * 10,
+    "export GITHUB_TOKEN=x",
+    "MY_APIKEY=x",
+    "ACCESS_KEY_ID=x",
+    "PRIVATEKEY=x",
+    "CREDENTIALS=x",
+    "DB_PASSWD=x",
+    "  AWS_SECRET_ACCESS_KEY = x",
+    "aw\u017f_se\u017f\u017fion_token=x",
+    "machine h login u password p",
+    "default password p",
+]
+
+
+@pytest.mark.parametrize("text", _MATCHING)
+def test_what_the_expression_matches_holds_a_run(text: str) -> None:
+    from clearance.shellparse.credentials import _IN_FILE, _may_hold
+
+    for framed in (text, "\x00\xff junk\n" + text + "\n\ufffd more"):
+        assert _IN_FILE.rx.search(framed) is not None, framed
+        assert _may_hold(framed), framed
+
+
+def test_an_executable_without_the_runs_is_not_searched(tmp_path: Path) -> None:
+    """Bytes of a program (not UTF-8, NULs, no token): no run, no match -- and with a token
+    inside, found as before."""
+    from clearance.shellparse.credentials import _may_hold
+
+    body = bytes(range(256)).replace(b"=", b"").replace(b"\n", b"") * 200
+    plain = tmp_path / "plain"
+    plain.write_bytes(body)
+    assert not _may_hold(body.decode("utf-8", "replace"))
+    assert not holds_credential(str(plain))
+    keyed = tmp_path / "keyed"
+    keyed.write_bytes(body[:20000] + b"\nAKIAABCDEFGHIJKLMNOP\n" + body[20000:])
+    assert holds_credential(str(keyed))
+
+
+def test_no_match_without_a_run() -> None:
+    """Text made of the runs' pieces, of their case variants and folds: wherever the
+    expression matches, a run is there (``_may_hold`` never hides a match)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from clearance.shellparse.credentials import _DOTENV_RUNS, _FOLDED_RUNS, _IN_FILE, _may_hold
+
+    pieces = [r[: len(r) // 2] for r in _FOLDED_RUNS + _DOTENV_RUNS]
+    pieces += [r[len(r) // 2 :] for r in _FOLDED_RUNS + _DOTENV_RUNS]
+    pieces += [r.upper() for r in _FOLDED_RUNS] + list(_MATCHING)
+    pieces += ["\u0130", "\u0131", "\u017f", "\u212a", "=", " ", "\n", "_", "-", "x" * 12]
+    pieces += ["password", "passw", "machine", "export ", "\t", "ord"]
+
+    @settings(max_examples=3000, deadline=None, database=None)
+    @given(st.lists(st.sampled_from(pieces), max_size=12).map("".join))
+    def check(text: str) -> None:
+        if _IN_FILE.rx.search(text) is not None:
+            assert _may_hold(text), text
+
+    check()
