@@ -598,9 +598,8 @@ class Paths(Matcher):
             return self._test_every(part, ctx)
         if not part.paths:
             return False
-        one = self._one
         for path in part.paths:
-            if one(path, part, ctx):
+            if self._one(path, part, ctx):  # (a native call: no bound method)
                 return True
         return False
 

@@ -274,5 +274,16 @@ def output_line(decision: ApprovalDecision, ident: object, number: int) -> bytes
     """The line ``gate`` writes for one input line (with its newline), encoded: the JSON of
     :func:`line_output`, made as two objects joined (``{"id":…,"line":…`` then the decision's
     members), not by copying the decision's twenty members into a new dict first."""
-    head = dump_bytes({"id": ident, "line": number})
-    return head[:-1] + b"," + dump_bytes(decision.to_dict())[1:] + b"\n"
+    return _head(ident, number) + b"," + dump_bytes(decision.to_dict())[1:] + b"\n"
+
+
+def _head(ident: object, number: int) -> bytes:
+    """``{"id":…,"line":N`` (no closing brace): written out for the ids a batch's lines carry
+    (none, or an integer: its digits, as either encoder writes them), dumped for the others."""
+    if ident is None:
+        echoed = b"null"
+    elif type(ident) is int:  # (not a bool)
+        echoed = str(ident).encode("ascii")
+    else:
+        return dump_bytes({"id": ident, "line": number})[:-1]
+    return b'{"id":' + echoed + b',"line":' + str(number).encode("ascii")

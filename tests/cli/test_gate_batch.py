@@ -279,6 +279,11 @@ def test_an_answer_line_is_the_json_of_its_line_object(policy: str) -> None:
         (float("inf"), "ls"),
         ("a\udc80b", "ls"),
         (2, "cat notes \udc80"),
+        (True, "ls"),
+        (-7, "ls"),
+        (2**70, "ls"),
+        (0.5, "ls"),
+        ("plain", "ls"),
     ):
         raw = json.dumps({"id": ident, "tool": "Bash", "input": {"command": command}})
         decision, echoed, *_ = decide_line(
@@ -290,7 +295,7 @@ def test_an_answer_line_is_the_json_of_its_line_object(policy: str) -> None:
         text = line.decode("utf-8")  # valid UTF-8, one line for every reader
         assert text.splitlines() == [text[:-1]]
         assert json.loads(text) == json.loads(whole), ident
-        if isinstance(ident, int) and "\udc80" not in command:
+        if isinstance(ident, int | str | None) and "\udc80" not in command + str(ident):
             assert line == whole
 
 
