@@ -550,22 +550,16 @@ def holds_secrets(resolved: str, home: str) -> bool:
     return any(root == resolved or root.startswith(prefix) for root in secret_roots(home))
 
 
-_sensitive_cache: Final[
-    dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...], GlobSet | None]]
-] = {}
+class _SensitiveWrites:
+    """``SENSITIVE_WRITE_PATTERNS`` for one home and workspace, in the forms the tests take:
+    absolute literal paths (exact, and as prefixes of what lies under them), literal tails
+    in the workspace (ends, and segments anywhere below it), the globs' matcher. Most patterns
+    are literal: a few string tests in C decide them, and only the few with glob characters
+    go through the segment matcher of ``globs``."""
 
+    __slots__ = ("exact", "globs", "root", "tails", "tails_within", "under")
 
-def _sensitive_matchers(
-    home: str, workspace: str
-) -> tuple[tuple[str, ...], tuple[str, ...], GlobSet | None]:
-    """(absolute literal paths, workspace-relative literal tails, regex for the globs).
-
-    Most patterns are literal: plain string tests decide them, and only the few with glob
-    characters go through the segment matcher of ``globs``.
-    """
-    key = (home, workspace)
-    found = _sensitive_cache.get(key)
-    if found is None:
+    def __init__(self, home: str, workspace: str) -> None:
         absolute: list[str] = []
         tails: list[str] = []
         globs: list[str] = []
@@ -582,8 +576,38 @@ def _sensitive_matchers(
                 absolute.append(pattern)
             else:
                 tails.append("/" + pattern)
-        matcher = GlobSet(globs, home, workspace) if globs else None
-        found = _sensitive_cache[key] = (tuple(absolute), tuple(tails), matcher)
+        self.exact = frozenset(absolute)
+        self.under = tuple(path + "/" for path in absolute)
+        #: the workspace's own directory, with its slash: what a tail is looked for below
+        self.root = workspace.rstrip("/") + "/"
+        self.tails = tuple(tails)
+        self.tails_within = tuple(tail + "/" for tail in tails)
+        self.globs = GlobSet(globs, home, workspace) if globs else None
+
+    def match(self, resolved: str) -> bool:
+        if resolved in self.exact or resolved.startswith(self.under):
+            return True
+        root = self.root
+        if resolved.startswith(root):
+            inside = resolved[len(root) - 1 :]
+            if inside.endswith(self.tails):
+                return True
+            for within in self.tails_within:
+                if within in inside:
+                    return True
+        globs = self.globs
+        return globs is not None and globs.match(resolved)
+
+
+#: ``_SensitiveWrites`` by (home, workspace).
+_sensitive_cache: Final[dict[tuple[str, str], _SensitiveWrites]] = {}
+
+
+def _sensitive_writes(home: str, workspace: str) -> _SensitiveWrites:
+    key = (home, workspace)
+    found = _sensitive_cache.get(key)
+    if found is None:
+        found = _sensitive_cache[key] = _SensitiveWrites(home, workspace)
     return found
 
 
@@ -600,25 +624,11 @@ def is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
     key = (resolved, home, workspace)
     found = _sensitive_answers.get(key)
     if found is None:
-        found = _is_sensitive_write(resolved, home, workspace)
+        found = _sensitive_writes(home, workspace).match(resolved)
         if len(_sensitive_answers) >= 8192:
             _sensitive_answers.clear()
         _sensitive_answers[key] = found
     return found
-
-
-def _is_sensitive_write(resolved: str, home: str, workspace: str) -> bool:
-    absolute, tails, globs = _sensitive_matchers(home, workspace)
-    for path in absolute:
-        if resolved == path or resolved.startswith(path + "/"):
-            return True
-    root = workspace.rstrip("/")
-    if resolved.startswith(root + "/"):
-        inside = resolved[len(root) :]
-        for tail in tails:
-            if inside.endswith(tail) or (tail + "/") in inside:
-                return True
-    return globs is not None and globs.match(resolved)
 
 
 def is_normal(path: str) -> bool:
