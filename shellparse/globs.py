@@ -525,6 +525,14 @@ def _meet(
     return True, cx | cy
 
 
+#: ``_segment_overlap`` answers by (the shell segment's text, whether it is ``**`` or ``{}``
+#: whole, the pattern segment's text, ``hidden``): the tokens of either side are a function of
+#: its text (``_shell_tokens``, ``_pattern_tokens``), and the same segments (``*.py``, ``src``,
+#: ``.ssh``, ``*.pem``) meet again in glob after glob of a batch. A pattern segment without
+#: its text (``""``: tokens made by hand, a witness's) is not kept.
+_OVERLAPS: Final[dict[tuple[str, bool, str, bool], bool]] = {}
+
+
 def _segment_overlap(
     segment: Segment,
     pattern_segment: tuple[str, list[tuple[bool, frozenset[str]] | None]],
@@ -532,6 +540,23 @@ def _segment_overlap(
 ) -> bool:
     """Whether some name matches both the shell glob segment and the pattern segment. The
     shell side obeys bash's rule that only a literal ``.`` matches a leading dot."""
+    if not pattern_segment[0]:
+        return _segment_overlap_of(segment, pattern_segment, hidden)
+    key = (segment[0], isinstance(segment[1], str), pattern_segment[0], hidden)
+    found = _OVERLAPS.get(key)
+    if found is None:
+        found = _segment_overlap_of(segment, pattern_segment, hidden)
+        if len(_OVERLAPS) >= MAX_MEMO:
+            _OVERLAPS.clear()
+        _OVERLAPS[key] = found
+    return found
+
+
+def _segment_overlap_of(
+    segment: Segment,
+    pattern_segment: tuple[str, list[tuple[bool, frozenset[str]] | None]],
+    hidden: bool,
+) -> bool:
     text, shell = segment
     ptext, pattern = pattern_segment
     if not isinstance(shell, str) and ptext:
