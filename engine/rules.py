@@ -87,6 +87,32 @@ class CompiledRule:
         return self.tools is None or self.tools.match(tool_kind) or self.tools.match(tool)
 
 
+#: Answers ``PolicySet.applicable`` keeps per table (cleared when full: a batch of distinct
+#: commands makes some thousands).
+MAX_KEPT: Final = 16384
+
+
+def _merged(first: list[CompiledRule], second: list[CompiledRule]) -> list[CompiledRule]:
+    """Two lists of rules in rule order as one, each rule once."""
+    out: list[CompiledRule] = []
+    i = j = 0
+    while i < len(first) and j < len(second):
+        a, b = first[i], second[j]
+        if a.order < b.order:
+            out.append(a)
+            i += 1
+        elif b.order < a.order:
+            out.append(b)
+            j += 1
+        else:
+            out.append(a)
+            i += 1
+            j += 1
+    out.extend(first[i:])
+    out.extend(second[j:])
+    return out
+
+
 def override_refusal(target: CompiledRule, by: CompiledRule) -> str | None:
     """Why ``by`` may not override ``target`` (``None``: it may).
 
@@ -227,6 +253,14 @@ class PolicySet:
             tuple[str | None, frozenset[str], frozenset[str], str, str, frozenset[str], bool],
             list[CompiledRule],
         ] = {}
+        #: ``applicable``'s two halves, each kept: the rules a part's classes, accesses,
+        #: markers, host and tool call for (a batch meets some hundreds of these), and those its
+        #: program does (some thousands); a part's own list is the two merged in rule order
+        self._by_traits: dict[
+            tuple[frozenset[str], frozenset[str], str, str, frozenset[str], bool],
+            list[CompiledRule],
+        ] = {}
+        self._by_program: dict[tuple[str, str, str], list[CompiledRule]] = {}
         # Overrides: each named rule that exists and may be relaxed; the others are kept as
         # problems (lint reports them; the rule simply does not settle them).
         by_id: dict[str, list[CompiledRule]] = {}
@@ -289,6 +323,28 @@ class PolicySet:
         key = (program, classes, accesses, tool, tool_kind, markers, hosts)
         found = self._applicable.get(key)
         if found is None:
+            common = self._traits(classes, accesses, tool, tool_kind, markers, hosts)
+            own = self._program(program, tool, tool_kind) if program is not None else []
+            found = _merged(common, own) if own else common
+            if len(self._applicable) >= MAX_KEPT:
+                self._applicable.clear()
+            self._applicable[key] = found
+        return found
+
+    def _traits(
+        self,
+        classes: frozenset[str],
+        accesses: frozenset[str],
+        tool: str,
+        tool_kind: str,
+        markers: frozenset[str],
+        hosts: bool,
+    ) -> list[CompiledRule]:
+        """The unconditional rules and those filed under the part's traits (not its
+        program), that apply to the tool, in rule order."""
+        key = (classes, accesses, tool, tool_kind, markers, hosts)
+        found = self._by_traits.get(key)
+        if found is None:
             chosen: dict[int, CompiledRule] = {r.order: r for r in self.unconditional}
             atoms = [("class", name) for name in classes]
             atoms.extend(("access", kind) for kind in accesses)
@@ -296,20 +352,35 @@ class PolicySet:
             atoms.extend((("tool", tool), ("tool", tool_kind)))
             if hosts:
                 atoms.append(("host", "*"))
-            if program is not None:
-                atoms.append(("program", program))
-                atoms.extend(
-                    ("program_glob", pattern)
-                    for pattern, names in self.program_globs
-                    if names.match(program)
-                )
             for atom in atoms:
                 for rule in self.by_need.get(atom, ()):
                     chosen[rule.order] = rule
-            ordered = [chosen[order] for order in sorted(chosen)]
-            found = [rule for rule in ordered if rule.applies_to(tool, tool_kind)]
-            if len(self._applicable) < 16384:
-                self._applicable[key] = found
+            found = [chosen[o] for o in sorted(chosen) if chosen[o].applies_to(tool, tool_kind)]
+            if len(self._by_traits) >= MAX_KEPT:
+                self._by_traits.clear()
+            self._by_traits[key] = found
+        return found
+
+    def _program(self, program: str, tool: str, tool_kind: str) -> list[CompiledRule]:
+        """The rules filed under ``program`` and the program globs it matches, that apply to
+        the tool, in rule order."""
+        key = (program, tool, tool_kind)
+        found = self._by_program.get(key)
+        if found is None:
+            chosen: dict[int, CompiledRule] = {}
+            atoms = [("program", program)]
+            atoms.extend(
+                ("program_glob", pattern)
+                for pattern, names in self.program_globs
+                if names.match(program)
+            )
+            for atom in atoms:
+                for rule in self.by_need.get(atom, ()):
+                    chosen[rule.order] = rule
+            found = [chosen[o] for o in sorted(chosen) if chosen[o].applies_to(tool, tool_kind)]
+            if len(self._by_program) >= MAX_KEPT:
+                self._by_program.clear()
+            self._by_program[key] = found
         return found
 
     def find(self, policy_id: str) -> CompiledRule | None:

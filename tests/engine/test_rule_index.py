@@ -163,6 +163,9 @@ def test_the_index_finds_every_rule_that_matches(write_policy: Write, pack: str)
             expected = _every_rule_that_matches(policy, part, ctx)
             found = [rule.policy_id for rule in _matching(policy, part, ctx)]
             assert found == expected, (intent.tool, intent.input, part.argv)
+            # the candidates (traits' and program's rules merged) in rule order, each once
+            orders = [rule.order for rule in candidates(policy, part, ctx)]
+            assert orders == sorted(set(orders)), (intent.tool, intent.input, part.argv)
             matched_somewhere.update(expected)
     if pack == "shapes":
         # every shape is met by some intent, so each was really put to the test
