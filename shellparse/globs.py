@@ -180,8 +180,7 @@ class PathPattern:
             return any(_name_meets(seg, name, k > after) for k, seg in enumerate(shell))
         if self._lead is None:
             self._search_forms()
-        memo: dict[tuple[int, int], bool] = {}
-        return _overlap(self._shell_form, shell, 0, 0, not self.exact, tree, memo)
+        return _overlap(self._shell_form, shell, not self.exact, tree)
 
     def _search_forms(self) -> tuple[str, ...]:
         """Make the segments' token form and their literal start (the segments before the
@@ -627,45 +626,49 @@ def _ends_meet(
 def _overlap(
     pattern: list[tuple[str, list[tuple[bool, frozenset[str]] | None]] | None],
     shell: list[Segment],
-    pi: int,
-    si: int,
     prefix: bool,
     tree: bool,
-    memo: dict[tuple[int, int], bool],
 ) -> bool:
-    """Whether ``pattern[pi:]`` and ``shell[si:]`` can name the same path: a search of the
-    states ``(pi, si)`` (each step moves forward, so they form a DAG), without recursion -- a
-    word of thousands of segments is as deep as it is long; ``memo`` holds the states seen."""
-    stack = [(pi, si)]
+    """Whether ``pattern`` and ``shell`` can name the same path: a search of the states
+    ``(pi, si)`` (each step moves forward, so they form a DAG; a state is the integer
+    ``pi * (len(shell) + 1) + si``), without recursion -- a word of thousands of segments is
+    as deep as it is long."""
+    width = len(shell) + 1
+    patterns, shells = len(pattern), len(shell)
+    # names under a ``{}`` (what ``find`` selects) are fnmatch'ed: ``*`` matches dots
+    filtered_from = _filter_start(shell)
+    whole = [isinstance(segment[1], str) for segment in shell]  # ``**`` or ``{}``
+    # whether the pattern's rest from ``pi`` is only ``**`` (it matches the empty rest)
+    open_end = [False] * patterns + [True]
+    for pi in range(patterns - 1, -1, -1):
+        open_end[pi] = open_end[pi + 1] and pattern[pi] is None
+    seen: set[int] = set()
+    stack = [0]
     while stack:
-        key = stack.pop()
-        if key in memo:
+        state = stack.pop()
+        if state in seen:
             continue
-        memo[key] = False
-        pi, si = key
-        if pi == len(pattern):
-            if si == len(shell) or prefix:
+        seen.add(state)
+        pi, si = divmod(state, width)
+        if pi == patterns:
+            if si == shells or prefix:
                 return True
             continue
-        if si == len(shell):
-            if tree or all(p is None for p in pattern[pi:]):
+        if si == shells:
+            if tree or open_end[pi]:
                 return True
             continue
         seg = pattern[pi]
-        sh = shell[si]
         if seg is None:
-            stack.append((pi, si + 1))
-            stack.append((pi + 1, si))
-        elif sh[1] in ("**", "{}"):
-            if _segment_overlap(sh, seg):
-                stack.append((pi + 1, si + 1))
-                stack.append((pi + 1, si))
-            stack.append((pi, si + 1))
-        else:
-            # names under a ``{}`` (what ``find`` selects) are fnmatch'ed: ``*`` matches dots
-            hidden = not any(seg[1] == "{}" for seg in shell[:si])
-            if _segment_overlap(sh, seg, hidden):
-                stack.append((pi + 1, si + 1))
+            stack.append(state + 1)
+            stack.append(state + width)
+        elif whole[si]:
+            if _segment_overlap(shell[si], seg):
+                stack.append(state + width + 1)
+                stack.append(state + width)
+            stack.append(state + 1)
+        elif _segment_overlap(shell[si], seg, si <= filtered_from):
+            stack.append(state + width + 1)
     return False
 
 
@@ -735,6 +738,8 @@ class _Index:
     __slots__ = (
         "anchored_by",
         "anchored_root",
+        "below",
+        "below_any",
         "exact_names",
         "exact_paths",
         "exact_prefixes",
@@ -764,12 +769,7 @@ class _Index:
                 (exact_paths if pattern.exact else trees).add(pattern.literal)
                 continue
             if pattern.anchored:
-                fixed = []
-                for segment in pattern.segments:
-                    if any(c in segment for c in "*?["):
-                        break
-                    fixed.append(segment)
-                heads.append(("/" + "/".join(fixed), pattern))
+                heads.append(("/" + "/".join(pattern.lead()), pattern))
                 continue
             name = pattern.segments[0]
             wild = sum(name.count(c) for c in "*?[")
@@ -807,6 +807,21 @@ class _Index:
                 by_first.setdefault(_first_segment(head), []).append(entry)
         self.anchored_by = {first: tuple(group) for first, group in by_first.items()}
         self.anchored_root = tuple(root)
+        #: every anchored pattern (literal paths too) by the first segment of its literal
+        #: start, and those without one: what ``GlobSet.match_tree`` asks whether something
+        #: lies below a path (only a pattern filed under the path's own first segment, or
+        #: under none, can have a match there)
+        below: dict[str, list[PathPattern]] = {}
+        below_any: list[PathPattern] = []
+        for pattern in patterns:
+            if pattern.anchored:
+                lead = pattern.lead()
+                if lead:
+                    below.setdefault(lead[0], []).append(pattern)
+                else:
+                    below_any.append(pattern)
+        self.below = {first: tuple(group) for first, group in below.items()}
+        self.below_any = tuple(below_any)
         #: where every pattern has a place (a literal path, or an anchored glob's literal
         #: start), what a path ``match`` accepts starts with: ``GlobSet.match`` turns away a
         #: path starting with none of them in one C-level call (a tree search under ``/`` or
@@ -898,7 +913,6 @@ class GlobSet:
     """
 
     __slots__ = (
-        "_below",
         "_could",
         "_excluded_index",
         "_index",
@@ -956,8 +970,6 @@ class GlobSet:
         #: answer depends on nothing else, so the same path is never matched twice
         self._matched: dict[str, bool] = {}
         self._trees: dict[str, bool] = {}
-        #: the anchored patterns by first segment, for ``match_tree`` (``_below_index``)
-        self._below: tuple[dict[str, list[PathPattern]], list[PathPattern]] | None = None
 
     def match(self, path: str) -> bool:
         if self.fold:
@@ -1091,45 +1103,22 @@ class GlobSet:
     def _tree_meets(self, path: str) -> bool:
         """Whether a pattern (its exclusion aside) matches ``path`` or something below it:
         its index for the first (an absolute path), and for the second only the anchored
-        patterns whose first segment could be the path's own -- its literal text, or a
-        wildcard (``_below_index``)."""
+        patterns whose literal start could lie under the path's first segment (``_Index``'s
+        ``below``)."""
         parts = [p for p in path.split("/") if p]
+        index = self._index
+        if index is None:
+            index = self._indexed()
         if path[:1] == "/":
-            index = self._index
-            if index is None:
-                index = self._indexed()
             if index.match(path):
                 return True
         elif any(p.match(path) for p in self.patterns):
             return True
-        below = self._below
-        if below is None:
-            below = self._below = _below_index(self.patterns)
-        by_first, any_first = below
         if not parts:
             return any(p.below(parts) for p in self.patterns if p.anchored)
-        return any(p.below(parts) for p in any_first) or any(
-            p.below(parts) for p in by_first.get(parts[0], ())
+        return any(p.below(parts) for p in index.below_any) or any(
+            p.below(parts) for p in index.below.get(parts[0], ())
         )
-
-
-def _below_index(
-    patterns: list[PathPattern],
-) -> tuple[dict[str, list[PathPattern]], list[PathPattern]]:
-    """The anchored patterns by their first segment where it is literal (something they
-    match lies below a path only if the path's first segment is that), and those whose first
-    segment is a wildcard or ``**`` (or that have none), which any path may lead to."""
-    by_first: dict[str, list[PathPattern]] = {}
-    any_first: list[PathPattern] = []
-    for pattern in patterns:
-        if not pattern.anchored:
-            continue
-        segments = pattern.segments
-        if not segments or segments[0] == "**" or _has_wild(segments[0]):
-            any_first.append(pattern)
-        else:
-            by_first.setdefault(segments[0], []).append(pattern)
-    return by_first, any_first
 
 
 #: What may follow a ``*`` in an exclusion's last segment for ``_within`` to compare it.
