@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from clearance.engine.decision import ApprovalDecision, PartDecision
 from clearance.engine.views import PartView
-from clearance.vocab import DEFAULT_RISK, FAIL_CLOSED, RISKS, STRICTNESS
+from clearance.vocab import DEFAULT_RISK, FAIL_CLOSED, RISK_RANK, STRICTNESS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -299,7 +299,9 @@ def _combine(
         risk = command_rule.risk or DEFAULT_RISK[command_rule.decision]
         trigger = {"part": None, "text": "the whole command", "span": None}
     else:
-        index = next(i for i, pd in enumerate(parts) if pd.decision == worst)
+        index = 0
+        while parts[index].decision != worst:
+            index += 1
         pd = parts[index]
         rule = judged[index][1]
         verdict, code, reason = worst, pd.reason_code, pd.reason
@@ -308,15 +310,14 @@ def _combine(
             trigger = None
         else:
             trigger = {"part": index, "text": pd.text, "span": pd.span}
-        risk = max(
-            (
-                r.risk or DEFAULT_RISK[r.decision]
-                for _, r in judged
-                if r is not None and r.decision == worst
-            ),
-            key=RISKS.index,
-            default=DEFAULT_RISK[worst],
-        )
+        # the highest risk among the rules that decided a part so
+        risk = DEFAULT_RISK[worst]
+        rank = -1
+        for _, deciding in judged:
+            if deciding is not None and deciding.decision == worst:
+                said = deciding.risk or DEFAULT_RISK[deciding.decision]
+                if RISK_RANK[said] > rank:
+                    risk, rank = said, RISK_RANK[said]
     if ctx.tool_kind == "unknown" and code == "default":
         verdict = policy.unknown_tool_decision
         code = "unknown_tool"

@@ -115,6 +115,8 @@ DECISIONS: tuple[Decision, ...] = ("allow", "ask", "deny")
 STRICTNESS: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
 
 RISKS: tuple[Risk, ...] = ("low", "medium", "high", "critical")
+#: Each risk's place in ``RISKS`` (the higher, the riskier).
+RISK_RANK: dict[str, int] = {risk: rank for rank, risk in enumerate(RISKS)}
 #: The risk of a decision no rule gave one.
 DEFAULT_RISK: dict[str, Risk] = {"allow": "low", "ask": "medium", "deny": "high"}
 
