@@ -305,7 +305,7 @@ _SETTLED: Final[list[bool]] = []
 
 
 #: Allocations between two collections of the youngest generation during a batch.
-GC_YOUNG: Final = 10_000
+GC_YOUNG: Final = 50_000
 
 
 #: ``--jobs``: lines a worker decides at a time, and chunks in flight per worker.
