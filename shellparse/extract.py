@@ -184,9 +184,22 @@ class Scope:
         self.stdin_text: str | None = None
 
     def derive(self, **changes: object) -> Scope:
+        """A copy with ``changes`` (fields by name) made to it."""
+        scope = self.copy()
+        for name, value in changes.items():
+            setattr(scope, name, value)
+        return scope
+
+    def copy(self) -> Scope:
         scope = Scope()
-        for name in _SCOPE_FIELDS:
-            setattr(scope, name, changes.get(name, getattr(self, name)))
+        scope.context = self.context
+        scope.via = self.via
+        scope.depth = self.depth
+        scope.markers = self.markers
+        scope.span = self.span
+        scope.redirects = self.redirects
+        scope.stdin = self.stdin
+        scope.stdin_text = self.stdin_text
         return scope
 
     def with_context(self, label: str) -> Scope:

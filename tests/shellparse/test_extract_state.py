@@ -244,3 +244,33 @@ class TestRewrittenBuilds:
         assert "code_exec" not in make.classes
         (make,) = _parts("make && echo 'x:' > Makefile", "make")
         assert "code_exec" not in make.classes
+
+
+def test_a_derived_scope_keeps_every_field_but_the_changed_ones() -> None:
+    """``Scope.copy`` names the fields one by one: each of them (``_SCOPE_FIELDS``, the slots)
+    comes through a copy and a derive, and only what ``derive`` is given changes."""
+    from clearance.shellparse.extract import _SCOPE_FIELDS, Scope
+
+    values: dict[str, object] = {  # none of them a field's default
+        "context": ("bash -c",),
+        "via": ("sudo",),
+        "depth": 3,
+        "markers": frozenset({"dynamic_argument"}),
+        "span": (1, 2, "x"),
+        "redirects": ("a redirect",),
+        "stdin": "file",
+        "stdin_text": "hi",
+    }
+    assert set(values) == set(_SCOPE_FIELDS)
+    scope = Scope()
+    for name, value in values.items():
+        setattr(scope, name, value)
+    copied = scope.copy()
+    assert {n: getattr(copied, n) for n in _SCOPE_FIELDS} == values
+    changed = scope.derive(stdin="pipe", depth=7)
+    assert {n: getattr(changed, n) for n in _SCOPE_FIELDS} == {
+        **values,
+        "stdin": "pipe",
+        "depth": 7,
+    }
+    assert {n: getattr(scope, n) for n in _SCOPE_FIELDS} == values  # the original is untouched
