@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 #: build without running the lexer and driver. A test holds the two equal on the corpus.
 _PLAIN_WORD: Final = r"[^\s;&|()<>\\'\"$`#*?\[\]{}~=!]+"
 _PLAIN: Final = re.compile(rf"[ \t]*{_PLAIN_WORD}(?:[ \t]+{_PLAIN_WORD})*[ \t]*\Z")
-_WORDS: Final = re.compile(_PLAIN_WORD)
 
 #: Longest input parsed. Longer text is refused with ``input_too_large`` (fail closed: a
 #: refusal is an error value, which no policy turns into ``allow``).
@@ -91,10 +90,14 @@ def parse(text: str) -> ParseResult:
 def _plain_script(text: str) -> Script | None:
     """The tree of a line of plain words, or ``None`` if its first word is a reserved word
     (``time``, ``if``, ``}``…: the grammar must see those)."""
+    # ``_PLAIN`` matched: the words are the runs between blanks and hold no whitespace, so
+    # ``split()`` cuts exactly them, and each starts where the next ``find`` from the end of
+    # the one before says (only blanks lie between)
     words: list[Word] = []
-    for m in _WORDS.finditer(text):
-        start, end = m.span()  # (one call per word: the text is sliced, not asked for)
-        word = text[start:end]
+    end = 0
+    for word in text.split():
+        start = text.find(word, end)
+        end = start + len(word)
         words.append(Word([Literal(word, False)], word, start, end))
     if not words or words[0].text in KEYWORDS:
         return None

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     Memo = tuple[Part, int, list[HereDoc]] | ShellSyntaxError
 
 
-_BLANKS: Final = re.compile(r"(?:[ \t]|\\\n)+")
 _IO_NUMBER: Final = re.compile(r"[0-9]+(?=[<>])|\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
 _INSIDE_COMMAND: Final = frozenset(("WORD", "ASSIGNMENT_WORD", "IO_NUMBER"))
 #: Redirection operators whose target is a file name (after `>&` and `<&` digits are a
@@ -114,9 +113,16 @@ class Lexer:
         n = self.n
         while True:
             pos = self.pos
-            m = _BLANKS.match(text, pos)
-            if m is not None:
-                pos = m.end()
+            # blanks and line continuations (``(?:[ \t]|\\\n)+``), a character at a time:
+            # mostly one space, where a regex call and its match object cost far more
+            while pos < n:
+                c = text[pos]
+                if c in " \t":  # (c is one character)
+                    pos += 1
+                elif c == "\\" and text.startswith("\n", pos + 1):
+                    pos += 2
+                else:
+                    break
             if pos >= n:
                 self.pos = pos
                 if self.pending:
