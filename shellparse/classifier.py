@@ -70,6 +70,8 @@ _PROJECT_TOOL: Final = re.compile(
 _PROJECT_WRAPPERS: Final = {"gradlew": "gradle", "mvnw": "mvn"}
 
 _VERSIONED: Final = re.compile(r"(python|pip|pydoc|ruby|gem|perl|php|lua|node|idle)[0-9][0-9.]*")
+#: The last characters a ``_VERSIONED`` name may have.
+_VERSION_ENDS: Final = frozenset("0123456789.")
 _URL: Final = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^/?#@]*@)?(\[[^\]]+\]|[^/?#:]+)")
 
 #: Roles that are a path, and how the path is accessed. ``read_tree``: everything under it
@@ -167,7 +169,11 @@ def _raw_storage(resolved: str) -> bool:
     return (
         resolved.startswith(RAW_STORAGE)
         or resolved in RAW_MEMORY
-        or _PROCESS_MEMORY.fullmatch(resolved) is not None
+        or (
+            resolved.startswith("/proc/")  # (what ``_PROCESS_MEMORY`` needs, told in C)
+            and resolved.endswith("/mem")
+            and _PROCESS_MEMORY.fullmatch(resolved) is not None
+        )
     )
 
 
@@ -185,7 +191,8 @@ def normalize_program(raw: str) -> tuple[str, bool]:
     """``(name, invoked_by_path)``: ``/usr/bin/python3.11`` is ``("python3", True)``."""
     by_path = "/" in raw
     name = raw.rstrip("/").rsplit("/", 1)[-1] if by_path else raw
-    m = _VERSIONED.fullmatch(name)
+    # (``_VERSIONED`` ends in a digit or a dot: most names are told apart in C)
+    m = _VERSIONED.fullmatch(name) if name[-1:] in _VERSION_ENDS else None
     if m is not None:
         base = m.group(1)
         name = base + "3" if name[len(base) :].startswith("3") else base
@@ -207,6 +214,8 @@ def network_direction(fact: SimpleCommandFacts) -> None:
 
 
 def hosts_in(value: str) -> list[str]:
+    if "://" not in value:  # (what ``_URL`` needs, looked for in C before the regex runs)
+        return []
     m = _URL.match(value)
     if m is not None:
         return [canonical_host(m.group(1))]
