@@ -564,9 +564,9 @@ def _segment_overlap_of(
         if not _has_wild(ptext):
             if hidden and ptext.startswith(".") and not text.startswith((".", "[")):
                 return False  # (a leading class is given the benefit of the doubt)
-            from clearance.shellparse.resolve import segment_regex
+            from clearance.shellparse.resolve import segment_matches
 
-            return segment_regex(text).fullmatch(ptext) is not None
+            return segment_matches(text, ptext)
     if isinstance(shell, str):  # globstar: a name not starting with a dot; ``{}``: any name
         # (a file ``find`` selects is never literally named ``*``: that pattern is for globs)
         shell = [_NOT_DOT, None] if shell == "**" else [(True, frozenset("/*")), None]

@@ -45,7 +45,7 @@ from clearance.shellparse.resolve import (
     Twins,
     has_glob,
     racy,
-    segment_regex,
+    segment_matches,
 )
 from clearance.vocab import READING_PSEUDO_PROGRAMS
 
@@ -699,7 +699,7 @@ def _values(argv: list[str], names: tuple[str, ...]) -> list[str]:
 def _fnmatch(glob: str, name: str) -> bool:
     if "/" in glob:
         return re.fullmatch(glob_to_regex(glob, "/", descendants=True), "/" + name) is not None
-    return segment_regex(glob).fullmatch(name) is not None
+    return segment_matches(glob, name)
 
 
 def _selected(name_filter: str, member: str, root: str, deep: bool) -> bool:

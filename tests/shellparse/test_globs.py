@@ -463,3 +463,34 @@ def test_two_glob_segments_overlap_exactly_when_some_short_name_matches_both() -
                 for n in names
             )
             assert _segment_overlap(shell, pattern) == both, (shell_text, pattern_text)
+
+
+def test_a_star_only_segment_matches_as_its_regex_does() -> None:
+    """``segment_matches`` tells a segment whose only wildcard is ``*`` by string tests: the
+    same answer as the compiled ``segment_regex`` for generated segments and names (dots,
+    repeated pieces, empty pieces, a ``/`` in the name, the other wildcards that take the
+    regex), and case-insensitively through the regex."""
+    import random
+
+    from clearance.shellparse.resolve import segment_matches, segment_regex, star_pieces
+
+    rng = random.Random(5)
+    alphabet = ["a", "b", ".", "ab", "*", "*", "-", "é", "\n"]
+    segments = ["*", "**", "*.py", "a*", "*a", "a*a", "a*b*a", "*.*", ".*", "ab*ab*ab", "*ab*ba*"]
+    segments += ["*aa*aa*", "a*ab*b", "*b*b*"]  # middle pieces that may overlap
+    segments += [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6))) for _ in range(300)
+    ]
+    segments += ["a?b", "[ab]*", "@(a|b)", "\\*a*", "*(a)"]  # not star-only: the regex decides
+    names = ["", "a", "b", ".", "ab", "aba", "abab", "a.b", ".py", "x.py", "a/b", "ABA", "é\n"]
+    names += ["".join(rng.choice("ab.é\n") for _ in range(rng.randint(0, 7))) for _ in range(200)]
+    star_only = 0
+    for segment in segments:
+        star_only += star_pieces(segment) is not None
+        regex = segment_regex(segment)
+        for name in names:
+            expected = regex.fullmatch(name) is not None
+            assert segment_matches(segment, name) == expected, (segment, name)
+            folded = segment_regex(segment, True).fullmatch(name) is not None
+            assert segment_matches(segment, name, True) == folded, (segment, name)
+    assert star_only > 200  # the string tests were put to the test
