@@ -109,8 +109,8 @@ def can_shift(stack: list[int], terminal: str) -> bool:
         if action >= 0:
             return True
         _, size, origin = _RULES[-action - 1]
-        if size:
-            del stack[-size:]
+        for _ in range(size):
+            stack.pop()
         stack.append(states[stack[-1]][origin])
 
 
@@ -160,8 +160,9 @@ def parse_tokens(lexer: Lexer) -> object:
         else:
             if size:
                 children = values[-size:]
-                del values[-size:]
-                del stack[-size:]
+                for _ in range(size):  # (pops: a slice deletion builds a slice object)
+                    values.pop()
+                    stack.pop()
             else:
                 children = []
             value = callback(children)
