@@ -748,6 +748,7 @@ class _Index:
         "names",
         "prefixes",
         "rest",
+        "rest_hints",
         "rest_regex",
         "suffixes",
         "trees",
@@ -794,6 +795,9 @@ class _Index:
         #: the rest (names with several wildcards, ``*credentials*.json``) as one regex
         #: searched over the whole path: one C-level call instead of a test per segment
         self.rest_regex = _names_regex(rest) if rest else None
+        #: a piece each of them holds as it is (``literal_hints``): a path holding none is
+        #: not searched
+        self.rest_hints = literal_hints([p.segments[0] for p in rest]) if rest else None
         #: anchored globs by the first segment of their literal start (a path can only be at
         #: or under the start ``/etc/ssh`` if its own first segment is ``etc``), and those
         #: whose start is ``/`` (``/*/secret``), which any absolute path may meet
@@ -881,7 +885,37 @@ class _Index:
                     if (path == head or path.startswith(under)) and pattern.match(path):
                         return True
         regex = self.rest_regex
-        return regex is not None and regex.search(path) is not None
+        if regex is None:
+            return False
+        hints = self.rest_hints
+        if hints is not None and not holds_a_hint(hints, path):
+            return False
+        return regex.search(path) is not None
+
+
+def literal_hints(globs: list[str]) -> tuple[str, ...] | None:
+    """A piece of each glob (names, no ``/``) that whatever it matches holds as it is: its
+    longest run between ``*`` and ``?``. A text holding none of them matches none of the
+    globs, told by a few scans in C before any regex runs. ``None`` where a glob has no
+    such run, or a bracket expression or a backslash (whose text is not what a match holds):
+    then only the globs can tell."""
+    hints: list[str] = []
+    for glob in globs:
+        if "[" in glob or "\\" in glob:
+            return None
+        longest = max(glob.replace("?", "*").split("*"), key=len)
+        if not longest:
+            return None
+        hints.append(longest)
+    return tuple(hints)
+
+
+def holds_a_hint(hints: tuple[str, ...], text: str) -> bool:
+    """Whether ``text`` holds one of ``literal_hints``'s pieces."""
+    for hint in hints:
+        if hint in text:
+            return True
+    return False
 
 
 def _first_segment(path: str) -> str:

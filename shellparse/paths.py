@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from clearance.shellparse.globs import Affixes, GlobSet
+from clearance.shellparse.globs import Affixes, GlobSet, holds_a_hint, literal_hints
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -383,10 +383,6 @@ def is_secret(resolved: str, home: str, fold: bool = False) -> bool:
     return secret_set(home, fold).match(resolved)
 
 
-#: What separates the literal runs of a glob: ``*``, ``?`` and a bracket expression.
-_WILDCARDS: Final = re.compile(r"[*?]|\[[^\]]*\]")
-
-
 class SecretNames:
     """The secret patterns that name a file anywhere (``.env*``, ``id_rsa*``, ``*.pem``) as
     plain string tests on one name: what a tree search asks of every entry it reads."""
@@ -435,21 +431,9 @@ class SecretNames:
         self.suffixes = Affixes(suffixes, last=True)
         self.others = one(others)
         self.negated = one(negated)
-        #: A piece of each of ``others``' patterns that a name it matches holds as it is (the
-        #: longest run between wildcards): a name holding none of them needs no regex.
-        #: ``None`` where a pattern has none, or escapes (the regex decides alone).
-        hints: list[str] = []
-        for name in others:
-            pieces = [] if "\\" in name else _WILDCARDS.split(name)
-            longest = max(pieces, key=len, default="")
-            if not longest:
-                hints = []
-                break
-            hints.append(longest)
-        #: the pieces as one regex: a name is searched once for all of them
-        self.hints: re.Pattern[str] | None = (
-            re.compile("|".join(re.escape(h) for h in hints)) if hints else None
-        )
+        #: A piece of each of ``others``' patterns that a name it matches holds as it is
+        #: (``globs.literal_hints``): a name holding none of them needs no regex.
+        self.hints = literal_hints(others) if others else None
 
     def match(self, name: str) -> bool:
         if self.fold:
@@ -460,7 +444,7 @@ class SecretNames:
             or self.suffixes.meets(name)
             or (
                 self.others is not None
-                and (self.hints is None or self.hints.search(name) is not None)
+                and (self.hints is None or holds_a_hint(self.hints, name))
                 and self.others.fullmatch(name) is not None
             )
         )

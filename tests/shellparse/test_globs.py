@@ -494,3 +494,36 @@ def test_a_star_only_segment_matches_as_its_regex_does() -> None:
             folded = segment_regex(segment, True).fullmatch(name) is not None
             assert segment_matches(segment, name, True) == folded, (segment, name)
     assert star_only > 200  # the string tests were put to the test
+
+
+def test_names_with_several_wildcards_are_searched_only_where_a_hint_is() -> None:
+    """The index searches its names of several wildcards (``*credentials*.json``) only in a
+    path holding a piece each must hold (``literal_hints``): never one that matches; each
+    pattern alone is the oracle, over matching and near-matching names at several places."""
+    from clearance.shellparse.globs import literal_hints
+
+    patterns = ["*credentials*.json", "service-account*.json", "secrets.y*ml", "*.tfstate.*"]
+    patterns += ["a?c*d*", "*p*q*"]
+    assert literal_hints(patterns) == (
+        "credentials",
+        "service-account",
+        "secrets.y",
+        ".tfstate.",
+        "a",
+        "p",
+    )
+    assert literal_hints(["x[yz]*w*"]) is None and literal_hints(["a\\*b*c"]) is None
+    assert literal_hints(["*?*"]) is None
+    names = ["my-credentials-1.json", "credentials.json", "service-account-x.json", "secrets.yaml"]
+    names += ["x.tfstate.bak", "abcxdy", "pq", "qp", "credentials", ".json", "secrets.ya", "none"]
+    for extra in (["x[yz]*w*"], []):  # a pattern without hints: the regex decides alone
+        globs = GlobSet(patterns + extra, HOME, WS)
+        positive = [PathPattern(p, HOME, WS) for p in patterns + extra]
+        matched = 0
+        for place in ["/", f"{HOME}/", f"{WS}/src/", "/etc/"]:
+            for name in [*names, "xyzw"]:
+                for path in (place + name, place + name + "/inner"):
+                    expected = any(p.match(path) for p in positive)
+                    assert globs.match(path) == expected, path
+                    matched += expected
+        assert matched > 20
