@@ -626,15 +626,29 @@ def is_normal(path: str) -> bool:
     return path == "/" or (not path.endswith("/") and "//" not in path and "/." not in path)
 
 
+#: ``normal``'s answers by path (a function of the text alone): a batch names the same
+#: directories line after line (its working directory, its workspace, ``/tmp``).
+_NORMAL_FORMS: Final[dict[str, str]] = {}
+
+
 def normal(path: str) -> str:
     """``posixpath.normpath`` of an absolute path, the path itself when it is normal already
     (most are: the call and its split cost more than the rest of a short decision)."""
-    return path if is_normal(path) else posixpath.normpath(path)
+    found = _NORMAL_FORMS.get(path)
+    if found is None:
+        found = path if is_normal(path) else posixpath.normpath(path)
+        if len(_NORMAL_FORMS) >= 4096:
+            _NORMAL_FORMS.clear()
+        _NORMAL_FORMS[path] = found
+    return found
 
 
 def absolute(path: str) -> str:
-    """``os.path.abspath``, without its work for a path that is normal already."""
-    return path if is_normal(path) else posixpath.abspath(path)
+    """``os.path.abspath``, without its work for a path that is normal already (an absolute
+    path's is its ``normal`` form; a relative one's depends on the working directory)."""
+    if path.startswith("/"):
+        return normal(path)
+    return posixpath.abspath(path)
 
 
 def resolve(path: str, cwd: str | None, home: str) -> str | None:
