@@ -92,6 +92,10 @@ def compiled_sources() -> list[str]:
         "shellparse/handlers/*.py",
         "shellparse/lexer/*.py",
         "shellparse/knowledge/__init__.py",
+        # the tables' lookups (the tables themselves are data: ``_index.py`` loads as bytecode)
+        "shellparse/knowledge/autorun.py",
+        "shellparse/knowledge/environment.py",
+        "shellparse/knowledge/patterns.py",
         "engine/*.py",
         "hooks/*.py",
     ):
