@@ -30,11 +30,10 @@ import re
 import stat
 import time
 
-from clearance.shellparse.paths import OWN_PROCESS
+from clearance.shellparse.paths import OWN_PROCESS, SecretNames
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Final
 
 MAX_ENTRIES = 50_000
@@ -544,30 +543,27 @@ class Resolver:
     def secret_walk(
         self,
         root: str,
-        is_secret_name: Callable[[str], bool],
+        names: SecretNames,
         *,
-        key: int,
         follow: bool = False,
         skip_hidden: bool = False,
         links: list[str] | None = None,
         git_configs: list[str] | None = None,
         twins: Twins | None = None,
     ) -> list[str]:
-        """The paths under ``root`` whose *name* is a secret's (``is_secret_name``), not
-        descending into them: ``walk`` filtered, with each listing's answer kept per process
-        beside the listing (a search repeated over an unchanged tree reads one ``stat`` per
-        directory). ``key`` identifies the test (its answers are kept under it). ``links``
+        """The paths under ``root`` whose *name* is a secret's (``names``), not descending
+        into them: ``walk`` filtered, with each listing's answer kept per process beside the
+        listing (a search repeated over an unchanged tree reads one ``stat`` per directory),
+        under the test's identity (``names`` is made once per process and case). ``links``
         collects the links to files met on the way (whatever their names: a reader that
         follows them reads their targets); ``git_configs`` the configuration files of the
         git directories met (``.git/config`` of every repository below, whose remote URLs
         and headers may hold a token); ``twins`` the files that are other names of the
         files it watches."""
-        memo = ("secret", root, follow, skip_hidden, key)
+        memo = ("secret", root, follow, skip_hidden, id(names))
         fresh = self._walk_memo(memo)
         try:
-            return self._secret_walk(
-                root, is_secret_name, key, follow, skip_hidden, links, git_configs, twins
-            )
+            return self._secret_walk(root, names, follow, skip_hidden, links, git_configs, twins)
         except Problem as problem:
             if fresh:
                 self._remember(memo, problem)
@@ -576,8 +572,7 @@ class Resolver:
     def _secret_walk(
         self,
         root: str,
-        is_secret_name: Callable[[str], bool],
-        key: int,
+        names: SecretNames,
         follow: bool,
         skip_hidden: bool,
         links: list[str] | None,
@@ -587,7 +582,7 @@ class Resolver:
         out: list[str] = []
         stack = [(root, 0)]
         seen: set[tuple[int, int]] = set()
-        key_of = key  # names the test: the same test gives the same answers
+        key_of = id(names)  # names the test: the same test gives the same answers
         while stack:
             directory, depth = stack.pop()
             if depth > MAX_DEPTH:
@@ -601,7 +596,7 @@ class Resolver:
                 configs: list[str] = []
                 for entry in entries:  # one pass: a listing may hold thousands
                     name, is_dir, via_link, is_link, _ = entry
-                    if is_secret_name(name):
+                    if names.match(name):  # (a native call, once per entry)
                         secret.append(name)
                     if is_dir or via_link:
                         subdirs.append(entry)
@@ -726,9 +721,15 @@ def _first_visit(path: str, seen: set[tuple[int, int]]) -> bool:
 
 def _entry(entry: os.DirEntry[str]) -> Entry:
     try:
-        is_dir = entry.is_dir(follow_symlinks=False)
-        is_link = not is_dir and entry.is_symlink()
-        via_link = is_link and entry.is_dir()
+        # (no keyword arguments: a call with one costs more than the test; for an entry that
+        # is not a link, following links reads the same mode)
+        is_link = entry.is_symlink()
+        if is_link:
+            is_dir = False
+            via_link = entry.is_dir()
+        else:
+            is_dir = entry.is_dir()
+            via_link = False
         inode = entry.inode()
     except OSError:
         return (entry.name, False, False, True, 0)

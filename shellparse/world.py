@@ -865,8 +865,7 @@ def _secrets_below(
         # only names can make a file under ``root`` a secret: the fast search
         return resolver.secret_walk(
             root,
-            names.match,
-            key=id(names),
+            names,
             follow=follow,
             skip_hidden=skip_hidden,
             links=links,
