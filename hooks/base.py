@@ -233,7 +233,9 @@ def _decoder() -> json.JSONDecoder:
 def _decode(text: str) -> object:
     """``_decoder().decode(text)``: the same value, the same errors."""
     _decoder()
-    start = len(text) - len(text.lstrip(_JSON_SPACE))
+    start = 0  # (the blanks before the value, counted: no copy of the text without them)
+    while start < len(text) and text[start] in _JSON_SPACE:
+        start += 1
     try:
         loaded, end = _SCANNER[0](text, start)
     except StopIteration as missing:
@@ -247,7 +249,7 @@ def _decode(text: str) -> object:
 
 def parse_payload(data: bytes) -> dict[str, object]:
     """The payload as a JSON object; anything else is :class:`BadPayload`."""
-    if not data.strip():
+    if not data or data.isspace():  # (``not data.strip()``, without copying it)
         raise BadPayload("empty payload (expected a JSON object on stdin)")
     try:
         text = data.decode("utf-8")
