@@ -154,6 +154,9 @@ _WRITE_OPS: Final = {">": "write", ">|": "write", "&>": "write", ">>": "append",
 
 #: The fields of a :class:`Scope` (its ``__slots__``; named here because compiled code cannot
 #: read ``__slots__`` through the class).
+#: No words (``Classifier.glob_words`` of a command without redirections).
+_NO_WORDS: Final[frozenset[str]] = frozenset()
+
 _SCOPE_FIELDS: Final = (
     "context",
     "depth",
@@ -805,8 +808,12 @@ class Extractor:
             fields, flag = static if static is not None else expand_word(word, env)
             if flag & RESOLVED:
                 flag |= unsplit
-            argv.extend(fields)
-            flags.extend([flag] * len(fields))
+            if len(fields) == 1:  # (the common word: one field, no list made for its flag)
+                argv.append(fields[0])
+                flags.append(flag)
+            else:
+                argv.extend(fields)
+                flags.extend([flag] * len(fields))
 
         if argv and not flags[0] & DYNAMIC and argv[0] in self.functions:
             if f"function:{argv[0]}" in scope.context:
@@ -836,12 +843,16 @@ class Extractor:
         stdin, stdin_text = _stdin_of(command.redirects, env, scope.stdin, scope.stdin_text)
         fact.stdin = stdin
         fact.stdin_text = stdin_text
-        self.classifier.glob_words = frozenset(
-            text
-            for r in redirects
-            if r.target is not None
-            for text, flag in [word_text(r.target, env)]
-            if flag & GLOB and not flag & DYNAMIC
+        self.classifier.glob_words = (
+            frozenset(
+                text
+                for r in redirects
+                if r.target is not None
+                for text, flag in [word_text(r.target, env)]
+                if flag & GLOB and not flag & DYNAMIC
+            )
+            if redirects
+            else _NO_WORDS
         )
         self._redirect_facts(fact, redirects, env)
         if not argv:
@@ -884,13 +895,9 @@ class Extractor:
         """Classify ``fact``, record it, then analyse every command it runs in turn."""
         _flag_markers(fact, flags)
         classifier = self.classifier
-        classifier.glob_words = (
-            classifier.glob_words
-            | self.loop_globs
-            | frozenset(
-                a for a, f in zip(argv, flags, strict=False) if f & GLOB and not f & DYNAMIC
-            )
-        )
+        globbed = [a for a, f in zip(argv, flags, strict=False) if f & GLOB and not f & DYNAMIC]
+        if globbed or self.loop_globs:  # (most commands add none: no new set each time)
+            classifier.glob_words = classifier.glob_words | self.loop_globs | frozenset(globbed)
         classifier.cwd = env.cwd
         nested = classifier.classify(fact, argv, flags, env, module)
         if not module and fact.program in _BUILTIN_SEMANTICS and not flags[0] & DYNAMIC:
