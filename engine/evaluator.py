@@ -22,7 +22,11 @@ from clearance.vocab import DEFAULT_RISK, FAIL_CLOSED, RISK_RANK, STRICTNESS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
+    from typing import TypeVar
+
+    #: An effect class or a marker (a name ``_in_order`` sorts, its type kept).
+    _Name = TypeVar("_Name", bound=str)
 
     from clearance.engine.rules import CompiledRule, PolicySet
     from clearance.engine.types import TraceEntry, TraceRule, Trigger
@@ -202,8 +206,8 @@ def _judge(
         span=[facts.start, facts.end],
         argv=list(facts.argv),
         program=facts.program,
-        classes=sorted(facts.classes),
-        markers=sorted(part.markers),
+        classes=_in_order(facts.classes),
+        markers=_in_order(part.markers),
         via=list(facts.via),
         paths=list(facts.paths),
         hosts=list(facts.hosts),
@@ -215,6 +219,14 @@ def _judge(
         overridden_by=overridden_by,
     )
     return pd, deciding
+
+
+def _in_order(names: Iterable[_Name]) -> list[_Name]:
+    """``sorted(names)``, without sorting none or one (most parts' markers, many classes)."""
+    out = list(names)
+    if len(out) > 1:
+        out.sort()
+    return out
 
 
 def _strictest(rules: list[CompiledRule]) -> CompiledRule:
