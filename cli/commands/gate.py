@@ -427,13 +427,15 @@ _BLOCK: Final = 1 << 16
 
 class _Answers:
     """Where the decisions go, as bytes: to the output's binary buffer (what was written to
-    it as text is flushed first, so the order holds), or -- an output without one, text in
-    memory -- decoded. Read from a pipe, a terminal or a socket, each answer is written and
-    flushed as soon as its line is decided: the other end may wait for it before it sends the
-    next line. Read from a file, they go out in blocks (nobody waits on one answer), whatever
-    buffering the interpreter was started with (``PYTHONUNBUFFERED``)."""
+    it as text is flushed first, so the order holds) -- or, when the interpreter runs
+    unbuffered (``PYTHONUNBUFFERED``, ``-u``: the text output's buffer is then the raw file,
+    which may take part of a write), to that file, every byte written -- or, to an output
+    without one (text in memory), decoded. Read from a pipe, a terminal or a socket, each
+    answer is written and flushed as soon as its line is decided: the other end may wait for
+    it before it sends the next line. Read from a file, they go out in blocks (nobody waits
+    on one answer), whatever buffering the interpreter was started with."""
 
-    __slots__ = ("binary", "out", "pending", "size", "streaming")
+    __slots__ = ("binary", "out", "pending", "raw", "size", "streaming")
 
     def __init__(self, out: TextIO, *, streaming: bool) -> None:
         self.out = out
@@ -441,6 +443,7 @@ class _Answers:
         self.binary: io.BufferedIOBase | None = (
             buffer if isinstance(buffer, io.BufferedIOBase) else None
         )
+        self.raw: io.RawIOBase | None = buffer if isinstance(buffer, io.RawIOBase) else None
         self.streaming = streaming
         self.pending: list[bytes] = []
         self.size = 0
@@ -468,13 +471,28 @@ class _Answers:
 
     def _emit(self, data: bytes) -> None:
         binary = self.binary
-        if binary is None:
+        raw = self.raw
+        if binary is not None:
+            self.out.flush()  # (text written before, by anyone, goes first)
+            binary.write(data)
+        elif raw is not None:
+            self.out.flush()
+            _write_all(raw, data)
+        else:
             self.out.write(data.decode("utf-8"))
-            return
-        self.out.flush()  # (text written before, by anyone, goes first)
-        binary.write(data)
 
     def _flush_out(self) -> None:
         if self.binary is not None:
             self.binary.flush()
         self.out.flush()
+
+
+def _write_all(raw: io.RawIOBase, data: bytes) -> None:
+    """Every byte of ``data`` to a raw file, which may take part of a write; one that takes
+    none (a non-blocking output that would block) is an error, not a loop."""
+    view = memoryview(data)
+    while view:
+        written = raw.write(view)
+        if not written:
+            raise OSError(f"the output took none of {len(view)} bytes")
+        view = view[written:]

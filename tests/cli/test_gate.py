@@ -351,9 +351,14 @@ def test_a_bug_on_one_line_denies_that_line_only(policy: str, tmp_path: Path) ->
     assert [ident for _, ident, *_ in got] == [1, 2, 3]
 
 
-def _gate_process(policy: str, tmp_path: Path, source: str) -> subprocess.Popen[bytes]:
-    # the interpreter's own buffering as a user's shell has it: not unbuffered
+def _gate_process(
+    policy: str, tmp_path: Path, source: str, unbuffered: bool = False
+) -> subprocess.Popen[bytes]:
+    # the interpreter's own buffering as a user's shell has it: not unbuffered -- or, with
+    # ``unbuffered``, as CI runners and agents often start it (the output is then raw)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
     env["CLEARANCE_CACHE_DIR"] = str(tmp_path / "cache")
     return subprocess.Popen(
         [sys.executable, "-m", "clearance", "gate", "--policy", policy, source],
@@ -363,12 +368,15 @@ def _gate_process(policy: str, tmp_path: Path, source: str) -> subprocess.Popen[
     )
 
 
-def test_a_pipe_gets_each_answer_before_it_sends_the_next_line(policy: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("unbuffered", [False, True])
+def test_a_pipe_gets_each_answer_before_it_sends_the_next_line(
+    policy: str, tmp_path: Path, unbuffered: bool
+) -> None:
     """A coprocess (an agent's wrapper, a service) sends one intent and waits for its answer
     before the next: each answer must reach it while the gate still waits for input."""
     import select
 
-    proc = _gate_process(policy, tmp_path, "-")
+    proc = _gate_process(policy, tmp_path, "-", unbuffered)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         for ident, command, verdict in (("a", "ls", "allow"), ("b", "rm -rf x", "deny")):
@@ -386,15 +394,47 @@ def test_a_pipe_gets_each_answer_before_it_sends_the_next_line(policy: str, tmp_
         proc.wait()
 
 
-def test_a_file_is_answered_whole_and_in_order(policy: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("unbuffered", [False, True])
+def test_a_file_is_answered_whole_and_in_order(
+    policy: str, tmp_path: Path, unbuffered: bool
+) -> None:
     """The twin: from a file the answers may go out in blocks, and are the same lines, in
-    order, all of them (more than one block's worth)."""
+    order, all of them (more than one block's worth) -- also to the raw output of an
+    unbuffered interpreter."""
     source = tmp_path / "intents.jsonl"
     commands = ["ls", "rm -rf x", "cat a"] * 400
     source.write_text("".join(intent(i, c) + "\n" for i, c in enumerate(commands)))
-    proc = _gate_process(policy, tmp_path, str(source))
+    proc = _gate_process(policy, tmp_path, str(source), unbuffered)
     out, _ = proc.communicate(timeout=300)
     got = decisions(out.decode())
     assert [d["id"] for d in got] == list(range(len(commands)))
     assert [d["decision"] for d in got[:3]] == ["allow", "deny", "allow"]
     assert proc.returncode == 4
+
+
+def test_a_raw_output_gets_every_byte_of_a_block() -> None:
+    """A raw file may take part of a write: the rest is written after it, and an output that
+    takes nothing is an error, not a loop."""
+    import io
+
+    from clearance.cli.commands.gate import _write_all
+
+    class Narrow(io.RawIOBase):
+        def __init__(self, most: int) -> None:
+            self.most = most
+            self.got = bytearray()
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data: object) -> int:
+            chunk = bytes(data)[: self.most]  # type: ignore[call-overload]
+            self.got += chunk
+            return len(chunk)
+
+    block = bytes(range(256)) * 40
+    narrow = Narrow(7)
+    _write_all(narrow, block)
+    assert bytes(narrow.got) == block
+    with pytest.raises(OSError, match="took none"):
+        _write_all(Narrow(0), b"x")
