@@ -1008,6 +1008,10 @@ class GlobSet:
     def match(self, path: str) -> bool:
         if self.fold:
             path = path.lower()
+        memo = self._matched
+        found = memo.get(path)  # (first: a path met before is not filtered again)
+        if found is not None:
+            return found
         index = self._index
         if index is None:
             index = self._indexed()
@@ -1016,13 +1020,10 @@ class GlobSet:
             under = heads.get(_first_segment(path))
             if under is None or not path.startswith(under):
                 return False  # (not remembered: a tree search meets thousands such)
-        memo = self._matched
-        found = memo.get(path)
-        if found is None:
-            found = self._match(path)
-            if len(memo) >= MAX_MEMO:
-                memo.clear()
-            memo[path] = found
+        found = self._match(path)
+        if len(memo) >= MAX_MEMO:
+            memo.clear()
+        memo[path] = found
         return found
 
     def _indexed(self) -> _Index:
