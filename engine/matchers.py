@@ -556,8 +556,14 @@ class PathGlobs:
         for name in sets:
             self.patterns.append("@" + name)
         self._compiled: dict[tuple[str, str, bool], GlobUnion] = {}
+        #: the last answer and what it was for (a batch asks for one workspace and home,
+        #: rule after rule, line after line)
+        self._last: tuple[str, str, bool, GlobUnion] | None = None
 
     def compiled(self, workspace: str, home: str, fold: bool = False) -> GlobUnion:
+        last = self._last
+        if last is not None and last[0] == workspace and last[1] == home and last[2] == fold:
+            return last[3]
         key = (workspace, home, fold)
         found = self._compiled.get(key)
         if found is None:
@@ -569,6 +575,7 @@ class PathGlobs:
                 if p.startswith("@")
             )
             found = self._compiled[key] = GlobUnion(groups)
+        self._last = (workspace, home, fold, found)
         return found
 
 
