@@ -16,11 +16,14 @@ from clearance.policies import DEFAULT_DISPLAY, default_pack_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Final, TypeVar
 
     from clearance.engine.matchers import Matcher
     from clearance.engine.types import PackData, PackDefaults, RuleData
     from clearance.vocab import Decision, Risk
+
+    #: A key of one of ``PolicySet.applicable``'s kept answers.
+    _Key = TypeVar("_Key")
 
 #: Order in which scopes are listed (and win ties between equally strict rules).
 SCOPE_ORDER: Final = ("managed", "user", "project", "session", "cli", "default")
@@ -90,6 +93,16 @@ class CompiledRule:
 #: Answers ``PolicySet.applicable`` keeps per table (cleared when full: a batch of distinct
 #: commands makes some thousands).
 MAX_KEPT: Final = 16384
+
+
+def _kept(
+    memo: dict[_Key, list[CompiledRule]], key: _Key, found: list[CompiledRule]
+) -> list[CompiledRule]:
+    """``found``, kept in ``memo`` under ``key`` (cleared when full: ``MAX_KEPT``)."""
+    if len(memo) >= MAX_KEPT:
+        memo.clear()
+    memo[key] = found
+    return found
 
 
 def _merged(first: list[CompiledRule], second: list[CompiledRule]) -> list[CompiledRule]:
@@ -323,65 +336,54 @@ class PolicySet:
         key = (program, classes, accesses, tool, tool_kind, markers, hosts)
         found = self._applicable.get(key)
         if found is None:
-            common = self._traits(classes, accesses, tool, tool_kind, markers, hosts)
+            common = self._traits((classes, accesses, tool, tool_kind, markers, hosts))
             own = self._program(program, tool, tool_kind) if program is not None else []
-            found = _merged(common, own) if own else common
-            if len(self._applicable) >= MAX_KEPT:
-                self._applicable.clear()
-            self._applicable[key] = found
+            found = _kept(self._applicable, key, _merged(common, own) if own else common)
         return found
 
     def _traits(
-        self,
-        classes: frozenset[str],
-        accesses: frozenset[str],
-        tool: str,
-        tool_kind: str,
-        markers: frozenset[str],
-        hosts: bool,
+        self, key: tuple[frozenset[str], frozenset[str], str, str, frozenset[str], bool]
     ) -> list[CompiledRule]:
-        """The unconditional rules and those filed under the part's traits (not its
-        program), that apply to the tool, in rule order."""
-        key = (classes, accesses, tool, tool_kind, markers, hosts)
+        """The unconditional rules and those filed under a part's traits (classes, accesses,
+        tool, tool kind, markers, a host: ``key``), not its program."""
         found = self._by_traits.get(key)
         if found is None:
-            chosen: dict[int, CompiledRule] = {r.order: r for r in self.unconditional}
+            classes, accesses, tool, tool_kind, markers, hosts = key
             atoms = [("class", name) for name in classes]
             atoms.extend(("access", kind) for kind in accesses)
             atoms.extend(("marker", name) for name in markers)
             atoms.extend((("tool", tool), ("tool", tool_kind)))
             if hosts:
                 atoms.append(("host", "*"))
-            for atom in atoms:
-                for rule in self.by_need.get(atom, ()):
-                    chosen[rule.order] = rule
-            found = [chosen[o] for o in sorted(chosen) if chosen[o].applies_to(tool, tool_kind)]
-            if len(self._by_traits) >= MAX_KEPT:
-                self._by_traits.clear()
-            self._by_traits[key] = found
+            found = _kept(self._by_traits, key, self._filed(atoms, tool, tool_kind, True))
         return found
 
     def _program(self, program: str, tool: str, tool_kind: str) -> list[CompiledRule]:
-        """The rules filed under ``program`` and the program globs it matches, that apply to
-        the tool, in rule order."""
+        """The rules filed under ``program`` and the program globs it matches."""
         key = (program, tool, tool_kind)
         found = self._by_program.get(key)
         if found is None:
-            chosen: dict[int, CompiledRule] = {}
             atoms = [("program", program)]
             atoms.extend(
                 ("program_glob", pattern)
                 for pattern, names in self.program_globs
                 if names.match(program)
             )
-            for atom in atoms:
-                for rule in self.by_need.get(atom, ()):
-                    chosen[rule.order] = rule
-            found = [chosen[o] for o in sorted(chosen) if chosen[o].applies_to(tool, tool_kind)]
-            if len(self._by_program) >= MAX_KEPT:
-                self._by_program.clear()
-            self._by_program[key] = found
+            found = _kept(self._by_program, key, self._filed(atoms, tool, tool_kind, False))
         return found
+
+    def _filed(
+        self, atoms: list[tuple[str, str]], tool: str, tool_kind: str, unconditional: bool
+    ) -> list[CompiledRule]:
+        """The rules filed under ``atoms`` (and the unconditional ones, with
+        ``unconditional``) that apply to the tool, in rule order, each once."""
+        chosen: dict[int, CompiledRule] = (
+            {r.order: r for r in self.unconditional} if unconditional else {}
+        )
+        for atom in atoms:
+            for rule in self.by_need.get(atom, ()):
+                chosen[rule.order] = rule
+        return [chosen[o] for o in sorted(chosen) if chosen[o].applies_to(tool, tool_kind)]
 
     def find(self, policy_id: str) -> CompiledRule | None:
         for rule in self.rules:
