@@ -579,36 +579,48 @@ class Resolver:
         git_configs: list[str] | None = None,
         twins: Twins | None = None,
     ) -> list[str]:
-        out: list[str] = []
+        # Two passes: the tree is read first (listings, and the test of each subdirectory's
+        # name, which says where the walk goes), every other entry only once the walk is
+        # known to stay within its bounds. A walk its bounds stop (``find /``, ``grep -r x
+        # /usr``: 50,000 entries read) answers with the bound alone, its entries untested.
+        key_of = id(names)  # names the test: the same test gives the same answers
+        visited: list[tuple[str, list[Entry]]] = []
         stack = [(root, 0)]
         seen: set[tuple[int, int]] = set()
-        key_of = id(names)  # names the test: the same test gives the same answers
         while stack:
             directory, depth = stack.pop()
             if depth > MAX_DEPTH:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
             entries = self._list(directory)
+            visited.append((directory, entries))
+            summary = _SUMMARIES.get((directory, key_of))
+            known = summary is not None and summary[0] is entries
+            if summary is not None and known:
+                chosen = set(summary[1])
+                subdirs = summary[2]
+            else:
+                chosen = set()
+                subdirs = [e for e in entries if e[1] or e[2]]
+            base = "" if directory == "/" else directory
+            for entry in subdirs:
+                name = entry[0]
+                if (skip_hidden and name.startswith(".")) or (not entry[1] and not follow):
+                    continue
+                if name in chosen if known else names.match(name):
+                    continue
+                path = base + "/" + name
+                if follow and not _first_visit(path, seen):
+                    continue
+                stack.append((path, depth + 1))
+        out: list[str] = []
+        for directory, entries in visited:
             summary = _SUMMARIES.get((directory, key_of))
             if summary is None or summary[0] is not entries:
-                secret: list[str] = []
-                subdirs: list[Entry] = []
-                linked: list[str] = []
-                configs: list[str] = []
-                for entry in entries:  # one pass: a listing may hold thousands
-                    name, is_dir, via_link, is_link, _ = entry
-                    if names.match(name):  # (a native call, once per entry)
-                        secret.append(name)
-                    if is_dir or via_link:
-                        subdirs.append(entry)
-                    elif is_link:
-                        linked.append(name)
-                    if not is_dir and name in GIT_CONFIG_NAMES:
-                        configs.append(name)
-                summary = (entries, secret, subdirs, linked, configs)
+                summary = _summary(entries, names)
                 if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
                     _SUMMARIES.clear()
                 _SUMMARIES[(directory, key_of)] = summary
-            _, secret, subdirs, linked, configs = summary
+            _, secret, _, linked, configs = summary
             base = "" if directory == "/" else directory
             hidden = skip_hidden
             out.extend(base + "/" + n for n in secret if not (hidden and n.startswith(".")))
@@ -618,16 +630,6 @@ class Resolver:
                 git_configs.extend(base + "/" + n for n in configs)
             if twins is not None:
                 twins.look(base, entries, hidden)
-            chosen = set(secret)
-            for name, is_dir, _via_link, _, _ in subdirs:
-                if name in chosen or (hidden and name.startswith(".")):
-                    continue
-                if not is_dir and not follow:
-                    continue
-                path = base + "/" + name
-                if follow and not _first_visit(path, seen):
-                    continue
-                stack.append((path, depth + 1))
         return out
 
     def walk(
@@ -661,7 +663,9 @@ class Resolver:
         links: list[str] | None,
         twins: Twins | None = None,
     ) -> list[str]:
-        out: list[str] = []
+        # Two passes, as ``_secret_walk``'s: the directories first, the paths once the walk
+        # is known to stay within its bounds.
+        visited: list[tuple[str, list[Entry]]] = []
         stack = [(root, 0)]
         seen: set[tuple[int, int]] = set()
         while stack:
@@ -670,19 +674,27 @@ class Resolver:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
             base = "" if directory == "/" else directory
             entries = self._list(directory)
+            visited.append((base, entries))
+            for name, is_dir, via_link, _, _ in entries:
+                if not (is_dir or (follow and via_link)):
+                    continue
+                if skip_hidden and name.startswith("."):
+                    continue
+                path = base + "/" + name
+                if follow and not _first_visit(path, seen):
+                    continue
+                stack.append((path, depth + 1))
+        out: list[str] = []
+        for base, entries in visited:
             if twins is not None:
                 twins.look(base, entries, skip_hidden)
-            for name, is_dir, via_link, is_link, _ in entries:
+            for name, _, via_link, is_link, _ in entries:
                 if skip_hidden and name.startswith("."):
                     continue
                 path = base + "/" + name
                 out.append(path)
                 if links is not None and is_link and not via_link:
                     links.append(path)
-                if is_dir or (follow and via_link):
-                    if follow and not _first_visit(path, seen):
-                        continue
-                    stack.append((path, depth + 1))
         return out
 
 
@@ -703,6 +715,29 @@ class Twins:
         for name, is_dir, _, is_link, inode in entries:
             if inode in inodes and not (is_dir or is_link or (skip_hidden and name[:1] == ".")):
                 self.met.append(base + "/" + name)
+
+
+def _summary(
+    entries: list[Entry], names: SecretNames
+) -> tuple[list[Entry], list[str], list[Entry], list[str], list[str]]:
+    """What a secret walk asks of one listing (``_SUMMARIES``): the listing, the names it
+    finds secret, its subdirectories, its links to files, its files named like git's
+    configuration -- in one pass (a listing may hold thousands)."""
+    secret: list[str] = []
+    subdirs: list[Entry] = []
+    linked: list[str] = []
+    configs: list[str] = []
+    for entry in entries:
+        name, is_dir, via_link, is_link, _ = entry
+        if names.match(name):  # (a native call, once per entry)
+            secret.append(name)
+        if is_dir or via_link:
+            subdirs.append(entry)
+        elif is_link:
+            linked.append(name)
+        if not is_dir and name in GIT_CONFIG_NAMES:
+            configs.append(name)
+    return (entries, secret, subdirs, linked, configs)
 
 
 def _first_visit(path: str, seen: set[tuple[int, int]]) -> bool:
