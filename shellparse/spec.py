@@ -156,16 +156,29 @@ def opts(names: str, **kwargs: object) -> list[Opt]:
     return [Opt(token, **kwargs) for token in names.split()]  # type: ignore[arg-type]
 
 
+#: The options of the compact notation made so far, by their text (``-v``, ``--help``,
+#: ``-o/--output=``: the same few hundred recur across programs). An ``Opt`` is never changed
+#: once made, so programs share one; at most ``MAX_COMPACT_OPTS`` kept.
+_COMPACT_OPTS: Final[dict[str, Opt]] = {}
+MAX_COMPACT_OPTS: Final = 16384
+
+
 def _compact(text: str) -> list[Opt]:
     """Options in the compact notation of ``Spec(flags=…)``: ``-n/--lines= --color=? -v``."""
     out: list[Opt] = []
+    made = _COMPACT_OPTS
     for token in text.split():
-        if token.endswith("=?"):
-            out.append(Opt(token[:-2], value="optional"))
-        elif token.endswith("="):
-            out.append(Opt(token[:-1], value="required"))
-        else:
-            out.append(Opt(token))
+        opt = made.get(token)
+        if opt is None:
+            if token.endswith("=?"):
+                opt = Opt(token[:-2], value="optional")
+            elif token.endswith("="):
+                opt = Opt(token[:-1], value="required")
+            else:
+                opt = Opt(token)
+            if len(made) < MAX_COMPACT_OPTS:
+                made[token] = opt
+        out.append(opt)
     return out
 
 
