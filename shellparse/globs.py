@@ -248,7 +248,13 @@ def _name_meets(
         if not filtered:
             found = _specific(tokens) and _segment_overlap(segment, name)
         else:
-            found = any(_admits(tokens, w) for w in _witness_names(name))
+            pieces = _star_form(text, tokens)
+            if pieces is not None:  # (``*.log``, ``*foo*``: most filters) string tests
+                from clearance.shellparse.resolve import pieces_match
+
+                found = any(pieces_match(pieces, w) for w in _witness_names(name))
+            else:
+                found = any(_admits(tokens, w) for w in _witness_names(name))
         if len(_NAME_MEETS) >= MAX_MEMO:
             _NAME_MEETS.clear()
         _NAME_MEETS[key] = found
@@ -256,6 +262,34 @@ def _name_meets(
 
 
 _NAME_MEETS: Final[dict[tuple[str, str, bool], bool]] = {}
+
+
+def _star_form(
+    text: str, tokens: list[tuple[bool, frozenset[str]] | None]
+) -> tuple[str, ...] | None:
+    """The literal pieces around the ``*``s of a segment's tokens (its text ``text``) when
+    every other token is one character (no ``?``, no class): ``_admits`` of such tokens is
+    ``resolve.pieces_match`` of these. ``None`` otherwise. Kept per text."""
+    if text in _STAR_FORMS:
+        return _STAR_FORMS[text]
+    pieces = [""]
+    found: tuple[str, ...] | None = None
+    for token in tokens:
+        if token is None:
+            pieces.append("")
+        elif token[0] or len(token[1]) != 1:
+            break
+        else:
+            pieces[-1] += next(iter(token[1]))
+    else:
+        found = tuple(pieces)
+    if len(_STAR_FORMS) >= MAX_MEMO:
+        _STAR_FORMS.clear()
+    _STAR_FORMS[text] = found
+    return found
+
+
+_STAR_FORMS: Final[dict[str, tuple[str, ...] | None]] = {}
 
 
 def _has_wild(text: str) -> bool:
@@ -727,6 +761,47 @@ class Affixes:
         return group is not None and name.startswith(group)
 
 
+class _LiteralNames:
+    """Name patterns (one glob segment each) asked of names without wildcards: whether any
+    matches ``name`` as ``segment_match`` would, by a set lookup and ``Affixes`` for the
+    literal names and the ``name*`` / ``*name`` shapes, ``segment_match`` for the others
+    only (a few: ``*credentials*.json``) -- instead of a call per pattern."""
+
+    __slots__ = ("literal", "others", "prefixes", "suffixes")
+
+    def __init__(self, globs: list[str]) -> None:
+        literal: set[str] = set()
+        prefixes: list[str] = []
+        suffixes: list[str] = []
+        others: list[str] = []
+        for glob in globs:
+            if "*" not in glob and "?" not in glob and "[" not in glob:
+                literal.add(glob)
+            elif glob.count("*") == 1 and "?" not in glob and "[" not in glob:
+                head, _, tail = glob.partition("*")
+                if not tail:
+                    prefixes.append(head)
+                elif not head:
+                    suffixes.append(tail)
+                else:
+                    others.append(glob)
+            else:
+                others.append(glob)
+        self.literal = frozenset(literal)
+        self.prefixes = Affixes(prefixes, last=False)
+        self.suffixes = Affixes(suffixes, last=True)
+        self.others = tuple(others)
+
+    def meets(self, name: str) -> bool:
+        """Whether one of the patterns matches ``name`` (taken as it is)."""
+        return (
+            name in self.literal
+            or self.prefixes.meets(name)
+            or self.suffixes.meets(name)
+            or any(segment_match(glob, name) for glob in self.others)
+        )
+
+
 class _Index:
     """A set of patterns sorted by shape so that one path is decided by a few hash lookups
     and C-level ``startswith``/``endswith`` calls, whatever the number of patterns: literal
@@ -951,6 +1026,7 @@ class GlobSet:
         "_excluded_index",
         "_index",
         "_leads",
+        "_literal_names",
         "_matched",
         "_names",
         "_placed",
@@ -997,6 +1073,8 @@ class GlobSet:
             if not p.anchored
         ]
         self._segment_names: dict[tuple[str, bool], tuple[bool, bool]] = {}
+        #: the names (not exact, exact) as ``_LiteralNames``, made on first use
+        self._literal_names: tuple[_LiteralNames, _LiteralNames] | None = None
         #: the anchored patterns by their literal start: those whose start is exactly a
         #: tuple, and those whose start goes on past it
         self._leads: tuple[dict[tuple[str, ...], list[PathPattern]], ...] | None = None
@@ -1105,7 +1183,20 @@ class GlobSet:
             return False, False  # ``**`` and ``{}``: names below a tree are searched for
         key = (text, filtered)
         found = self._segment_names.get(key)
-        if found is None:
+        if found is None and not _has_wild(text):
+            # a literal segment meets a name pattern when the pattern matches it (filtered
+            # or not: ``_name_meets``): every pattern at once
+            both = self._literal_names
+            if both is None:
+                both = self._literal_names = (
+                    _LiteralNames([name[0] for is_exact, name in self._names if not is_exact]),
+                    _LiteralNames([name[0] for is_exact, name in self._names if is_exact]),
+                )
+            found = (both[0].meets(text), both[1].meets(text))
+            if len(self._segment_names) >= MAX_MEMO:
+                self._segment_names.clear()
+            self._segment_names[key] = found
+        elif found is None:
             loose = exact = False
             for is_exact, name in self._names:
                 if (exact if is_exact else loose) or not _name_meets(segment, name, filtered):

@@ -800,6 +800,12 @@ def segment_matches(segment: str, name: str, nocase: bool = False) -> bool:
     pieces = None if nocase else star_pieces(segment)
     if pieces is None:
         return segment_regex(segment, nocase).fullmatch(name) is not None
+    return pieces_match(pieces, name)
+
+
+def pieces_match(pieces: tuple[str, ...], name: str) -> bool:
+    """Whether ``name`` is the literal ``pieces`` with anything but ``/`` between each two
+    (a glob segment whose only wildcard is ``*``, cut at its ``*``s: ``star_pieces``)."""
     if "/" in name:
         return False  # (no piece holds one, and ``*`` is ``[^/]*``)
     if len(pieces) == 1:

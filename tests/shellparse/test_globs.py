@@ -527,3 +527,73 @@ def test_names_with_several_wildcards_are_searched_only_where_a_hint_is() -> Non
                     assert globs.match(path) == expected, path
                     matched += expected
         assert matched > 20
+
+
+def test_literal_names_meet_as_each_pattern_would() -> None:
+    """A literal segment is asked of a set's names all at once (``_LiteralNames``): the same
+    answer as ``segment_match`` of each pattern, for generated patterns of every shape (a
+    literal name, ``x*``, ``*x``, ``x*y``, several wildcards, ``?`` and classes, a bare ``*``)
+    and generated names; and ``could_match`` of a glob of literal segments agrees with the
+    patterns' own ``could_match``."""
+    import random
+
+    from clearance.shellparse.globs import _LiteralNames, segment_match
+
+    rng = random.Random(11)
+    alphabet = ["a", "b", ".", "e", "nv", "*", "*", "?", "[ab]"]
+    globs = [".env", ".env*", "*.pem", "id_*", "a*b", "*a*b*", "a?", "[ab]*", "*"]
+    globs += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 5))) for _ in range(300)]
+    names = ["", ".", ".env", ".env.local", "x.pem", ".pem", "id_rsa", "ab", "a", "b", "ba"]
+    names += ["".join(rng.choice("ab.env") for _ in range(rng.randint(0, 6))) for _ in range(300)]
+    for size in (1, 2, 5, 20):
+        for _ in range(40):
+            chosen = rng.sample(globs, size)
+            literal = _LiteralNames(chosen)
+            for name in names:
+                expected = any(segment_match(glob, name) for glob in chosen)
+                assert literal.meets(name) == expected, (chosen, name)
+    patterns = ["**/.env*", "**/*.pem", "**/id_rsa", "**/*credentials*.json", "**/secret"]
+    whole = GlobSet(patterns, HOME, WS)
+    one_by_one = [PathPattern(p, HOME, WS) for p in patterns]
+    hits = 0
+    for name in [*names, "secret", "my-credentials.json", "key.pem"]:
+        for place in (f"{WS}/", "/etc/", f"{WS}/src/"):
+            if not name or name in (".",):
+                continue
+            glob = place + name
+            expected = any(p.could_match(glob) for p in one_by_one)
+            assert whole.could_match(glob) == expected, glob
+            hits += expected
+    assert hits > 10
+
+
+def test_a_star_only_filter_admits_a_name_as_its_tokens_do() -> None:
+    """A filter segment whose tokens are characters and ``*`` only (``*.log``, ``a\\*b*``,
+    an extglob read as ``*``) is matched against a secret's plainest names by string tests
+    (``_star_form`` and ``resolve.pieces_match``): the same answer as the token search
+    (``_admits``) for generated segments and names; segments with ``?`` or a class have no
+    star form."""
+    import random
+
+    from clearance.shellparse.globs import _admits, _shell_segments, _star_form
+    from clearance.shellparse.resolve import pieces_match
+
+    rng = random.Random(13)
+    alphabet = ["a", "b", ".", "*", "*", "\\\\*", "\\\\a", "?", "[ab]", "@(x|y)", "e"]
+    texts = ["*.log", "*", "**", ".e*", "a*b*a", "*ab*ba*", "x\\\\*", "@(a|b)", "a?", "[.]e*"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 5))) for _ in range(400)]
+    names = ["", "a", "ab", ".env", "x*", "a*b", ".e", "aba", "bab", "a.log", "é", "a/b"]
+    names += ["".join(rng.choice("ab.e*") for _ in range(rng.randint(0, 6))) for _ in range(200)]
+    formed = 0
+    for text in texts:
+        for segment_text, tokens in _shell_segments("/" + text, False):
+            if isinstance(tokens, str):
+                continue
+            pieces = _star_form(segment_text, tokens)
+            if pieces is None:
+                assert any(t is not None and (t[0] or len(t[1]) != 1) for t in tokens), text
+                continue
+            formed += 1
+            for name in names:
+                assert pieces_match(pieces, name) == _admits(tokens, name), (text, name)
+    assert formed > 150
