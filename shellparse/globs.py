@@ -474,6 +474,8 @@ def _shell_segments(glob: str, globstar: bool) -> list[Segment]:
         key = (text, globstar)
         tokens = _SHELL_TOKENS.get(key)
         if tokens is None:
+            if len(_SHELL_TOKENS) >= MAX_MEMO:
+                _SHELL_TOKENS.clear()
             tokens = _SHELL_TOKENS[key] = _shell_tokens(text, globstar)
         out.append((text, tokens))
     return out
@@ -493,6 +495,8 @@ def _literal_lead(segments: list[Segment]) -> tuple[str, ...]:
 def _pattern_tokens(segment: str) -> list[tuple[bool, frozenset[str]] | None]:
     found = _PATTERN_TOKENS.get(segment)
     if found is None:
+        if len(_PATTERN_TOKENS) >= MAX_MEMO:
+            _PATTERN_TOKENS.clear()
         found = _PATTERN_TOKENS[segment] = _tokenize_pattern(segment)
     return found
 
