@@ -765,6 +765,30 @@ class Affixes:
         return group is not None and name.startswith(group)
 
 
+def name_shapes(globs: list[str]) -> tuple[set[str], list[str], list[str], list[str]]:
+    """Name patterns (one glob segment each) by shape: the literal names, the starts of the
+    ``name*`` ones and the ends of the ``*name`` ones (each a string test: ``Affixes``), and
+    the others (several wildcards, ``?``, classes, ``a*b``), as they are."""
+    literal: set[str] = set()
+    prefixes: list[str] = []
+    suffixes: list[str] = []
+    others: list[str] = []
+    for glob in globs:
+        if "*" not in glob and "?" not in glob and "[" not in glob:
+            literal.add(glob)
+        elif glob.count("*") == 1 and "?" not in glob and "[" not in glob:
+            head, _, tail = glob.partition("*")
+            if not tail:
+                prefixes.append(head)
+            elif not head:
+                suffixes.append(tail)
+            else:
+                others.append(glob)
+        else:
+            others.append(glob)
+    return literal, prefixes, suffixes, others
+
+
 class _LiteralNames:
     """Name patterns (one glob segment each) asked of names without wildcards: whether any
     matches ``name`` as ``segment_match`` would, by a set lookup and ``Affixes`` for the
@@ -774,23 +798,7 @@ class _LiteralNames:
     __slots__ = ("literal", "others", "prefixes", "suffixes")
 
     def __init__(self, globs: list[str]) -> None:
-        literal: set[str] = set()
-        prefixes: list[str] = []
-        suffixes: list[str] = []
-        others: list[str] = []
-        for glob in globs:
-            if "*" not in glob and "?" not in glob and "[" not in glob:
-                literal.add(glob)
-            elif glob.count("*") == 1 and "?" not in glob and "[" not in glob:
-                head, _, tail = glob.partition("*")
-                if not tail:
-                    prefixes.append(head)
-                elif not head:
-                    suffixes.append(tail)
-                else:
-                    others.append(glob)
-            else:
-                others.append(glob)
+        literal, prefixes, suffixes, others = name_shapes(globs)
         self.literal = frozenset(literal)
         self.prefixes = Affixes(prefixes, last=False)
         self.suffixes = Affixes(suffixes, last=True)

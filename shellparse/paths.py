@@ -393,10 +393,7 @@ class SecretNames:
 
     def __init__(self, fold: bool) -> None:
         self.fold = fold
-        literal: set[str] = set()
-        prefixes: list[str] = []
-        suffixes: list[str] = []
-        others: list[str] = []
+        names: list[str] = []
         negated: list[str] = []
         for pattern in SECRET_PATTERNS:
             text = pattern.lower() if fold else pattern
@@ -405,20 +402,10 @@ class SecretNames:
                 continue
             if "/" in text:
                 continue
-            name = text.rstrip("$")
-            if not any(c in name for c in "*?["):
-                literal.add(name)
-            elif name.count("*") == 1 and "?" not in name and "[" not in name:
-                head, _, tail = name.partition("*")
-                if not tail:
-                    prefixes.append(head)
-                elif not head:
-                    suffixes.append(tail)
-                else:
-                    others.append(name)
-            else:
-                others.append(name)
-        from clearance.shellparse.globs import glob_regex_body
+            names.append(text.rstrip("$"))
+        from clearance.shellparse.globs import glob_regex_body, name_shapes
+
+        literal, prefixes, suffixes, others = name_shapes(names)
 
         def one(globs: list[str]) -> re.Pattern[str] | None:
             if not globs:

@@ -608,10 +608,7 @@ class Resolver:
                     continue
                 if name in chosen if known else names.match(name):
                     continue
-                path = base + "/" + name
-                if follow and not _first_visit(path, seen):
-                    continue
-                stack.append((path, depth + 1))
+                _enter(stack, base + "/" + name, depth + 1, follow, seen)
         out: list[str] = []
         for directory, entries in visited:
             summary = _SUMMARIES.get((directory, key_of))
@@ -680,10 +677,7 @@ class Resolver:
                     continue
                 if skip_hidden and name.startswith("."):
                     continue
-                path = base + "/" + name
-                if follow and not _first_visit(path, seen):
-                    continue
-                stack.append((path, depth + 1))
+                _enter(stack, base + "/" + name, depth + 1, follow, seen)
         out: list[str] = []
         for base, entries in visited:
             if twins is not None:
@@ -738,6 +732,16 @@ def _summary(
         if not is_dir and name in GIT_CONFIG_NAMES:
             configs.append(name)
     return (entries, secret, subdirs, linked, configs)
+
+
+def _enter(
+    stack: list[tuple[str, int]], path: str, depth: int, follow: bool, seen: set[tuple[int, int]]
+) -> None:
+    """A walk goes into the directory ``path`` next (at ``depth``): unless it follows links
+    and was there already (``_first_visit``)."""
+    if follow and not _first_visit(path, seen):
+        return
+    stack.append((path, depth))
 
 
 def _first_visit(path: str, seen: set[tuple[int, int]]) -> bool:
