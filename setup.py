@@ -3,8 +3,8 @@
 ``pip install .`` compiles the modules in :func:`compiled_sources` (the shell parser and
 classifier, the engine's decision path, the hook adapters as a whole package, and the gate's
 per-line code) into C extensions when mypyc (the build requirement ``mypy``), a C compiler and
-the Python headers are present (about two minutes of CPU here, the C files compiled side by
-side on every core: mypy's analysis about 25 s of it, gcc the rest).
+the Python headers are present (about two and a half minutes of CPU here, the C files compiled
+side by side on every core: mypy's analysis about 25 s of it, gcc the rest).
 Anything missing, or any failure while compiling, gives the same package in pure Python,
 silently (one line on stderr says why, which ``pip -v`` shows). Both builds decide alike
 (``benchmarks/build_parity.py``) and the suite runs against both (``.ci/run``).
