@@ -1195,31 +1195,30 @@ class GlobSet:
             return False, False  # ``**`` and ``{}``: names below a tree are searched for
         key = (text, filtered)
         found = self._segment_names.get(key)
-        if found is None and not _has_wild(text):
-            # a literal segment meets a name pattern when the pattern matches it (filtered
-            # or not: ``_name_meets``): every pattern at once
-            both = self._literal_names
-            if both is None:
-                both = self._literal_names = (
-                    _LiteralNames([name[0] for is_exact, name in self._names if not is_exact]),
-                    _LiteralNames([name[0] for is_exact, name in self._names if is_exact]),
-                )
-            found = (both[0].meets(text), both[1].meets(text))
-            if len(self._segment_names) >= MAX_MEMO:
-                self._segment_names.clear()
-            self._segment_names[key] = found
-        elif found is None:
-            loose = exact = False
-            for is_exact, name in self._names:
-                if (exact if is_exact else loose) or not _name_meets(segment, name, filtered):
-                    continue
-                if is_exact:
-                    exact = True
-                else:
-                    loose = True
-                if loose and exact:
-                    break
-            found = (loose, exact)
+        if found is None:
+            if not _has_wild(text):
+                # a literal segment meets a name pattern when the pattern matches it
+                # (filtered or not: ``_name_meets``): every pattern at once
+                both = self._literal_names
+                if both is None:
+                    names = self._names
+                    both = self._literal_names = (
+                        _LiteralNames([name[0] for is_exact, name in names if not is_exact]),
+                        _LiteralNames([name[0] for is_exact, name in names if is_exact]),
+                    )
+                found = (both[0].meets(text), both[1].meets(text))
+            else:
+                loose = exact = False
+                for is_exact, name in self._names:
+                    if (exact if is_exact else loose) or not _name_meets(segment, name, filtered):
+                        continue
+                    if is_exact:
+                        exact = True
+                    else:
+                        loose = True
+                    if loose and exact:
+                        break
+                found = (loose, exact)
             if len(self._segment_names) >= MAX_MEMO:
                 self._segment_names.clear()
             self._segment_names[key] = found

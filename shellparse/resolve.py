@@ -85,9 +85,8 @@ Entry = tuple[str, bool, bool, bool, int]
 _LISTINGS: Final[dict[str, tuple[tuple[int, int, int, int], list[Entry]]]] = {}
 #: Per listing and name test: (the listing, names it finds secret, its subdirectories, its
 #: links to files, its files named like git's configuration).
-_SUMMARIES: Final[
-    dict[tuple[str, int], tuple[list[Entry], list[str], list[Entry], list[str], list[str]]]
-] = {}
+Summary = tuple[list[Entry], list[str], list[Entry], list[str], list[str]]
+_SUMMARIES: Final[dict[tuple[str, int], Summary]] = {}
 #: The names git's configuration has in a git directory (``.git``, ``.git/modules/NAME``).
 GIT_CONFIG_NAMES: Final = frozenset(("config", "config.worktree"))
 #: Tree walks that ran past a bound from a fresh budget, per process: (walk, root, follow,
@@ -584,7 +583,8 @@ class Resolver:
         # known to stay within its bounds. A walk its bounds stop (``find /``, ``grep -r x
         # /usr``: 50,000 entries read) answers with the bound alone, its entries untested.
         key_of = id(names)  # names the test: the same test gives the same answers
-        visited: list[tuple[str, list[Entry]]] = []
+        #: each directory read, its listing, and its summary when one is kept for it
+        visited: list[tuple[str, list[Entry], Summary | None]] = []
         stack = [(root, 0)]
         seen: set[tuple[int, int]] = set()
         while stack:
@@ -592,27 +592,25 @@ class Resolver:
             if depth > MAX_DEPTH:
                 raise Problem("bound", f"{directory} (deeper than {MAX_DEPTH} levels)")
             entries = self._list(directory)
-            visited.append((directory, entries))
             summary = _SUMMARIES.get((directory, key_of))
-            known = summary is not None and summary[0] is entries
-            if summary is not None and known:
-                chosen = set(summary[1])
-                subdirs = summary[2]
-            else:
-                chosen = set()
-                subdirs = [e for e in entries if e[1] or e[2]]
+            if summary is not None and summary[0] is not entries:
+                summary = None  # made for an earlier listing
+            visited.append((directory, entries, summary))
+            chosen = None if summary is None else set(summary[1])
+            subdirs = [e for e in entries if e[1] or e[2]] if summary is None else summary[2]
             base = "" if directory == "/" else directory
             for entry in subdirs:
                 name = entry[0]
                 if (skip_hidden and name.startswith(".")) or (not entry[1] and not follow):
                     continue
-                if name in chosen if known else names.match(name):
+                if names.match(name) if chosen is None else name in chosen:
                     continue
                 _enter(stack, base + "/" + name, depth + 1, follow, seen)
         out: list[str] = []
-        for directory, entries in visited:
-            summary = _SUMMARIES.get((directory, key_of))
-            if summary is None or summary[0] is not entries:
+        for directory, entries, kept in visited:
+            self._tick(directory, 0)  # (the deadline holds for this pass too)
+            summary = kept
+            if summary is None:
                 summary = _summary(entries, names)
                 if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
                     _SUMMARIES.clear()
@@ -680,6 +678,7 @@ class Resolver:
                 _enter(stack, base + "/" + name, depth + 1, follow, seen)
         out: list[str] = []
         for base, entries in visited:
+            self._tick(base or "/", 0)  # (the deadline holds for this pass too)
             if twins is not None:
                 twins.look(base, entries, skip_hidden)
             for name, _, via_link, is_link, _ in entries:
@@ -711,9 +710,7 @@ class Twins:
                 self.met.append(base + "/" + name)
 
 
-def _summary(
-    entries: list[Entry], names: SecretNames
-) -> tuple[list[Entry], list[str], list[Entry], list[str], list[str]]:
+def _summary(entries: list[Entry], names: SecretNames) -> Summary:
     """What a secret walk asks of one listing (``_SUMMARIES``): the listing, the names it
     finds secret, its subdirectories, its links to files, its files named like git's
     configuration -- in one pass (a listing may hold thousands)."""
