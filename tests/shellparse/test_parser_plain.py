@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Callable
 from typing import Any
 
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.lexer import parse_script
-from clearance.shellparse.parser import _PLAIN, parse
+from clearance.shellparse.parser import _PLAIN, _PLAIN_SPECIAL, SPACE_NOT_BLANK, parse
 
 
 def test_plain_lines_get_the_grammars_tree(
@@ -50,3 +52,28 @@ def test_what_is_not_plain_goes_through_the_grammar(ast_dump: Callable[[object],
         result = parse(line)
         if result.script is not None:
             assert ast_dump(result.script) == ast_dump(parse_script(line)), line
+
+
+def test_the_whitespace_a_plain_line_refuses_is_pythons_less_the_blanks() -> None:
+    # ``_PLAIN`` lists them by hand (one class, no group): the list must be ``\s`` exactly
+    listed = re.compile(f"[{SPACE_NOT_BLANK}]")
+    for code in range(0x110000):
+        c = chr(code)
+        expected = c not in " \t" and re.match(r"\s", c) is not None
+        assert (listed.match(c) is not None) == expected, hex(code)
+
+
+def test_plain_is_words_between_blanks(corpus: Any) -> None:
+    """The one-class pattern accepts exactly what its definition does: optional blanks, words
+    (no whitespace, no special character) separated by blanks, optional blanks."""
+    word = rf"[^\s{_PLAIN_SPECIAL}]+"
+    definition = re.compile(rf"[ \t]*{word}(?:[ \t]+{word})*[ \t]*\Z")
+    lines = list(corpus.commands)
+    alphabet = " \t\n\r\x0b\x85\xa0\u2007\u3000ab-./=~*;$'\"\\é"
+    rng = random.Random(7)
+    lines += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 9))) for _ in range(50000)]
+    accepted = 0
+    for line in lines:
+        assert bool(_PLAIN.match(line)) == bool(definition.match(line)), repr(line)
+        accepted += bool(definition.match(line))
+    assert accepted > 20000
