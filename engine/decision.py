@@ -59,10 +59,11 @@ class _Clock:
     bytes with its Crockford characters (dropped in a forked child, so workers never share
     it)."""
 
-    __slots__ = ("chars", "entropy", "millis", "prefix", "second", "stamp", "used")
+    __slots__ = ("chars", "entropy", "high", "millis", "prefix", "second", "stamp", "used")
 
     def __init__(self) -> None:
         self.millis = -1
+        self.high = ""
         self.prefix = ""
         self.second = -1
         self.stamp = ""
@@ -96,13 +97,15 @@ def new_decision_id(now: float | None = None) -> str:
     clock = _CLOCK
     millis = int((_time.time() if now is None else now) * 1000)
     if clock.millis != millis:
-        chars = []
-        value = millis
-        for _ in range(10):
-            chars.append(_CROCKFORD[value & 31])
-            value >>= 5
+        high = millis >> 5  # the first nine characters, the same for 32 ms
+        if clock.millis >> 5 != high or clock.millis < 0:
+            chars = []
+            for _ in range(9):
+                chars.append(_CROCKFORD[high & 31])
+                high >>= 5
+            clock.high = "".join(reversed(chars))
         clock.millis = millis
-        clock.prefix = "".join(reversed(chars))
+        clock.prefix = clock.high + _CROCKFORD[millis & 31]
     start = clock.used
     if start + 16 > len(clock.chars):
         clock.entropy = os.urandom(_ENTROPY_BYTES)

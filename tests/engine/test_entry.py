@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import time
 from pathlib import Path
@@ -112,6 +113,21 @@ def test_decision_ids_are_ulids_unique_and_time_ordered() -> None:
     # the time part is the milliseconds, big-endian in Crockford base32
     assert new_decision_id(0.0)[:10] == "0000000000"
     assert new_decision_id(1.0)[:10] == "00000000Z8"  # 1000 ms = 31*32 + 8
+
+
+def test_the_time_part_is_right_across_the_32_ms_steps_of_its_cache() -> None:
+    """The first nine characters are kept for 32 ms, the tenth made per millisecond: in any
+    order of calls, over and across those steps, the time part is the milliseconds' own."""
+
+    def encoded(millis: int) -> str:
+        digits = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+        return "".join(digits[(millis >> shift) & 31] for shift in range(45, -5, -5))
+
+    base = 1_765_000_000_000  # a time of this era (ms)
+    steps = [base + d for d in (0, 1, 31, 32, 33, 63, 64, 31, 0, 1024, 1023, 32 * 32 * 32)]
+    steps += [base + d for d in random.Random(3).sample(range(100_000), 300)]
+    for millis in steps:
+        assert new_decision_id(millis / 1000 + 0.0001)[:10] == encoded(millis), millis
 
 
 def test_the_random_part_is_the_drawn_bytes_in_crockford_base32() -> None:
