@@ -71,11 +71,11 @@ REMOTE_FS: Final = frozenset(
     )
 )
 
-#: Directory listings kept per process (see ``Resolver._list``), at most this many: more than
-#: a walk stopped at ``MAX_ENTRIES`` lists (about 6,000 directories of ``/usr``), so that the
-#: next search of the same tree in a batch reads a ``stat`` per directory instead of listing
-#: each again (five system calls and an entry object per name). Kept listings of 50,000
-#: entries take about 10 MB; this many, some tens at most.
+#: Directory listings kept per process (see ``Resolver._list``: from a directory's second
+#: listing on), at most this many: more than a walk stopped at ``MAX_ENTRIES`` lists (about
+#: 6,000 directories of ``/usr``), so that a search repeated in a batch reads a ``stat`` per
+#: directory instead of listing each again (five system calls and an entry object per name).
+#: Kept listings of 50,000 entries take about 10 MB; this many, some tens at most.
 MAX_CACHED_LISTINGS: Final = 16384
 
 _GLOB_CHARS: Final = frozenset("*?[")
@@ -83,6 +83,9 @@ _GLOB_CHARS: Final = frozenset("*?[")
 #: entry's own, read with the listing -- what tells a hard link of a known file)
 Entry = tuple[str, bool, bool, bool, int]
 _LISTINGS: Final[dict[str, tuple[tuple[int, int, int, int], list[Entry]]]] = {}
+#: Directories listed once in this process and not kept (``Resolver._list``), at most
+#: ``MAX_CACHED_LISTINGS``.
+_LISTED_ONCE: Final[set[str]] = set()
 #: Per listing and name test: (the listing, names it finds secret, its subdirectories, its
 #: links to files, its files named like git's configuration).
 Summary = tuple[list[Entry], list[str], list[Entry], list[str], list[str]]
@@ -150,6 +153,7 @@ class Resolver:
     """Reads the file system for one command line, within the bounds above."""
 
     __slots__ = (
+        "_listed",
         "_plain",
         "_reals",
         "_seeded",
@@ -166,6 +170,9 @@ class Resolver:
         #: Paths known to hold no link (a listed entry that is no link, in a directory that
         #: resolves to itself): their resolution needs no system call.
         self._plain: set[str] = set()
+        #: Listings this line read and the process did not keep (a first listing): a second
+        #: search of the same tree in the line reads them from here.
+        self._listed: dict[str, list[Entry]] = {}
         self._reals: dict[str, str] = {}
         #: What the kernel said of a path this line: (resolved, ``_DIR``/``_OTHER``/
         #: ``_MISSING``/``_UNKNOWN``) -- so that its entries need one ``lstat`` each.
@@ -409,32 +416,39 @@ class Resolver:
 
     def _list(self, directory: str) -> list[Entry]:
         """The entries of ``directory``: ``(name, is a directory, is a directory through a
-        link)``. Listings are kept per process, each checked against the directory's own
-        identity and modification time before reuse: one ``stat`` instead of a listing when
-        nothing was added, removed or renamed in it since."""
+        link)``. A directory listed again in this process has its listing kept, checked
+        against the directory's own identity and modification time before reuse: one
+        ``stat`` instead of a listing when nothing was added, removed or renamed in it
+        since. Its first listing is only read (``_LISTED_ONCE``), and kept for the line alone
+        (``_listed``): most directories a batch searches are searched once (``find /`` reads
+        6,000), and a ``stat`` of each to keep it would cost more than keeping saves."""
         self._check_remote(directory)
-        try:
-            info = os.stat(directory)
-        except (FileNotFoundError, NotADirectoryError):
-            return []
-        except OSError:
-            raise Problem("permission", directory) from None
-        stamp = (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
         cached = _LISTINGS.get(directory)
-        if cached is not None and cached[0] == stamp:
-            entries = cached[1]
+        mine = None if cached is not None else self._listed.get(directory)
+        if mine is not None:
+            entries = mine  # read by this line already (a second search of the tree)
+        elif cached is None and directory not in _LISTED_ONCE:
+            if len(_LISTED_ONCE) >= MAX_CACHED_LISTINGS:
+                _LISTED_ONCE.clear()
+            _LISTED_ONCE.add(directory)
+            entries = _read_listing(directory)
+            self._listed[directory] = entries
         else:
             try:
-                with os.scandir(directory) as it:
-                    entries = [_entry(e) for e in it]
+                info = os.stat(directory)
             except (FileNotFoundError, NotADirectoryError):
                 return []
             except OSError:
                 raise Problem("permission", directory) from None
-            if len(_LISTINGS) >= MAX_CACHED_LISTINGS:
-                _LISTINGS.clear()
-            if not racy(info.st_mtime_ns) and not racy(info.st_ctime_ns):
-                _LISTINGS[directory] = (stamp, entries)
+            stamp = (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
+            if cached is not None and cached[0] == stamp:
+                entries = cached[1]
+            else:
+                entries = _read_listing(directory)
+                if len(_LISTINGS) >= MAX_CACHED_LISTINGS:
+                    _LISTINGS.clear()
+                if not racy(info.st_mtime_ns) and not racy(info.st_ctime_ns):
+                    _LISTINGS[directory] = (stamp, entries)
         self._tick(directory, len(entries) + 1)
         return entries
 
@@ -612,9 +626,11 @@ class Resolver:
             summary = kept
             if summary is None:
                 summary = _summary(entries, names)
-                if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
-                    _SUMMARIES.clear()
-                _SUMMARIES[(directory, key_of)] = summary
+                listed = _LISTINGS.get(directory)
+                if listed is not None and listed[1] is entries:  # (a kept listing's only)
+                    if len(_SUMMARIES) >= MAX_CACHED_LISTINGS:
+                        _SUMMARIES.clear()
+                    _SUMMARIES[(directory, key_of)] = summary
             _, secret, _, linked, configs = summary
             base = "" if directory == "/" else directory
             hidden = skip_hidden
@@ -753,6 +769,18 @@ def _first_visit(path: str, seen: set[tuple[int, int]]) -> bool:
         return False
     seen.add(ident)
     return True
+
+
+def _read_listing(directory: str) -> list[Entry]:
+    """The entries of ``directory`` as read now (``[]``: it does not exist, or is no
+    directory). Raises ``Problem``."""
+    try:
+        with os.scandir(directory) as it:
+            return [_entry(e) for e in it]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError:
+        raise Problem("permission", directory) from None
 
 
 def _entry(entry: os.DirEntry[str]) -> Entry:
