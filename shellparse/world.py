@@ -325,7 +325,8 @@ def _watched_secrets(classifier: Classifier, resolver: Resolver) -> dict[tuple[i
     searched tree with one of these identities is that secret, whatever it is called there
     -- which its directory entry tells without a ``stat`` (``Twins``). Read once per line:
     whether each place exists, from its directory's listing (kept per process, one ``stat``
-    of the directory: forty directories hold the hundred places), a listing of each place
+    of the directory: forty directories hold the hundred places; the answer kept beside the
+    listings, ``_present_places``), a listing of each place
     that is a directory (``WATCH_DEPTH`` levels, ``WATCH_ENTRIES`` entries), a ``stat`` of
     each secret found there. A place that cannot be read is passed over: its files cannot
     be read through another name by this user either."""
@@ -334,15 +335,13 @@ def _watched_secrets(classifier: Classifier, resolver: Resolver) -> dict[tuple[i
         return known
     found: dict[tuple[int, int], str] = {}
     home, fold = classifier.home, classifier.fold
-    names: dict[str, dict[str, Entry]] = {}
     # bounded on its own (the places, ``WATCH_ENTRIES`` each): the entries it reads are not
     # taken from the line's budget, which the searches themselves spend
     spent = resolver.entries
-    for place in _watch_places(home):
+    for place, entry in _present_places(home, resolver):
         try:
-            entry = _listed(place, resolver, names)
-            if entry is None or entry[3]:
-                continue  # absent, or a link: what it leads to is no place of its own
+            if entry[3]:
+                continue  # a link: what it leads to is no place of its own
             files = _files_below(place, resolver) if entry[1] else [place]
             for file in files:
                 if not is_secret(file, home, fold):
@@ -355,6 +354,43 @@ def _watched_secrets(classifier: Classifier, resolver: Resolver) -> dict[tuple[i
     resolver.entries = spent
     resolver.watched = found
     return found
+
+
+def _present_places(home: str, resolver: Resolver) -> list[tuple[str, Entry]]:
+    """The places of ``_watch_places`` that exist, each with its entry in its directory's
+    listing (a place that cannot be read is left out). Kept per process and home beside the
+    listings it was read from (``_PRESENT``), and reused while each of them is still the
+    listing the process keeps for its directory (unchanged since: ``Resolver.listing``, a
+    ``stat`` each): the hundred places are looked up again only when one of those
+    directories changed."""
+    kept = _PRESENT.get(home)
+    if kept is not None:
+        try:
+            if all(resolver.listing(directory) is listing for directory, listing in kept[0]):
+                return kept[1]
+        except Problem:
+            pass
+    names: dict[str, dict[str, Entry]] = {}
+    read: list[tuple[str, list[Entry]]] = []
+    present: list[tuple[str, Entry]] = []
+    whole = True
+    for place in _watch_places(home):
+        try:
+            entry = _listed(place, resolver, names, read)
+        except Problem:
+            whole = False
+            continue
+        if entry is not None:
+            present.append((place, entry))
+    if whole:
+        if len(_PRESENT) >= 64:
+            _PRESENT.clear()
+        _PRESENT[home] = (read, present)
+    return present
+
+
+#: Per home: the listings ``_present_places`` read (directory, listing), and what it found.
+_PRESENT: Final[dict[str, tuple[list[tuple[str, list[Entry]]], list[tuple[str, Entry]]]]] = {}
 
 
 def _watch_places(home: str) -> tuple[str, ...]:
@@ -392,17 +428,23 @@ def _split(path: str) -> tuple[str, str]:
 _SPLITS: Final[dict[str, tuple[str, str]]] = {}
 
 
-def _listed(path: str, resolver: Resolver, names: dict[str, dict[str, Entry]]) -> Entry | None:
+def _listed(
+    path: str,
+    resolver: Resolver,
+    names: dict[str, dict[str, Entry]],
+    read: list[tuple[str, list[Entry]]],
+) -> Entry | None:
     """``path``'s entry in its directory's listing (``None``: not there, or the directory
-    not in its own): the entries of each directory are read once per line into ``names``.
-    Raises ``Problem``."""
+    not in its own): the entries of each directory are read once per line into ``names``,
+    each listing read added to ``read``. Raises ``Problem``."""
     parent, name = _split(path)
     held = names.get(parent)
     if held is None:
         held = {}
-        above = None if parent == "/" else _listed(parent, resolver, names)
+        above = None if parent == "/" else _listed(parent, resolver, names, read)
         if parent == "/" or (above is not None and above[1]):
             entries = resolver.listing(parent)
+            read.append((parent, entries))
             kept = _NAMES.get(parent)
             if kept is not None and kept[0] is entries:
                 held = kept[1]

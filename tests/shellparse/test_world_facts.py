@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -535,6 +536,25 @@ class TestTrees:
         (fact,) = [f for f in project.facts(reads) if "secret_read" in f.classes][:1]
         found = [p for p in fact.paths if p.resolved == str(project.home / ".ssh" / "id_rsa")]
         assert found and "hard link" in (found[0].why or ""), technique
+
+    def test_a_secret_place_made_after_searches_is_watched(
+        self, project: Project, policy: PolicySet
+    ) -> None:
+        """Which secret places exist is read again when a directory holding them changed:
+        searches run while ``~/.aws`` did not exist (their answer reused, the listings
+        unchanged), then ``~/.aws/credentials`` is made with another name in the tree."""
+        (project.ws / "docs").mkdir()
+        (project.ws / "docs" / "guide.md").write_text("# guide\n")
+        (project.ws / ".env").unlink()
+        time.sleep(2.1)  # listings older than the racy window: kept, and the answer reused
+        for _ in range(3):
+            assert project.decide(policy, "grep -r key docs") != "deny"
+        (project.home / ".aws").mkdir()
+        (project.home / ".aws" / "credentials").write_text("not shaped like a key\n")
+        os.link(project.home / ".aws" / "credentials", project.ws / "docs" / "notes.txt")
+        decision = project.decision(policy, "grep -r key docs")
+        assert decision.decision == "deny" and decision.policy_id == "default/no-secret-reads"
+        assert project.decide(policy, "grep -r --include='*.md' key docs") != "deny"
 
     @pytest.mark.parametrize(
         ("technique", "loses", "keeps"),
