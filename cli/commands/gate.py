@@ -69,18 +69,21 @@ class WorkersFailed(Exception):
 class Summary:
     def __init__(self) -> None:
         self.by_decision: dict[str, int] = {"allow": 0, "ask": 0, "deny": 0}
-        self.by_rule: dict[tuple[str, str], int] = {}
+        #: (decision, deciding rule, reason code when no rule decided) -> count: strings the
+        #: decisions hold, counted without a string made per line
+        self.by_rule: dict[tuple[str, str, str], int] = {}
 
     def add(self, decision: ApprovalDecision) -> None:
         self.by_decision[decision.decision] = self.by_decision.get(decision.decision, 0) + 1
-        rule = decision.policy_id or f"({decision.reason_code})"
-        key = (decision.decision, rule)
+        verdict, rule = decision.decision, decision.policy_id
+        key = (verdict, rule, "") if rule else (verdict, "", decision.reason_code)
         self.by_rule[key] = self.by_rule.get(key, 0) + 1
 
     def rows(self) -> list[tuple[str, str, int]]:
+        """(decision, the rule that decided or ``(reason code)``, count), most first."""
         order = {"deny": 0, "ask": 1, "allow": 2}
         return sorted(
-            ((d, r, n) for (d, r), n in self.by_rule.items()),
+            ((d, r or f"({c})", n) for (d, r, c), n in self.by_rule.items()),
             key=lambda row: (order.get(row[0], 3), -row[2], row[1]),
         )
 
