@@ -9,7 +9,7 @@ from typing import Any
 
 from clearance.shellparse.errors import ShellSyntaxError
 from clearance.shellparse.lexer import parse_script
-from clearance.shellparse.parser import _PLAIN, _PLAIN_SPECIAL, SPACE_NOT_BLANK, parse
+from clearance.shellparse.parser import _PLAIN_SPECIAL, is_plain, parse
 
 
 def test_plain_lines_get_the_grammars_tree(
@@ -17,7 +17,7 @@ def test_plain_lines_get_the_grammars_tree(
 ) -> None:
     checked = 0
     for line in corpus.commands:
-        if not _PLAIN.match(line):
+        if not is_plain(line):
             continue
         fast = parse(line)
         try:
@@ -48,32 +48,33 @@ def test_what_is_not_plain_goes_through_the_grammar(ast_dump: Callable[[object],
         "[[ -f x ]]",
         "x\ry",
     ):
-        assert not _PLAIN.match(line) or line.split()[0] in ("time", "if", "}", "!"), line
+        assert not is_plain(line) or line.split()[0] in ("time", "if", "}", "!"), line
         result = parse(line)
         if result.script is not None:
             assert ast_dump(result.script) == ast_dump(parse_script(line)), line
 
 
-def test_the_whitespace_a_plain_line_refuses_is_pythons_less_the_blanks() -> None:
-    # ``_PLAIN`` lists them by hand (one class, no group): the list must be ``\s`` exactly
-    listed = re.compile(f"[{SPACE_NOT_BLANK}]")
-    for code in range(0x110000):
-        c = chr(code)
-        expected = c not in " \t" and re.match(r"\s", c) is not None
-        assert (listed.match(c) is not None) == expected, hex(code)
-
-
-def test_plain_is_words_between_blanks(corpus: Any) -> None:
-    """The one-class pattern accepts exactly what its definition does: optional blanks, words
-    (no whitespace, no special character) separated by blanks, optional blanks."""
+def test_plain_is_words_between_blanks(corpus: Any, ast_dump: Callable[[object], object]) -> None:
+    """The one-class pattern accepts exactly what its definition does -- optional blanks,
+    words (no whitespace, no special character) separated by blanks, optional blanks -- on
+    every line of ASCII: the corpus's, every pair of ASCII characters, and generated ones; a
+    line beyond ASCII is left to the grammar."""
     word = rf"[^\s{_PLAIN_SPECIAL}]+"
     definition = re.compile(rf"[ \t]*{word}(?:[ \t]+{word})*[ \t]*\Z")
-    lines = list(corpus.commands)
-    alphabet = " \t\n\r\x0b\x85\xa0\u2007\u3000ab-./=~*;$'\"\\é"
+    ascii_chars = [chr(c) for c in range(128)]
+    lines = [line for line in corpus.commands if line.isascii()]
+    lines += [a + b for a in ascii_chars for b in ascii_chars]
+    alphabet = " \t\n\r\x0b\x0c\x1c\x1fab-./=~*;$'\"\\"
     rng = random.Random(7)
     lines += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 9))) for _ in range(50000)]
     accepted = 0
     for line in lines:
-        assert bool(_PLAIN.match(line)) == bool(definition.match(line)), repr(line)
-        accepted += bool(definition.match(line))
+        assert is_plain(line) == bool(definition.match(line)), repr(line)
+        accepted += is_plain(line)
     assert accepted > 20000
+    for line in ("ls caf\u00e9", "ls\u3000x", "ls\u00a0x", "echo \u2028"):
+        assert not is_plain(line), line
+        result = parse(line)
+        assert result.script is not None and ast_dump(result.script) == ast_dump(
+            parse_script(line)
+        ), line
