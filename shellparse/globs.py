@@ -199,6 +199,14 @@ class PathPattern:
         mine = self._lead
         return self._search_forms() if mine is None else mine
 
+    def match_after_lead(self, parts: list[str], rest: tuple[str, ...]) -> bool:
+        """``match`` of an anchored pattern for a path of the segments ``parts`` whose first
+        ones are known to be its literal start (``lead``; a literal segment matches only
+        itself): only ``rest``, the segments after it, are compared with what follows."""
+        return match_sequence(
+            rest, parts[len(self.segments) - len(rest) :], segment_match, not self.exact
+        )
+
     def match_tree(self, path: str) -> bool:
         """Everything under ``path`` is touched: is it, or could something below it be, in
         the pattern? Only anchored patterns can say so from the text."""
@@ -887,11 +895,13 @@ class _Index:
         self.rest_hints = literal_hints([p.segments[0] for p in rest]) if rest else None
         #: anchored globs by the first segment of their literal start (a path can only be at
         #: or under the start ``/etc/ssh`` if its own first segment is ``etc``), and those
-        #: whose start is ``/`` (``/*/secret``), which any absolute path may meet
-        by_first: dict[str, list[tuple[str, str, PathPattern]]] = {}
-        root: list[tuple[str, str, PathPattern]] = []
+        #: whose start is ``/`` (``/*/secret``), which any absolute path may meet: each as
+        #: (start, start as a directory, the pattern, its segments after the start)
+        by_first: dict[str, list[tuple[str, str, PathPattern, tuple[str, ...]]]] = {}
+        root: list[tuple[str, str, PathPattern, tuple[str, ...]]] = []
         for head, pattern in heads:
-            entry = (head, head.rstrip("/") + "/", pattern)
+            after = pattern.segments[len(pattern.lead()) :]
+            entry = (head, head.rstrip("/") + "/", pattern, after)
             if head == "/":
                 root.append(entry)
             else:
@@ -962,14 +972,19 @@ class _Index:
             ):
                 return True
         if path[:1] == "/":
-            # (an anchored start is absolute: a relative path is at or under none of them)
-            for head, under, pattern in self.anchored_root:
-                if (path == head or path.startswith(under)) and pattern.match(path):
+            # (an anchored start is absolute: a relative path is at or under none of them;
+            # one that is at or under a start begins with its segments)
+            for head, under, pattern, rest in self.anchored_root:
+                if (path == head or path.startswith(under)) and pattern.match_after_lead(
+                    parts, rest
+                ):
                     return True
             group = self.anchored_by.get(_first_segment(path))
             if group is not None:
-                for head, under, pattern in group:
-                    if (path == head or path.startswith(under)) and pattern.match(path):
+                for head, under, pattern, rest in group:
+                    if (path == head or path.startswith(under)) and pattern.match_after_lead(
+                        parts, rest
+                    ):
                         return True
         regex = self.rest_regex
         if regex is None:
